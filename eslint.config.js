@@ -1,0 +1,22 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', URL: 'readonly', Buffer: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', performance: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly' },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // process.* belongs to src/cli only: everything else takes its world as arguments.
+      'no-restricted-globals': ['error', { name: 'process', message: 'Take the world as an argument; only src/cli/ may touch process.' }],
+    },
+  },
+  {
+    files: ['src/cli/**', 'bin/**', 'bench/**', 'test/**', 'scripts/**', 'vitest.config.ts'],
+    rules: { 'no-restricted-globals': 'off' },
+  },
+);

@@ -1,0 +1,18 @@
+// Everything a command touches of the outside world, passed in so tests can run commands with
+// fake streams, environment and clock. main.ts builds the real one from process.*.
+import type { Readable, Writable } from 'node:stream';
+import type { Clock } from '../core/clock.js';
+
+export type InStream = Readable & { isTTY?: boolean };
+export type OutStream = Writable & { isTTY?: boolean; columns?: number };
+
+export interface World {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdin: InStream;
+  readonly stdout: OutStream;
+  readonly stderr: OutStream;
+  readonly cwd: string;
+  readonly clock: Clock;
+  /** Aborts on the first SIGINT/SIGTERM: commands stop cleanly and exit 130. */
+  readonly interrupt: AbortSignal;
+}

@@ -1,0 +1,25 @@
+// Errors that end a run. Each has a kind; src/cli/exit.ts alone turns kinds into exit codes.
+
+export type FailureKind =
+  /** Bad flag, missing key or base URL, unreadable input, unknown column: exit 2. */
+  | 'usage'
+  /** The service refused the key (401/403) or wants payment (402): exit 3. */
+  | 'refused'
+  /** Ctrl-C / SIGTERM, or the circuit breaker stopped the run: exit 130. */
+  | 'interrupted'
+  /** Anything we did not foresee: exit 1. */
+  | 'internal';
+
+export class NumintelError extends Error {
+  override readonly name = 'NumintelError';
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    /** What the user can do about it, shown after the message. */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+export const usageError = (message: string, hint?: string) => new NumintelError('usage', message, hint);

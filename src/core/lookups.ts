@@ -1,0 +1,243 @@
+// The three lookups of the service, described once as data. The client (REST and GraphQL), the
+// CSV writer, the table, the sandbox and the tests all read these descriptors, so adding a fourth
+// lookup is one more descriptor plus its sandbox data.
+
+export type LookupKind = 'lrn' | 'cnam' | 'trust';
+export const LOOKUP_KINDS: readonly LookupKind[] = ['lrn', 'cnam', 'trust'];
+
+/** A user-facing option that adds data to a lookup's result. */
+export type OptionName = 'enhanced' | 'messaging' | 'spam';
+
+/** Which options are switched on for one run. Absent means off. */
+export type LookupOptions = Partial<Record<OptionName, boolean>>;
+
+export type FieldType = 'string' | 'boolean' | 'integer' | 'object';
+
+export interface FieldSpec {
+  /** REST (and record) name. */
+  readonly name: string;
+  /** Name in the GraphQL schema (trust fields are camelCase there). */
+  readonly graphqlName: string;
+  readonly type: FieldType;
+  /** May be null in a result. */
+  readonly nullable?: boolean;
+  /** Present only when this option is on. */
+  readonly option?: OptionName;
+  /** For type 'object': its fields. */
+  readonly fields?: readonly FieldSpec[];
+  /** For type 'object': prefix of its flattened CSV columns. */
+  readonly csvPrefix?: string;
+  /** GraphQL type name of an object field. */
+  readonly graphqlType?: string;
+}
+
+export interface OptionSpec {
+  readonly name: OptionName;
+  /** Request-body field in REST. */
+  readonly restParam: string;
+  /** Argument name in GraphQL. */
+  readonly graphqlArg: string;
+  /** Command-line flag, without dashes. */
+  readonly flag: string;
+  readonly description: string;
+}
+
+/** How the REST response wraps the result. */
+export type Envelope =
+  | 'none' // LRN: the result at top level
+  | 'data-errors' // CNAM: { data, errors: string[] }
+  | 'success-data'; // trust: { success, data }
+
+export interface LookupDescriptor {
+  readonly kind: LookupKind;
+  readonly title: string;
+  readonly restPath: string;
+  readonly envelope: Envelope;
+  readonly graphqlField: string;
+  /** GraphQL type name of the result. */
+  readonly graphqlType: string;
+  /** Documented per-key limit, requests per second: the default client rate. */
+  readonly defaultRate: number;
+  readonly options: readonly OptionSpec[];
+  readonly fields: readonly FieldSpec[];
+}
+
+const s = (name: string, extra: Partial<FieldSpec> = {}): FieldSpec => ({
+  name,
+  graphqlName: name,
+  type: 'string',
+  ...extra,
+});
+
+export const LRN: LookupDescriptor = {
+  kind: 'lrn',
+  title: 'LRN',
+  restPath: '/api/v1/lrn',
+  envelope: 'none',
+  graphqlField: 'lookupLrn',
+  graphqlType: 'LrnResult',
+  defaultRate: 200,
+  options: [
+    {
+      name: 'enhanced',
+      restParam: 'include_enhanced_lrn',
+      graphqlArg: 'includeEnhancedLrn',
+      flag: 'enhanced',
+      description: 'add carrier and location data (enhanced_lrn_data)',
+    },
+    {
+      name: 'messaging',
+      restParam: 'messaging_lookup',
+      graphqlArg: 'includeMessaging',
+      flag: 'messaging',
+      description: 'add messaging provider data (messaging)',
+    },
+  ],
+  fields: [
+    s('lrn'),
+    s('lrn_activated_at', { nullable: true }),
+    {
+      name: 'enhanced_lrn_data',
+      graphqlName: 'enhanced_lrn_data',
+      type: 'object',
+      graphqlType: 'EnhancedLrnData',
+      option: 'enhanced',
+      csvPrefix: '',
+      fields: [
+        s('carrier'),
+        s('carrier_type'),
+        s('city'),
+        s('zip_code'),
+        s('county'),
+        s('timezone'),
+        s('state'),
+        s('rate_center'),
+        s('lata'),
+        s('ocn'),
+      ],
+    },
+    {
+      name: 'messaging',
+      graphqlName: 'messaging',
+      type: 'object',
+      graphqlType: 'MessagingData',
+      option: 'messaging',
+      csvPrefix: 'messaging_',
+      fields: [
+        s('provider'),
+        s('enabled', { type: 'boolean' }),
+        s('country'),
+        s('country_code'),
+        s('reference_id'),
+      ],
+    },
+  ],
+};
+
+export const CNAM: LookupDescriptor = {
+  kind: 'cnam',
+  title: 'CNAM',
+  restPath: '/api/v1/cnam',
+  envelope: 'data-errors',
+  graphqlField: 'lookupCnam',
+  graphqlType: 'CnamResult',
+  defaultRate: 50,
+  options: [
+    {
+      name: 'spam',
+      restParam: 'include_spam',
+      graphqlArg: 'includeSpam',
+      flag: 'spam',
+      description: 'add the spam classification (spam_type)',
+    },
+  ],
+  fields: [s('number'), s('cnam', { nullable: true }), s('spam_type', { option: 'spam' })],
+};
+
+export const TRUST: LookupDescriptor = {
+  kind: 'trust',
+  title: 'Trust',
+  restPath: '/api/v1/trust',
+  envelope: 'success-data',
+  graphqlField: 'trustLookup',
+  graphqlType: 'TrustResult',
+  // Not documented; the service's own limit is unknown, so start at CNAM's and adapt from headers.
+  defaultRate: 50,
+  options: [],
+  fields: [
+    s('phone_number', { graphqlName: 'phoneNumber' }),
+    s('is_spam', { graphqlName: 'isSpam', type: 'boolean' }),
+    s('is_robocall', { graphqlName: 'isRobocall', type: 'boolean' }),
+    s('is_scam', { graphqlName: 'isScam', type: 'boolean' }),
+    s('spam_type', { graphqlName: 'spamType', nullable: true }),
+    s('reputation_score', { graphqlName: 'reputationScore', type: 'integer' }),
+    s('trust_level', { graphqlName: 'trustLevel' }),
+    s('last_updated', { graphqlName: 'lastUpdated' }),
+  ],
+};
+
+export const LOOKUPS: Readonly<Record<LookupKind, LookupDescriptor>> = { lrn: LRN, cnam: CNAM, trust: TRUST };
+
+export function isLookupKind(value: string): value is LookupKind {
+  return (LOOKUP_KINDS as readonly string[]).includes(value);
+}
+
+/** The fields a result carries for these options (sub-objects only when their option is on). */
+export function activeFields(d: LookupDescriptor, opts: LookupOptions): FieldSpec[] {
+  return d.fields.filter((f) => !f.option || opts[f.option] === true);
+}
+
+/** Only the options this lookup knows, so one options object can serve `enrich`'s several kinds. */
+export function optionsFor(d: LookupDescriptor, opts: LookupOptions): LookupOptions {
+  const out: LookupOptions = {};
+  for (const o of d.options) if (opts[o.name]) out[o.name] = true;
+  return out;
+}
+
+/** The REST request body: the number plus each requested option as `true`. */
+export function restBody(d: LookupDescriptor, number: string, opts: LookupOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { phone_number: number };
+  for (const o of d.options) if (opts[o.name]) body[o.restParam] = true;
+  return body;
+}
+
+/** A stable key for "the same lookup": used to look a number up once per run. */
+export function lookupKey(d: LookupDescriptor, number: string, opts: LookupOptions): string {
+  const on = d.options.filter((o) => opts[o.name]).map((o) => o.name);
+  return `${d.kind}:${number}:${on.join(',')}`;
+}
+
+/** The flattened CSV columns of a result: depend only on the lookup and its options. */
+export function csvColumns(d: LookupDescriptor, opts: LookupOptions): string[] {
+  const cols: string[] = [];
+  for (const f of activeFields(d, opts)) {
+    if (f.type === 'object') for (const sub of f.fields ?? []) cols.push(`${f.csvPrefix ?? ''}${sub.name}`);
+    else cols.push(f.name);
+  }
+  return cols;
+}
+
+/** Flattens a result to CSV cells (in csvColumns order), values as strings; missing → ''. */
+export function flattenResult(
+  d: LookupDescriptor,
+  opts: LookupOptions,
+  result: Record<string, unknown> | null,
+): string[] {
+  const cells: string[] = [];
+  for (const f of activeFields(d, opts)) {
+    const value = result?.[f.name];
+    if (f.type === 'object') {
+      const obj = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+      for (const sub of f.fields ?? []) cells.push(cell(obj?.[sub.name]));
+    } else {
+      cells.push(cell(value));
+    }
+  }
+  return cells;
+}
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}

@@ -1,0 +1,52 @@
+// The records numintel writes: one per input number (or per CSV row), in input order.
+import type { LookupKind } from './lookups.js';
+
+/** Per-number error codes of the command-line contract. */
+export type LookupErrorCode =
+  | 'invalid_number'
+  | 'unauthorized'
+  | 'payment_required'
+  | 'rate_limited'
+  | 'server_error'
+  | 'timeout'
+  | 'network_error'
+  | 'bad_response'
+  | 'http_error'
+  // The run stopped (Ctrl-C, a refused key, a tripped circuit breaker) before this row was looked up.
+  | 'not_attempted';
+
+export interface LookupError {
+  readonly code: LookupErrorCode;
+  readonly message: string;
+  readonly status?: number;
+}
+
+export type Result = Record<string, unknown>;
+
+/** What a lookup command writes for one input number. */
+export interface LookupRecord {
+  /** The input row as an object, for CSV input only (first, so CSV-minded readers see it first). */
+  row?: Record<string, string>;
+  input: string;
+  number: string | null;
+  lookup: LookupKind;
+  ok: boolean;
+  result: Result | null;
+  error: LookupError | null;
+}
+
+/** What `enrich` writes for one input number: several lookups side by side. */
+export interface EnrichRecord {
+  row?: Record<string, string>;
+  input: string;
+  number: string | null;
+  ok: boolean;
+  results: Partial<Record<LookupKind, Result | null>>;
+  errors: Partial<Record<LookupKind, LookupError | null>>;
+}
+
+export type OutputRecord = LookupRecord | EnrichRecord;
+
+export function isEnrichRecord(r: OutputRecord): r is EnrichRecord {
+  return 'results' in r;
+}

@@ -1,0 +1,51 @@
+// Types shared by the stages of one run: what sources yield, what the runner counts, what sinks take.
+import type { OutputRecord } from './records.js';
+
+/** One input number (one list line, one argument, or one CSV row), in input order. */
+export interface SourceItem {
+  /** 0-based position among the input's data rows. */
+  readonly index: number;
+  /** The number cell as the user gave it ('' when a CSV row has no such cell). */
+  readonly input: string;
+  /** CSV input only: every input column, unchanged, keyed by header name. */
+  readonly row?: Record<string, string>;
+  /** CSV input only: the row's cells in input order (ragged rows keep their own length). */
+  readonly cells?: readonly string[];
+}
+
+/** Counters of one run, for the progress bar and the closing summary. */
+export interface RunStats {
+  /** Input rows read so far. */
+  rows: number;
+  /** Rows written (finished, in order). */
+  written: number;
+  /** Requests sent to the service, retries included. */
+  requests: number;
+  /** Distinct lookups sent (what is billed). */
+  lookups: number;
+  /** Lookups answered from this run's earlier result for the same number. */
+  duplicates: number;
+  /** Rows whose number was refused before sending, or by the service as invalid. */
+  invalid: number;
+  /** Rows with at least one failed lookup (other than invalid). */
+  failed: number;
+  /** Requests that were retries. */
+  retries: number;
+  /** Responses with status 429. */
+  rateLimited: number;
+  /** When the run started, epoch ms. */
+  startedAt: number;
+  /** Rows known to be in the input, when it could be counted up front. */
+  total?: number;
+}
+
+export function newRunStats(now: number): RunStats {
+  return { rows: 0, written: 0, requests: 0, lookups: 0, duplicates: 0, invalid: 0, failed: 0, retries: 0, rateLimited: 0, startedAt: now };
+}
+
+/** Where finished records go, in order. `write` resolves when the record may be followed. */
+export interface RecordSink {
+  write(record: OutputRecord): Promise<void>;
+  /** Finishes the output (closing `]` of json, flush) without closing the underlying stream. */
+  end(): Promise<void>;
+}

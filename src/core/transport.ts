@@ -1,0 +1,42 @@
+// The seam between the pipeline and the service client: one attempt at one lookup, classified.
+// The pipeline decides what to do next (retry, wait, stop) from the classification alone.
+import type { LookupDescriptor, LookupOptions } from './lookups.js';
+import type { LookupError, Result } from './records.js';
+
+/** What the service said about the caller's rate budget, when it said anything. */
+export interface RateInfo {
+  /** Requests allowed per window. */
+  readonly limit?: number;
+  /** Requests left in the current window. */
+  readonly remaining?: number;
+  /** When the current window resets, epoch milliseconds. */
+  readonly resetAt?: number;
+}
+
+export type Attempt =
+  /** The lookup succeeded; `result` is the unwrapped result with REST field names. */
+  | { readonly kind: 'ok'; readonly result: Result; readonly rate?: RateInfo }
+  /** The service refused the number itself; retrying cannot help. */
+  | { readonly kind: 'invalid'; readonly error: LookupError; readonly rate?: RateInfo }
+  /**
+   * Worth trying again: 429, 5xx, a reset connection, a timeout. `waitMs` is the service's own
+   * hint (Retry-After, retry_after, the reset time), when it gave one.
+   */
+  | {
+      readonly kind: 'retry';
+      readonly error: LookupError;
+      readonly rateLimited: boolean;
+      readonly waitMs?: number;
+      readonly rate?: RateInfo;
+    }
+  /** The key was refused (401/403) or payment is required (402): the whole run must stop. */
+  | { readonly kind: 'fatal'; readonly error: LookupError; readonly rate?: RateInfo }
+  /** Any other failure that a retry would not change (another 4xx, an unreadable body). */
+  | { readonly kind: 'error'; readonly error: LookupError; readonly rate?: RateInfo };
+
+export interface Transport {
+  readonly name: 'rest' | 'graphql';
+  /** One request, never retried here; never throws for what the service answered. */
+  send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: AbortSignal): Promise<Attempt>;
+  close(): Promise<void>;
+}
