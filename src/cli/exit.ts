@@ -26,3 +26,11 @@ export function describeFailure(err: unknown): { code: number; message: string }
   const detail = err instanceof Error ? err.message : String(err);
   return { code: EXIT.internal, message: `numintel: unexpected failure: ${detail}` };
 }
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0    every number looked up successfully
+  1    unexpected failure
+  2    usage or setup error (bad flag, no API key or base URL, unreadable input, unknown column)
+  3    the service refused the key (401/403) or payment is required (402); the run stopped
+  4    the run finished but at least one number was invalid or failed
+  130  interrupted (Ctrl-C); finished rows are written, --resume continues`;

@@ -1,8 +1,62 @@
-// Entry point: the only place (with the rest of src/cli/) that touches process.*.
-import { Command } from 'commander';
+// Entry point: builds the real World from process.*, runs the program, and turns whatever ended
+// it into an exit code in one place. Command modules load their heavy parts only when they run,
+// because a script may start numintel once per number.
+import { homedir } from 'node:os';
+import { systemClock } from '../core/clock.js';
+import { buildProgram } from './program.js';
+import { describeFailure, EXIT } from './exit.js';
+import type { World } from './world.js';
 
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
-  const program = new Command('numintel');
-  program.version('0.1.0');
-  await program.parseAsync(argv as string[]);
+  const interrupt = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupt.signal.aborted) {
+      // A second Ctrl-C means "now": do not wait for in-flight requests.
+      process.exit(EXIT.interrupted);
+    }
+    interrupt.abort(new Error(signal));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // A closed stdout (`numintel ... | head -1`) is not a failure: the reader has what it wanted.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    throw err;
+  });
+
+  const world: World = {
+    env: process.env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    cwd: process.cwd(),
+    home: homedir(),
+    clock: systemClock,
+    interrupt: interrupt.signal,
+  };
+
+  const code = await runProgram(argv, world);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  process.exitCode = code;
+}
+
+/** Runs one command line against a world and returns its exit code; never throws. */
+export async function runProgram(argv: readonly string[], world: World): Promise<number> {
+  try {
+    let exitCode: number = EXIT.ok;
+    const program = buildProgram(world, (code) => (exitCode = code));
+    await program.parseAsync(argv as string[]);
+    return exitCode;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    // commander reports --help/--version and its own usage errors by throwing (exitOverride).
+    if (typeof code === 'string' && code.startsWith('commander.')) {
+      const exitCode = (err as { exitCode?: number }).exitCode ?? EXIT.usage;
+      return exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    const failure = describeFailure(err);
+    world.stderr.write(`${failure.message}\n`);
+    return failure.code;
+  }
 }

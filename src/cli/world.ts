@@ -12,6 +12,8 @@ export interface World {
   readonly stdout: OutStream;
   readonly stderr: OutStream;
   readonly cwd: string;
+  /** The user's home directory (for the config file's default place). */
+  readonly home: string;
   readonly clock: Clock;
   /** Aborts on the first SIGINT/SIGTERM: commands stop cleanly and exit 130. */
   readonly interrupt: AbortSignal;

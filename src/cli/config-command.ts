@@ -1,0 +1,147 @@
+// `numintel config set|get|list|unset|path`: the stored settings of one profile in config.json.
+import { Command } from 'commander';
+import { homedir } from 'node:os';
+import { usageError } from '../core/errors.js';
+import { configFilePath } from '../settings/config-dir.js';
+import { loadConfig, saveConfig, withValue } from '../settings/config-file.js';
+import {
+  SETTINGS,
+  findSetting,
+  parseSetting,
+  requireKnownSetting,
+  showSetting,
+  type SettingSpec,
+} from '../settings/known-settings.js';
+import { chooseProfile, requireProfile } from '../settings/resolve.js';
+import { readHiddenLine, readSecretStream, trimOneNewline } from '../settings/secret-input.js';
+import type { World } from './world.js';
+
+const PROFILE_FLAG = '--profile <name>';
+const PROFILE_HELP = 'profile to use (default: NUMINTEL_PROFILE, else "default")';
+
+const KNOWN_KEYS_HELP = `\nSettings:\n${SETTINGS.map((s) => `  ${s.name.padEnd(12)} ${s.description}`).join('\n')}\n`;
+
+/** The secret comes from a hidden prompt at a terminal, or from whatever is piped in. */
+async function readApiKey(world: World): Promise<{ raw: string; origin: string }> {
+  if (world.stdin.isTTY) {
+    const line = await readHiddenLine(world.stdin, world.stderr, 'API key (input hidden): ', world.interrupt);
+    return { raw: line.trim(), origin: 'the prompt' };
+  }
+  const raw = trimOneNewline(await readSecretStream(world.stdin, 'standard input'));
+  if (raw === '') {
+    throw usageError('no API key on standard input', 'pipe it in: `printf %s "$KEY" | numintel config set api-key`');
+  }
+  return { raw, origin: 'standard input' };
+}
+
+async function valueToSet(world: World, spec: SettingSpec, value: string | undefined) {
+  if (spec.secret) {
+    if (value !== undefined) {
+      throw usageError(
+        `the ${spec.name} is never taken from the command line (it would stay in your shell history and process list)`,
+        `run \`numintel config set ${spec.name}\` to be asked for it, or pipe it in: \`printf %s "$KEY" | numintel config set ${spec.name}\`; consider replacing the key you typed`,
+      );
+    }
+    const { raw, origin } = await readApiKey(world);
+    return parseSetting(spec, raw, origin);
+  }
+  if (value === undefined) {
+    throw usageError(`config set ${spec.name} needs a value`, `${spec.name} must be ${spec.expects}`);
+  }
+  return parseSetting(spec, value, 'the command line');
+}
+
+export function configCommand(world: World, home: string = homedir()): Command {
+  const path = configFilePath(world.env, home);
+  const out = (line: string) => world.stdout.write(`${line}\n`);
+  const note = (line: string) => world.stderr.write(`numintel: ${line}\n`);
+
+  /** The chosen profile and the config; an explicitly named profile must exist unless `creating`. */
+  async function open(cmd: Command, creating = false) {
+    const profile = chooseProfile(cmd.optsWithGlobals<{ profile?: string }>().profile, world.env);
+    const config = await loadConfig(path);
+    if (!creating) requireProfile(config, profile, path);
+    return { profile: profile.name, config, stored: config.profiles[profile.name] ?? {} };
+  }
+
+  const config = new Command('config')
+    .description(`stored settings (API key, base URL, defaults), per profile, in ${path}`)
+    .configureOutput({
+      writeOut: (s) => world.stdout.write(s),
+      writeErr: (s) => world.stderr.write(s),
+    });
+
+  config
+    .command('set')
+    .description('store a setting; the api-key is read from a hidden prompt or from stdin, never from the command line')
+    .argument('<key>', 'setting name')
+    .argument('[value]', 'its value (not for api-key)')
+    .option(PROFILE_FLAG, PROFILE_HELP)
+    .addHelpText('after', KNOWN_KEYS_HELP)
+    .action(async (key: string, value: string | undefined, _opts: unknown, cmd: Command) => {
+      const spec = requireKnownSetting(key);
+      const { profile, config: data } = await open(cmd, true);
+      const parsed = await valueToSet(world, spec, value);
+      await saveConfig(path, withValue(data, profile, spec.name, parsed));
+      note(`${spec.name} set to ${showSetting(spec, parsed)} in profile ${profile} (${path})`);
+    });
+
+  config
+    .command('get')
+    .description('print a stored setting (the api-key masked)')
+    .argument('<key>', 'setting name')
+    .option(PROFILE_FLAG, PROFILE_HELP)
+    .addHelpText('after', KNOWN_KEYS_HELP)
+    .action(async (key: string, _opts: unknown, cmd: Command) => {
+      const spec = requireKnownSetting(key);
+      const { profile, stored } = await open(cmd);
+      const value = stored[spec.name];
+      if (value === undefined) {
+        const fallback = spec.default === undefined ? '' : ` (the default is ${spec.default})`;
+        throw usageError(`${spec.name} is not set in profile ${profile}${fallback}`, `set it with \`numintel config set ${spec.name}\``);
+      }
+      out(showSetting(spec, value));
+    });
+
+  config
+    .command('list')
+    .description('print the settings stored in a profile as key=value (the api-key masked)')
+    .option(PROFILE_FLAG, PROFILE_HELP)
+    .action(async (_opts: unknown, cmd: Command) => {
+      const { profile, stored } = await open(cmd);
+      for (const spec of SETTINGS) {
+        if (stored[spec.name] !== undefined) out(`${spec.name}=${showSetting(spec, stored[spec.name])}`);
+      }
+      for (const name of Object.keys(stored).filter((k) => !findSetting(k))) {
+        note(`profile ${profile} holds unknown setting ${JSON.stringify(name)}; it is ignored (remove it with \`numintel config unset ${name}\`)`);
+      }
+    });
+
+  config
+    .command('unset')
+    .description('remove a stored setting from a profile')
+    .argument('<key>', 'setting name')
+    .option(PROFILE_FLAG, PROFILE_HELP)
+    .action(async (key: string, _opts: unknown, cmd: Command) => {
+      const { profile, config: data, stored } = await open(cmd);
+      // Unknown names may be removed too, so a hand-made typo in the file can be cleaned up.
+      const name = findSetting(key)?.name ?? (Object.hasOwn(stored, key) ? key : requireKnownSetting(key).name);
+      if (!Object.hasOwn(stored, name)) {
+        note(`${name} was not set in profile ${profile}`);
+        return;
+      }
+      await saveConfig(path, withValue(data, profile, name, undefined));
+      note(`${name} removed from profile ${profile}`);
+    });
+
+  config
+    .command('path')
+    .description('print the path of the config file')
+    .option(PROFILE_FLAG, PROFILE_HELP)
+    .action(() => {
+      out(path);
+    });
+
+  return config;
+}
+

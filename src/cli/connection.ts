@@ -1,0 +1,56 @@
+// Where requests go: the configured service, or the built-in sandbox started in-process.
+import { LOOKUPS, type LookupKind } from '../core/lookups.js';
+import { VERSION } from '../core/version.js';
+import type { Transport } from '../core/transport.js';
+import { checkBaseUrl, createTransport } from '../api/index.js';
+import { requireApiKey, requireBaseUrl, type Settings } from '../settings/resolve.js';
+import type { RunRequest } from './run-request.js';
+import type { World } from './world.js';
+
+export interface Connection {
+  readonly transport: Transport;
+  /** Client-side rate per kind: --rate for every kind, else each lookup's documented limit. */
+  rates(rate: number | undefined): Partial<Record<LookupKind, number>>;
+  close(): Promise<void>;
+}
+
+export async function connect(
+  req: RunRequest,
+  settings: Settings,
+  world: World,
+  trace: ((line: string) => void) | undefined,
+): Promise<Connection> {
+  let baseUrl: string;
+  let apiKey: string;
+  let closeSandbox = async () => {};
+  if (req.sandbox) {
+    const { startSandbox } = await import('../sandbox/index.js');
+    const sandbox = await startSandbox({ port: 0 });
+    baseUrl = sandbox.url;
+    apiKey = sandbox.apiKey;
+    closeSandbox = () => sandbox.close();
+    trace?.(`using the built-in sandbox at ${baseUrl}`);
+  } else {
+    baseUrl = requireBaseUrl(settings);
+    apiKey = requireApiKey(settings);
+    checkBaseUrl(baseUrl, true);
+  }
+  const transport = createTransport({
+    baseUrl,
+    apiKey,
+    transport: settings.transport,
+    timeoutMs: settings.timeout * 1000,
+    connections: settings.concurrency,
+    userAgent: `numintel/${VERSION}`,
+    clock: world.clock,
+    trace,
+  });
+  return {
+    transport,
+    rates: (rate) => Object.fromEntries(req.lookups.map((d) => [d.kind, rate ?? LOOKUPS[d.kind].defaultRate])),
+    close: async () => {
+      await transport.close();
+      await closeSandbox();
+    },
+  };
+}

@@ -1,0 +1,161 @@
+// The lookup commands (`lrn`, `cnam`, `trust`) and `enrich`, built from the lookup descriptors:
+// the flags are declared here once and turned into a RunRequest; the work happens in run-lookups.
+import { Command, Option } from 'commander';
+import {
+  LOOKUP_KINDS,
+  LOOKUPS,
+  isLookupKind,
+  type LookupDescriptor,
+  type LookupKind,
+  type LookupOptions,
+  type OptionName,
+} from '../core/lookups.js';
+import { usageError } from '../core/errors.js';
+import { intOption, numberOption } from './options.js';
+import type { RunRequest } from './run-request.js';
+import type { World } from './world.js';
+
+export type SetExitCode = (code: number) => void;
+
+export const FORMATS = ['table', 'json', 'jsonl', 'csv'] as const;
+
+export function lookupCommand(d: LookupDescriptor, world: World, setExitCode: SetExitCode): Command {
+  const cmd = new Command(d.kind)
+    .summary(`${d.title} lookup`)
+    .description(describe(d))
+    .argument('[numbers...]', 'phone numbers in any common U.S. form');
+  for (const o of d.options) cmd.option(`--${o.flag}`, o.description);
+  addRunOptions(cmd);
+  cmd.action(async (numbers: string[], flags: Record<string, unknown>) => {
+    const request = toRunRequest(d.kind, [d], numbers, flags);
+    const { runLookups } = await import('./run-lookups.js');
+    setExitCode(await runLookups(request, world));
+  });
+  return cmd;
+}
+
+export function enrichCommand(world: World, setExitCode: SetExitCode): Command {
+  const cmd = new Command('enrich')
+    .summary('several lookups per number in one pass')
+    .description(
+      'Runs several lookups for every number (or CSV row) in one pass, each kind under its own rate limit.\n' +
+        'CSV columns are prefixed with the lookup kind (lrn_carrier, cnam_cnam, trust_is_spam, ...),\n' +
+        'and each kind has its own error column (lrn_error, cnam_error, trust_error).',
+    )
+    .argument('[file]', 'input file (same as -i); numbers may also come on stdin')
+    .option('--lookups <list>', 'comma-separated lookups to run', LOOKUP_KINDS.join(','));
+  const seen = new Set<string>();
+  for (const kind of LOOKUP_KINDS) {
+    for (const o of LOOKUPS[kind].options) {
+      if (seen.has(o.flag)) continue;
+      seen.add(o.flag);
+      cmd.option(`--${o.flag}`, `${kind}: ${o.description}`);
+    }
+  }
+  addRunOptions(cmd);
+  cmd.action(async (file: string | undefined, flags: Record<string, unknown>) => {
+    if (file !== undefined && flags.input !== undefined) {
+      throw usageError(`both a file argument ("${file}") and --input were given`, 'give the input once');
+    }
+    const kinds = parseLookupList(String(flags.lookups));
+    const request = toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), [], { ...flags, input: file ?? flags.input });
+    const { runLookups } = await import('./run-lookups.js');
+    setExitCode(await runLookups(request, world));
+  });
+  return cmd;
+}
+
+function addRunOptions(cmd: Command): void {
+  cmd
+    .optionsGroup('Input:')
+    .option('-i, --input <path>', 'read numbers from a file (- for stdin): a list, one per line, or CSV')
+    .option('--csv', 'treat the input as CSV even without a .csv name')
+    .option('--column <name|index>', 'CSV column holding the number (name or 1-based index)')
+    .option('--delimiter <char>', 'CSV delimiter (default: detected)')
+    .option('--no-header', 'the CSV input has no header row')
+    .option('--no-validate', 'send numbers as given (punctuation stripped) without validating them')
+    .optionsGroup('Output:')
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, csv for CSV input, else jsonl)').choices(FORMATS))
+    .option('-o, --output <path>', 'write records to a file instead of stdout')
+    .option('--resume', 'continue an interrupted run where the -o file stops')
+    .option('--raw-csv', 'do not neutralise spreadsheet formulas in CSV cells from the service')
+    .option('--no-color', 'no colour in tables')
+    .optionsGroup('Throughput and retries:')
+    .option('--concurrency <n>', 'requests in flight at most (default 16)', intOption(1))
+    .option('--rate <n>', 'requests per second per lookup (default: the documented limit; 0 = no client limit)', numberOption(0))
+    .option('--retries <n>', 'retries of a failed request (default 5)', intOption(0))
+    .option('--timeout <seconds>', 'per-request timeout (default 15)', numberOption(0, { exclusive: true }))
+    .option('--max-failures <n>', 'stop (resumably) after this many consecutive failed rows (default 20; 0 = never)', intOption(0))
+    .optionsGroup('Service and settings:')
+    .option('--base-url <url>', 'service base URL (or NUMINTEL_BASE_URL, or the config file)')
+    .option('--api-key-file <path>', 'read the API key from a file (- for stdin); or NUMINTEL_API_KEY')
+    .option('--profile <name>', 'config profile (or NUMINTEL_PROFILE)')
+    .addOption(new Option('--transport <transport>', 'rest or graphql (default rest; or NUMINTEL_TRANSPORT)').choices(['rest', 'graphql']))
+    .option('--sandbox', 'run against the built-in sandbox (no key, no network)')
+    .optionsGroup('Messages:')
+    .option('--no-progress', 'no progress bar')
+    .option('-q, --quiet', 'no progress bar and no summary')
+    .option('-v, --verbose', 'trace every request on stderr (the API key masked)');
+}
+
+function parseLookupList(value: string): LookupKind[] {
+  const kinds: LookupKind[] = [];
+  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    if (!isLookupKind(part)) throw usageError(`unknown lookup "${part}" in --lookups`, `choose from ${LOOKUP_KINDS.join(', ')}`);
+    if (!kinds.includes(part)) kinds.push(part);
+  }
+  if (kinds.length === 0) throw usageError('--lookups names no lookup', `choose from ${LOOKUP_KINDS.join(', ')}`);
+  return kinds;
+}
+
+function toRunRequest(
+  command: RunRequest['command'],
+  lookups: LookupDescriptor[],
+  numbers: string[],
+  flags: Record<string, unknown>,
+): RunRequest {
+  const options: LookupOptions = {};
+  for (const d of lookups) for (const o of d.options) if (flags[o.flag]) options[o.name as OptionName] = true;
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  return {
+    command,
+    mode: command === 'enrich' ? 'enrich' : 'single',
+    lookups,
+    options,
+    numbers,
+    input: str(flags.input),
+    csv: flags.csv === true,
+    column: str(flags.column),
+    delimiter: str(flags.delimiter),
+    header: flags.header !== false,
+    validate: flags.validate !== false,
+    format: str(flags.format) as RunRequest['format'],
+    output: str(flags.output),
+    resume: flags.resume === true,
+    rawCsv: flags.rawCsv === true,
+    color: flags.color === false ? false : undefined,
+    concurrency: num(flags.concurrency),
+    rate: num(flags.rate),
+    retries: num(flags.retries),
+    timeout: num(flags.timeout),
+    maxFailures: num(flags.maxFailures),
+    baseUrl: str(flags.baseUrl),
+    apiKeyFile: str(flags.apiKeyFile),
+    profile: str(flags.profile),
+    transport: str(flags.transport) as RunRequest['transport'],
+    sandbox: flags.sandbox === true,
+    progress: flags.progress !== false && flags.quiet !== true,
+    quiet: flags.quiet === true,
+    verbose: flags.verbose === true,
+  };
+}
+
+function describe(d: LookupDescriptor): string {
+  const what: Record<LookupKind, string> = {
+    lrn: 'Looks up the Local Routing Number of each number (and, on request, carrier, location and messaging data).',
+    cnam: 'Looks up the caller ID name of each number (and, on request, its spam classification).',
+    trust: 'Looks up spam, robocall and scam flags, a reputation score and a trust level for each number.',
+  };
+  return `${what[d.kind]}\nNumbers come from the arguments, -i <file>, or stdin; records go to stdout in input order.`;
+}

@@ -1,0 +1,31 @@
+// Flag parsers shared by the commands: each refuses a bad value with a message quoting it.
+import { InvalidArgumentError } from 'commander';
+
+export function intOption(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min) {
+      throw new InvalidArgumentError(`expected a whole number of at least ${min}, got "${value}"`);
+    }
+    return n;
+  };
+}
+
+export function numberOption(min: number, { exclusive = false } = {}) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < min || (exclusive && n === min)) {
+      throw new InvalidArgumentError(`expected a number ${exclusive ? 'above' : 'of at least'} ${min}, got "${value}"`);
+    }
+    return n;
+  };
+}
+
+export function choiceOption<T extends string>(choices: readonly T[]) {
+  return (value: string): T => {
+    if (!(choices as readonly string[]).includes(value)) {
+      throw new InvalidArgumentError(`expected one of ${choices.join(', ')}, got "${value}"`);
+    }
+    return value as T;
+  };
+}

@@ -1,0 +1,35 @@
+// The commander program: every command, wired to the world. Nothing heavy is imported here.
+import { Command } from 'commander';
+import { LOOKUP_KINDS, LOOKUPS } from '../core/lookups.js';
+import { VERSION } from '../core/version.js';
+import { configCommand } from './config-command.js';
+import { enrichCommand, lookupCommand, type SetExitCode } from './lookup-command.js';
+import { sandboxCommand } from './sandbox-command.js';
+import { EXIT_CODES_HELP } from './exit.js';
+import type { World } from './world.js';
+
+export function buildProgram(world: World, setExitCode: SetExitCode): Command {
+  const program = new Command('numintel')
+    .description('U.S. phone number intelligence: LRN, CNAM and trust lookups, one number or millions.')
+    .version(VERSION, '-V, --version')
+    .addHelpText('after', `\nExamples:\n  numintel lrn 12015550123 --sandbox\n  numintel lrn -i leads.csv -o leads.enriched.csv\n  cat numbers.txt | numintel trust | jq -r 'select(.result.is_spam) | .number'\n\n${EXIT_CODES_HELP}`);
+  for (const kind of LOOKUP_KINDS) program.addCommand(lookupCommand(LOOKUPS[kind], world, setExitCode));
+  program.addCommand(enrichCommand(world, setExitCode));
+  program.addCommand(sandboxCommand(world));
+  program.addCommand(configCommand(world));
+  wire(program, world);
+  return program;
+}
+
+/** Every command throws instead of exiting and writes through the world's streams. */
+function wire(cmd: Command, world: World): void {
+  cmd
+    .exitOverride()
+    .showSuggestionAfterError()
+    .configureOutput({
+      writeOut: (s) => world.stdout.write(s),
+      writeErr: (s) => world.stderr.write(s),
+      outputError: (s, write) => write(s.startsWith('error:') ? `numintel: ${s}` : s),
+    });
+  for (const sub of cmd.commands) wire(sub, world);
+}

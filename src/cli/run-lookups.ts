@@ -1,0 +1,134 @@
+// The run function of every lookup command and of enrich: settings → connection → source →
+// pipeline → sink, the same for one number and for a million.
+import { newRunStats } from '../core/run.js';
+import { NumintelError } from '../core/errors.js';
+import { openSource } from '../pipeline/source.js';
+import { runPipeline } from '../pipeline/runner.js';
+import { createSink, type OutputLayout } from '../output/sink.js';
+import { createProgress } from '../output/progress.js';
+import { formatSummary } from '../output/summary.js';
+import { resolveSettings } from '../settings/resolve.js';
+import { connect } from './connection.js';
+import { openOutput } from './output-target.js';
+import { EXIT } from './exit.js';
+import type { RunRequest } from './run-request.js';
+import type { World } from './world.js';
+
+export async function runLookups(req: RunRequest, world: World): Promise<number> {
+  const settings = await resolveSettings({
+    flags: {
+      'base-url': req.baseUrl,
+      transport: req.transport,
+      format: req.format,
+      concurrency: req.concurrency,
+      rate: req.rate,
+      retries: req.retries,
+      timeout: req.timeout,
+    },
+    env: world.env,
+    home: world.home,
+    profile: req.profile,
+    apiKeyFile: req.apiKeyFile,
+    readApiKeyFile: (path) => readSecretFile(path, world),
+    skipApiKey: req.sandbox,
+  });
+  const trace = req.verbose ? (line: string) => void world.stderr.write(`${line}\n`) : undefined;
+
+  // Reading the input first: an unknown column or a missing file exits 2 before anything is sent.
+  const source = await openSource(
+    {
+      args: [...req.numbers],
+      input: req.input,
+      csv: req.csv,
+      column: req.column,
+      delimiter: req.delimiter,
+      header: req.header,
+    },
+    { stdin: world.stdin, cwd: world.cwd },
+  );
+  const target = await openOutput(req, settings, world, source.kind === 'csv');
+  const layout: OutputLayout = {
+    mode: req.mode,
+    lookups: [...req.lookups],
+    options: req.options,
+    inputColumns: source.columns,
+    appending: target.appending,
+  };
+  await target.checkLayout(layout);
+
+  const connection = await connect(req, settings, world, trace);
+  const stats = newRunStats(world.clock.now());
+  void source.total.then((total) => {
+    if (total !== undefined) stats.total = Math.max(0, total - target.skipRows);
+  });
+  const progress = createProgress(world.stderr, stats, world.clock, {
+    enabled: req.progress && world.stderr.isTTY === true,
+  });
+  const sink = createSink(target.format, target.stream, layout, target.style);
+
+  let stopped: ReturnType<ReturnType<typeof runPipeline>['outcome']>['stopped'] = null;
+  try {
+    const run = runPipeline(skip(source.items, target.skipRows), { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
+      transport: connection.transport,
+      clock: world.clock,
+      stats,
+      concurrency: settings.concurrency,
+      rates: connection.rates(settings.rate),
+      retries: settings.retries,
+      breakerThreshold: req.maxFailures ?? 20,
+      signal: world.interrupt,
+    });
+    progress.start();
+    for await (const record of run.records) {
+      await sink.write(record);
+      progress.update();
+    }
+    await sink.end();
+    stopped = run.outcome().stopped;
+  } finally {
+    progress.stop();
+    await target.close();
+    await connection.close();
+  }
+
+  if (!req.quiet && (stats.rows > 1 || stopped)) world.stderr.write(`${formatSummary(stats, world.clock.now())}\n`);
+  if (stopped) throw stopError(stopped, target.resumeHint);
+  return stats.invalid + stats.failed > 0 ? EXIT.incomplete : EXIT.ok;
+}
+
+type Stop = NonNullable<ReturnType<ReturnType<typeof runPipeline>['outcome']>['stopped']>;
+
+function stopError(stop: Stop, resumeHint: string): NumintelError {
+  const why = stop.error?.message ? `: ${stop.error.message}` : '';
+  switch (stop.reason) {
+    case 'refused':
+      return new NumintelError(
+        'refused',
+        stop.error?.code === 'payment_required'
+          ? `the service wants payment (402)${why}; the run stopped`
+          : `the service refused the API key (${stop.error?.status ?? 401})${why}; the run stopped`,
+        stop.error?.code === 'payment_required'
+          ? `fund the account's wallet, then ${resumeHint}`
+          : `check the key (NUMINTEL_API_KEY, --api-key-file or \`numintel config set api-key\`), then ${resumeHint}`,
+      );
+    case 'breaker':
+      return new NumintelError('interrupted', `stopped: the service kept failing${why}`, `when it is healthy again, ${resumeHint}`);
+    default:
+      return new NumintelError('interrupted', 'interrupted', resumeHint);
+  }
+}
+
+/** Drops the rows a resumed output file already holds. */
+async function* skip<T>(items: AsyncIterable<T>, count: number): AsyncIterable<T> {
+  let seen = 0;
+  for await (const item of items) if (seen++ >= count) yield item;
+}
+
+async function readSecretFile(path: string, world: World): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const { resolve } = await import('node:path');
+  if (path !== '-') return readFile(resolve(world.cwd, path), 'utf8');
+  const chunks: Buffer[] = [];
+  for await (const chunk of world.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

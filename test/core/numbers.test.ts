@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { parseNumber } from '../../src/core/numbers.js';
+
+describe('parseNumber', () => {
+  it.each([
+    ['12015550123', '12015550123'],
+    ['2015550123', '12015550123'],
+    ['+1 (201) 555-0123', '12015550123'],
+    ['201.555.0123', '12015550123'],
+    ['201-555-0123 x12', '12015550123'],
+    ['201-555-0123 ext. 12', '12015550123'],
+    ['(201) 555-0123 #4', '12015550123'],
+    ['  1-201-555-0123  ', '12015550123'],
+    ['+12015550123', '12015550123'],
+    ['1 (800) 555-1212', '18005551212'],
+    ['tel:+1-201-555-0123', '12015550123'],
+  ])('normalises %j to %s', (input, expected) => {
+    expect(parseNumber(input)).toEqual({ ok: true, number: expected });
+  });
+
+  it.each([
+    ['', /empty/],
+    ['   ', /empty/],
+    ['555-0199', /too short \(7 digits\)/],
+    ['201555012', /too short \(9 digits\)/],
+    ['120155501234', /too long \(12 digits\)/],
+    ['22015550123', /too long \(11 digits\)/],
+    ['(123) 555-0101', /area code 123 is not valid/],
+    ['201-055-0123', /exchange 055 is not valid/],
+    ['+44 20 7946 0958', /not a U\.S\. number \(country code \+44\)/],
+    ['1-800-FLOWERS', /contains letters/],
+    ['n/a', /contains letters/],
+    ['---', /no digits/],
+  ])('refuses %j with a reason', (input, message) => {
+    const parsed = parseNumber(input);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.message).toMatch(message);
+  });
+
+  it('refuses an unassigned area code that passes the digit rules', () => {
+    const parsed = parseNumber('(999) 555-0101');
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.message).toMatch(/not a valid U\.S\. number/);
+  });
+
+  it('with validate:false sends the digits as given, adding the 1 to ten digits', () => {
+    expect(parseNumber('(123) 456-7890', { validate: false })).toEqual({ ok: true, number: '11234567890' });
+    expect(parseNumber('555-0199', { validate: false })).toEqual({ ok: true, number: '5550199' });
+    expect(parseNumber('n/a', { validate: false })).toEqual({ ok: false, message: 'no digits in "n/a"' });
+  });
+});
