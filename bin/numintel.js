@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Thin launcher: the program lives in dist/ (built by `npm install` through the prepare script).
-import { main } from '../dist/cli/main.js';
+// Thin launcher: the program is bundled into dist/bundle/ (built by `npm install` through the
+// prepare script, or `npm run build`).
+import { main } from '../dist/bundle/main.js';
 
 main();

@@ -1,6 +1,5 @@
 // `numintel config set|get|list|unset|path`: the stored settings of one profile in config.json.
 import { Command } from 'commander';
-import { homedir } from 'node:os';
 import { usageError } from '../core/errors.js';
 import { configFilePath } from '../settings/config-dir.js';
 import { loadConfig, saveConfig, withValue } from '../settings/config-file.js';
@@ -51,8 +50,8 @@ async function valueToSet(world: World, spec: SettingSpec, value: string | undef
   return parseSetting(spec, value, 'the command line');
 }
 
-export function configCommand(world: World, home: string = homedir()): Command {
-  const path = configFilePath(world.env, home);
+export function configCommand(world: World): Command {
+  const path = configFilePath(world.env, world.home);
   const out = (line: string) => world.stdout.write(`${line}\n`);
   const note = (line: string) => world.stderr.write(`numintel: ${line}\n`);
 

@@ -8,6 +8,7 @@ import { createSink, type OutputLayout } from '../output/sink.js';
 import { createProgress } from '../output/progress.js';
 import { formatSummary } from '../output/summary.js';
 import { resolveSettings } from '../settings/resolve.js';
+import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect } from './connection.js';
 import { openOutput } from './output-target.js';
 import { EXIT } from './exit.js';
@@ -29,7 +30,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     home: world.home,
     profile: req.profile,
     apiKeyFile: req.apiKeyFile,
-    readApiKeyFile: (path) => readSecretFile(path, world),
+    readApiKeyFile: apiKeyFileReader(world.stdin, world.cwd),
     skipApiKey: req.sandbox,
   });
   const trace = req.verbose ? (line: string) => void world.stderr.write(`${line}\n`) : undefined;
@@ -80,6 +81,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     });
     progress.start();
     for await (const record of run.records) {
+      // The table and the progress line may share one terminal: erase the line before writing.
+      progress.clear();
       await sink.write(record);
       progress.update();
     }
@@ -87,6 +90,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     stopped = run.outcome().stopped;
   } finally {
     progress.stop();
+    await source.close();
     await target.close();
     await connection.close();
   }
@@ -122,13 +126,4 @@ function stopError(stop: Stop, resumeHint: string): NumintelError {
 async function* skip<T>(items: AsyncIterable<T>, count: number): AsyncIterable<T> {
   let seen = 0;
   for await (const item of items) if (seen++ >= count) yield item;
-}
-
-async function readSecretFile(path: string, world: World): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const { resolve } = await import('node:path');
-  if (path !== '-') return readFile(resolve(world.cwd, path), 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const chunk of world.stdin) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }

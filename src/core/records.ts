@@ -25,7 +25,7 @@ export type Result = Record<string, unknown>;
 
 /** What a lookup command writes for one input number. */
 export interface LookupRecord {
-  /** The input row as an object, for CSV input only (first, so CSV-minded readers see it first). */
+  /** The input row as an object, for CSV input only (written last in the record). */
   row?: Record<string, string>;
   input: string;
   number: string | null;

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Start-up cost: `numintel --version` and one `numintel lrn` against a running sandbox, beside a
+// bare `node -e 0`, median of repeated runs (interleaved so machine noise hits all alike).
+// Run after `npm run build`: node bench/startup.js [runs]
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox } from '../dist/sandbox/index.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'bin', 'numintel.js');
+const runs = Number(process.argv[2] ?? 21);
+
+const sandbox = await startSandbox({ port: 0 });
+const env = { PATH: process.env.PATH, HOME: root, NUMINTEL_CONFIG_DIR: join(root, '.bench-tmp'), NUMINTEL_BASE_URL: sandbox.url, NUMINTEL_API_KEY: sandbox.apiKey };
+
+const cases = [
+  { name: 'node -e 0', args: ['-e', '0'] },
+  { name: 'numintel --version', args: [cli, '--version'] },
+  { name: 'numintel lrn 12015550123', args: [cli, 'lrn', '12015550123'] },
+];
+
+function time(args) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}`));
+      else resolve(Number(process.hrtime.bigint() - start) / 1e6);
+    });
+  });
+}
+
+const samples = cases.map(() => []);
+for (let i = 0; i < runs; i++) for (const [j, c] of cases.entries()) samples[j].push(await time(c.args));
+await sandbox.close();
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const base = median(samples[0]);
+console.log(`start-up, median of ${runs} runs (node ${process.version}):`);
+for (const [j, c] of cases.entries()) {
+  const m = median(samples[j]);
+  console.log(`  ${c.name.padEnd(28)} ${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}× node -e 0`);
+}

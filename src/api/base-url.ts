@@ -1,0 +1,65 @@
+// Where requests go, and the one rule that keeps the key off the wire in clear text.
+import { usageError } from '../core/errors.js';
+
+const KEY_HINT = 'use an https:// base URL, or a loopback address (127.0.0.1, ::1, localhost) for a local service';
+
+/**
+ * Parses and vets the base URL. Throws a usage error for an unparseable URL, a scheme other than
+ * http(s), credentials or a query in the URL, and for a key that would travel over plain http:// to
+ * a host other than loopback (anyone on the network path could read it).
+ */
+export function checkBaseUrl(baseUrl: string, hasKey: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    throw usageError(`base URL "${baseUrl}" is not a valid URL`, 'give an absolute URL such as https://api.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError(
+      `base URL "${baseUrl}" uses ${url.protocol.replace(/:$/, '')}://, but only http:// and https:// are supported`,
+      'give an absolute URL such as https://api.example.com',
+    );
+  }
+  if (url.username || url.password) {
+    // Never echo the URL here: the credentials in it may be the very secret.
+    throw usageError(
+      'the base URL must not carry credentials (user:password@)',
+      'put the API key in NUMINTEL_API_KEY, --api-key-file or `numintel config set api-key`',
+    );
+  }
+  if (url.search || url.hash) {
+    throw usageError(`base URL "${baseUrl}" must not have a query or fragment`, 'give only scheme, host, port and an optional path prefix');
+  }
+  if (hasKey && url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    throw usageError(
+      `refusing to send the API key over plain http:// to ${url.host}: anyone on the network path could read it`,
+      KEY_HINT,
+    );
+  }
+  return url;
+}
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped 127/8) and localhost. WHATWG URLs arrive already normalised. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host === '::1') return true;
+  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
+  return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
+}
+
+export interface Endpoint {
+  /** scheme://host:port, what the connection pool is keyed by. */
+  readonly origin: string;
+  /** The request path, with the base URL's own path prefix in front. */
+  readonly path: string;
+  /** For traces. */
+  readonly href: string;
+}
+
+/** Joins a service path onto the base URL, keeping its path prefix (`http://h/proxy` + `/api/v1/lrn`). */
+export function endpoint(base: URL, servicePath: string): Endpoint {
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const path = `${prefix}/${servicePath.replace(/^\/+/, '')}`;
+  return { origin: base.origin, path, href: `${base.origin}${path}` };
+}

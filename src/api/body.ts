@@ -1,0 +1,94 @@
+// Reading what the service sent, whatever it sent: JSON or not, an error body of any shape, an
+// HTML page from a proxy. Everything here is total: no input makes it throw.
+import { redact } from '../core/secret.js';
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The parsed body, or undefined when it is empty or not JSON. */
+export function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const MAX_EXCERPT = 120;
+
+/** One printable line: no control or bidi characters, no runs of blanks, the key masked. */
+export function oneLine(text: string, secret: string | undefined, max = MAX_EXCERPT): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = redact(text, secret).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ');
+  const line = clean.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** A short, safe quotation of a body for a message: HTML reduced to its text. */
+export function excerpt(text: string, secret: string | undefined): string {
+  if (text.trim() === '') return 'an empty body';
+  const looksHtml = /^\s*<(!doctype|html|head|body|\?xml|[a-z]+[\s>])/i.test(text);
+  const plain = looksHtml
+    ? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ')
+    : text;
+  return `"${oneLine(plain, secret)}"`;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+/** Messages of an `errors` array: strings, or objects with a `message` (GraphQL, CNAM). */
+export function errorMessages(errors: unknown): string[] {
+  if (!Array.isArray(errors)) return [];
+  return errors.flatMap((e) => {
+    const m = str(e) ?? (isObject(e) ? str(e.message) : undefined);
+    return m === undefined ? [] : [m];
+  });
+}
+
+/**
+ * The service's own words from an error body of any common shape: `{error, details|message}`,
+ * `{error: {message}}`, `{message}`, `{errors: [...]}`, problem+json `{title, detail}`.
+ */
+export function bodyMessage(json: unknown, secret: string | undefined): string | undefined {
+  const raw = rawMessage(json);
+  return raw === undefined ? undefined : oneLine(raw, secret);
+}
+
+function rawMessage(json: unknown): string | undefined {
+  if (typeof json === 'string') return str(json);
+  if (!isObject(json)) return undefined;
+  if (isObject(json.error)) return rawMessage(json.error);
+  const head = str(json.error) ?? str(json.title);
+  const tail = str(json.details) ?? str(json.detail) ?? str(json.message);
+  const fromErrors = errorMessages(json.errors);
+  const parts = [head, tail].filter((p): p is string => p !== undefined);
+  if (parts.length === 2 && parts[0] === parts[1]) parts.pop();
+  if (parts.length > 0) return parts.join(': ');
+  return fromErrors.length > 0 ? fromErrors.join('; ') : undefined;
+}
+
+/** The words a service uses when it refuses a phone number as such. */
+export function looksLikeInvalidNumber(message: string | undefined): boolean {
+  if (message === undefined) return false;
+  return (
+    /invalid[\s_-]*(phone|number|tn|msisdn)/i.test(message) ||
+    /\b(phone|number)\b.{0,40}\b(invalid|malformed|not valid|format|must be|digits?)\b/i.test(message) ||
+    /\b(must be|should be|expected) \d+ digits\b/i.test(message)
+  );
+}
+
+/** Wait hints in seconds carried by a body: LRN `retry_after`, GraphQL `extensions.retryAfter`. */
+export function bodyRetrySeconds(json: unknown): unknown[] {
+  if (!isObject(json)) return [];
+  const hints: unknown[] = [json.retry_after, json.retryAfter];
+  if (Array.isArray(json.errors)) {
+    for (const e of json.errors) {
+      if (isObject(e) && isObject(e.extensions)) hints.push(e.extensions.retryAfter, e.extensions.retry_after);
+    }
+  }
+  return hints.filter((h) => h !== undefined);
+}

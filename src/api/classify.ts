@@ -1,0 +1,159 @@
+// The classification shared by every envelope style and both transports: the HTTP status decides
+// first (401/403/402/429/408/5xx), then the envelope reads the body, then whatever nobody
+// recognised becomes a clear per-number error. Pure: no I/O, no clock beyond `ctx.now`.
+import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
+import type { LookupErrorCode } from '../core/records.js';
+import type { Attempt, RateInfo } from '../core/transport.js';
+import { bodyMessage, bodyRetrySeconds, excerpt, looksLikeInvalidNumber, parseJson, type JsonObject } from './body.js';
+import { header, parseRateInfo, waitHintMs, type HeaderBag } from './rate-headers.js';
+import { reportsInvalidNumber, shapeResult, type Naming } from './result-shape.js';
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: HeaderBag;
+  readonly text: string;
+}
+
+export interface ClassifyContext {
+  /** Epoch ms, for Reset timestamps and HTTP dates. */
+  readonly now: number;
+  /** The API key, so no quoted body can carry it into a message. */
+  readonly secret?: string | undefined;
+}
+
+/** A body as read once: every envelope and every message works from this. */
+export interface Reading {
+  readonly raw: RawResponse;
+  readonly json: unknown;
+  readonly rate: RateInfo | undefined;
+  readonly ctx: ClassifyContext;
+  /** The service's words about an error, else a short excerpt of the body, else undefined. */
+  readonly words: string | undefined;
+}
+
+type FailureCode = Exclude<LookupErrorCode, 'network_error' | 'not_attempted'>;
+
+/** What an envelope made of a body. */
+export type Verdict =
+  /** `words`: errors sent beside the data (CNAM `errors`, GraphQL partial errors). */
+  | { readonly kind: 'ok'; readonly source: JsonObject; readonly naming: Naming; readonly words?: string | undefined }
+  | { readonly kind: 'fail'; readonly code: FailureCode; readonly words?: string | undefined };
+
+/** Reads an envelope's body; undefined when the body is not in its shape at all. */
+export type EnvelopeReader = (json: unknown, r: Reading) => Verdict | undefined;
+
+export function read(raw: RawResponse, ctx: ClassifyContext): Reading {
+  const json = parseJson(raw.text);
+  const words = bodyMessage(json, ctx.secret) ?? (raw.text.trim() === '' ? undefined : excerpt(raw.text, ctx.secret));
+  return { raw, json, rate: parseRateInfo(raw.headers, ctx.now), ctx, words };
+}
+
+const is2xx = (status: number) => status >= 200 && status < 300;
+/** The statuses a service uses for "your input is wrong". */
+export const isInputStatus = (status: number) => status === 400 || status === 422;
+
+/** The statuses that decide the class whatever the body says. */
+function statusCode(status: number): FailureCode | undefined {
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 402) return 'payment_required';
+  if (status === 429) return 'rate_limited';
+  if (status === 408 || status === 504) return 'timeout';
+  // 501 and 505 say the request can never work: retrying would only bill and wait.
+  if (status >= 500 && status <= 599 && status !== 501 && status !== 505) return 'server_error';
+  return undefined;
+}
+
+/** An error body the service sent about a request: about the number, or about something else. */
+export function refusal(words: string | undefined, r: Reading, assumeInvalid = false): Verdict {
+  const invalid = assumeInvalid || isInputStatus(r.raw.status) || looksLikeInvalidNumber(words);
+  return { kind: 'fail', code: invalid ? 'invalid_number' : 'http_error', words };
+}
+
+const fmtWait = (ms: number) => (ms < 1000 ? `${Math.round(ms)}ms` : `${Math.round(ms / 100) / 10}s`);
+
+function message(code: FailureCode, r: Reading, words: string | undefined, waitMs?: number): string {
+  const status = r.raw.status;
+  const said = `HTTP ${status}${words ? `: ${words}` : ''}`;
+  switch (code) {
+    case 'unauthorized':
+      return `the service refused the API key (${said}); check NUMINTEL_API_KEY, --api-key-file or \`numintel config set api-key\``;
+    case 'payment_required':
+      return `payment required (${said}); fund the account's wallet or upgrade the plan, then run again`;
+    case 'rate_limited':
+      return `rate limited (${said}); ${waitMs === undefined ? 'no wait hint given' : `the service asks to wait ${fmtWait(waitMs)}`}`;
+    case 'timeout':
+      return `the service timed out (${said}); try again later or raise --timeout`;
+    case 'server_error':
+      return `server error (${said}); try again later`;
+    case 'invalid_number':
+      return words ?? `the service refused the number as invalid (HTTP ${status})`;
+    case 'http_error':
+      if (status >= 300 && status < 400) {
+        const to = header(r.raw.headers, 'location');
+        return `the service redirected (HTTP ${status}${to ? ` to ${excerpt(to, r.ctx.secret)}` : ''}); check the base URL`;
+      }
+      return `the service refused the request (${said})`;
+    case 'bad_response':
+      return `unreadable response (${said})`;
+  }
+}
+
+/** Builds the Attempt for a failure: the code decides the class. */
+export function failure(code: FailureCode, r: Reading, words: string | undefined): Attempt {
+  const status = r.raw.status;
+  const rate = r.rate ? { rate: r.rate } : {};
+  if (code === 'rate_limited' || code === 'timeout' || code === 'server_error') {
+    const rateLimited = code === 'rate_limited';
+    const waitMs = waitHintMs({ headers: r.raw.headers, now: r.ctx.now, bodySeconds: bodyRetrySeconds(r.json), rateLimited });
+    const error = { code, message: message(code, r, words, waitMs), status };
+    return { kind: 'retry', error, rateLimited, ...(waitMs === undefined ? {} : { waitMs }), ...rate };
+  }
+  const error = { code, message: message(code, r, words), status };
+  if (code === 'unauthorized' || code === 'payment_required') return { kind: 'fatal', error, ...rate };
+  if (code === 'invalid_number') return { kind: 'invalid', error, ...rate };
+  return { kind: 'error', error, ...rate };
+}
+
+/** What nobody recognised: a per-number error that quotes the body. */
+function unrecognised(r: Reading): Attempt {
+  const status = r.raw.status;
+  if (is2xx(status)) {
+    const what = r.json === undefined ? 'expected JSON, got' : 'unexpected JSON shape';
+    return failure('bad_response', r, `${what} ${excerpt(r.raw.text, r.ctx.secret)}`);
+  }
+  return failure(isInputStatus(status) && looksLikeInvalidNumber(r.words) ? 'invalid_number' : 'http_error', r, r.words);
+}
+
+/** Status first, then the envelope, then the fallback. */
+export function classifyWith(
+  d: LookupDescriptor,
+  opts: LookupOptions,
+  raw: RawResponse,
+  ctx: ClassifyContext,
+  envelope: EnvelopeReader,
+): Attempt {
+  const r = read(raw, ctx);
+  const byStatus = statusCode(raw.status);
+  if (byStatus) return failure(byStatus, r, r.words);
+  const verdict = envelope(r.json, r);
+  if (verdict === undefined) return unrecognised(r);
+  if (verdict.kind === 'fail') return failure(verdict.code, r, verdict.words);
+  // CNAM's invalid-number case is a well-formed result, with any status: the envelope decides.
+  if (reportsInvalidNumber(d, verdict.source, verdict.naming)) {
+    return failure('invalid_number', r, verdict.words ?? 'the service reports INVALID_NUMBER for this number');
+  }
+  if (!is2xx(raw.status)) return unrecognised(r);
+  const shaped = shapeResult(d, opts, verdict.source, verdict.naming);
+  if ('missing' in shaped) {
+    return failure('bad_response', r, `the result lacks ${shaped.missing.join(', ')}: ${excerpt(raw.text, ctx.secret)}`);
+  }
+  return { kind: 'ok', result: shaped.result, ...(r.rate ? { rate: r.rate } : {}) };
+}
+
+/** A body over the size cap: never parsed; the status still decides, else `bad_response`. */
+export function oversize(status: number, headers: HeaderBag, limitBytes: number, ctx: ClassifyContext): Attempt {
+  const r = read({ status, headers, text: '' }, ctx);
+  const words = `the body exceeds ${limitBytes} bytes (maxResponseBytes)`;
+  // A 429 or a 503 stays what it is, however big the proxy's error page.
+  return failure(statusCode(status) ?? 'bad_response', r, words);
+}

@@ -1,0 +1,8 @@
+// The service client: REST and GraphQL transports on undici, and the classification of answers.
+export { createTransport, type ClientOptions } from './transport.js';
+export { checkBaseUrl, isLoopback } from './base-url.js';
+export { classifyRest } from './rest.js';
+export { buildQuery, classifyGraphql, graphqlRequest } from './graphql.js';
+export type { ClassifyContext, RawResponse } from './classify.js';
+export { parseRateInfo, waitHintMs } from './rate-headers.js';
+export type { TraceSink } from './trace.js';

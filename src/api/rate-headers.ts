@@ -1,0 +1,167 @@
+// What a response says about the rate budget and how long to wait. Every form the service (or a
+// proxy in front of it) may use is read: X-RateLimit-* with Reset as a delta or a Unix timestamp,
+// Retry-After as seconds or an HTTP date, and the IETF draft RateLimit fields in their three
+// generations. Malformed values are ignored, never fatal.
+import type { RateInfo } from '../core/transport.js';
+
+export type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
+
+/** One header's value; repeated headers are joined as HTTP allows for list-valued fields. */
+export function header(headers: HeaderBag, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  let value = headers[lower];
+  if (value === undefined) {
+    const key = Object.keys(headers).find((k) => k.toLowerCase() === lower);
+    value = key === undefined ? undefined : headers[key];
+  }
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** A non-negative number at the start of a field (`100` or `100, 100;w=60`), else undefined. */
+function leadingNumber(value: string | undefined): number | undefined {
+  const m = value === undefined ? null : /^\s*(\d+(?:\.\d+)?)(?:\s*$|\s*[,;])/.exec(value);
+  return m?.[1] === undefined ? undefined : Number(m[1]);
+}
+
+/** A plain count of seconds: `0`, `12`, `1.5`. */
+function seconds(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
+  if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** Reset as epoch ms: above 1e12 it is already ms, above 1e9 a Unix timestamp, else a delta. */
+export function resetToEpochMs(value: number, now: number): number {
+  if (value > 1e12) return value;
+  if (value > 1e9) return value * 1000;
+  return now + value * 1000;
+}
+
+interface DraftLimits {
+  limit?: number;
+  remaining?: number;
+  /** Seconds until the window resets. */
+  reset?: number;
+}
+
+const SF_INT = /^\d{1,15}$/;
+
+/** Items of a structured-field list: `"name";r=5;t=2` → { name, params }. Malformed items are dropped. */
+function sfItems(value: string): { params: Map<string, number> }[] {
+  const items: { params: Map<string, number> }[] = [];
+  for (const member of value.split(',')) {
+    const [head, ...rest] = member.split(';').map((p) => p.trim());
+    if (!head || !/^("[^"]*"|[a-z*][a-z0-9_\-.*]*)$/i.test(head)) continue;
+    const params = new Map<string, number>();
+    let ok = true;
+    for (const p of rest) {
+      const m = /^([a-z*][a-z0-9_\-.*]*)=(.*)$/.exec(p);
+      if (!m?.[1]) {
+        ok = false;
+        break;
+      }
+      if (m[2] !== undefined && SF_INT.test(m[2])) params.set(m[1], Number(m[2]));
+    }
+    if (ok) items.push({ params });
+  }
+  return items;
+}
+
+const minOf = (values: number[]) => (values.length ? Math.min(...values) : undefined);
+const maxOf = (values: number[]) => (values.length ? Math.max(...values) : undefined);
+
+/** The IETF draft fields: RateLimit-Limit/-Remaining/-Reset, `RateLimit: limit=…`, `RateLimit: "p";r=…;t=…`. */
+export function draftLimits(headers: HeaderBag): DraftLimits {
+  const out: DraftLimits = {};
+  const num = (name: string) => {
+    const v = header(headers, name)?.trim();
+    return v !== undefined && SF_INT.test(v) ? Number(v) : undefined;
+  };
+  out.limit = num('ratelimit-limit');
+  out.remaining = num('ratelimit-remaining');
+  out.reset = num('ratelimit-reset');
+
+  const combined = header(headers, 'ratelimit');
+  if (combined !== undefined) {
+    const dict = new Map<string, number>();
+    for (const member of combined.split(',')) {
+      const m = /^\s*(limit|remaining|reset)\s*=\s*(\d{1,15})\s*$/i.exec(member);
+      if (m?.[1] && m[2]) dict.set(m[1].toLowerCase(), Number(m[2]));
+    }
+    if (dict.size > 0) {
+      out.limit ??= dict.get('limit');
+      out.remaining ??= dict.get('remaining');
+      out.reset ??= dict.get('reset');
+    } else {
+      // Several policies may apply at once: the tightest one is what binds.
+      const items = sfItems(combined);
+      out.remaining ??= minOf(items.flatMap((i) => (i.params.has('r') ? [i.params.get('r') as number] : [])));
+      out.reset ??= maxOf(items.flatMap((i) => (i.params.has('t') ? [i.params.get('t') as number] : [])));
+    }
+  }
+  const policy = header(headers, 'ratelimit-policy');
+  if (policy !== undefined && out.limit === undefined) {
+    const quotas = sfItems(policy).flatMap((i) => (i.params.has('q') ? [i.params.get('q') as number] : []));
+    // The older form is a bare `100;w=60`: its item is the quota.
+    out.limit = minOf(quotas) ?? leadingNumber(policy);
+  }
+  return out;
+}
+
+/** Every reset time the headers give, epoch ms, X-RateLimit-Reset first. */
+function resetTimes(headers: HeaderBag, now: number, draft = draftLimits(headers)): number[] {
+  const times: number[] = [];
+  const xReset = leadingNumber(header(headers, 'x-ratelimit-reset'));
+  if (xReset !== undefined) times.push(resetToEpochMs(xReset, now));
+  if (draft.reset !== undefined) times.push(now + draft.reset * 1000);
+  return times;
+}
+
+/** The rate budget a response reports, or undefined when it reports none. */
+export function parseRateInfo(headers: HeaderBag, now: number): RateInfo | undefined {
+  const draft = draftLimits(headers);
+  const limit = leadingNumber(header(headers, 'x-ratelimit-limit')) ?? draft.limit;
+  const remaining = leadingNumber(header(headers, 'x-ratelimit-remaining')) ?? draft.remaining;
+  const resetAt = resetTimes(headers, now, draft)[0];
+  if (limit === undefined && remaining === undefined && resetAt === undefined) return undefined;
+  const info: { limit?: number; remaining?: number; resetAt?: number } = {};
+  if (limit !== undefined) info.limit = limit;
+  if (remaining !== undefined) info.remaining = remaining;
+  if (resetAt !== undefined) info.resetAt = resetAt;
+  return info;
+}
+
+/** Retry-After as ms from now: seconds or an HTTP date (a date in the past means "now"). */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const s = seconds(value);
+  if (s !== undefined) return s * 1000;
+  // Date.parse reads "-5" as a year: an HTTP date always names its month and weekday.
+  if (!/[a-z]{3}/i.test(value)) return undefined;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+export interface WaitHintInput {
+  readonly headers: HeaderBag;
+  readonly now: number;
+  /** Hints in seconds found in the body (LRN `retry_after`, GraphQL `extensions.retryAfter`). */
+  readonly bodySeconds?: readonly unknown[];
+  /** A 429: the window's reset time is a hint too. After a 5xx it says nothing about recovery. */
+  readonly rateLimited: boolean;
+}
+
+/** The LONGEST wait any hint asks for, in ms; undefined when there is no hint at all. */
+export function waitHintMs({ headers, now, bodySeconds = [], rateLimited }: WaitHintInput): number | undefined {
+  const hints: number[] = [];
+  const ra = retryAfterMs(header(headers, 'retry-after'), now);
+  if (ra !== undefined) hints.push(ra);
+  for (const b of bodySeconds) {
+    const s = seconds(b);
+    if (s !== undefined) hints.push(s * 1000);
+  }
+  if (rateLimited) {
+    for (const at of resetTimes(headers, now)) hints.push(Math.max(0, at - now));
+  }
+  return maxOf(hints);
+}

@@ -1,0 +1,45 @@
+// One result shape whatever the transport: REST names, the descriptor's key order, sub-objects
+// only when their option is on, unknown extra fields kept (after the known ones).
+import type { FieldSpec, LookupDescriptor, LookupOptions } from '../core/lookups.js';
+import { activeFields } from '../core/lookups.js';
+import type { Result } from '../core/records.js';
+import { isObject, type JsonObject } from './body.js';
+
+export type Naming = 'rest' | 'graphql';
+
+const wireName = (f: FieldSpec, naming: Naming) => (naming === 'rest' ? f.name : f.graphqlName);
+
+/** Copies `source` into REST names and descriptor order; values are kept exactly as sent. */
+function reshape(active: readonly FieldSpec[], all: readonly FieldSpec[], source: JsonObject, naming: Naming): JsonObject {
+  const out: JsonObject = {};
+  for (const f of active) {
+    const key = wireName(f, naming);
+    if (!Object.hasOwn(source, key)) continue;
+    const value = source[key];
+    out[f.name] = f.type === 'object' && isObject(value) ? reshape(f.fields ?? [], f.fields ?? [], value, naming) : value;
+  }
+  const known = new Set(all.map((f) => wireName(f, naming)));
+  for (const [key, value] of Object.entries(source)) if (!known.has(key)) out[key] = value;
+  return out;
+}
+
+export type Shaped = { readonly result: Result } | { readonly missing: readonly string[] };
+
+/**
+ * Builds the result, or names the required fields it lacks. Required: the fields that are always
+ * there (no option) and never null by the description.
+ */
+export function shapeResult(d: LookupDescriptor, opts: LookupOptions, source: JsonObject, naming: Naming): Shaped {
+  const active = activeFields(d, opts);
+  const missing = active
+    .filter((f) => !f.option && !f.nullable)
+    .filter((f) => source[wireName(f, naming)] === undefined || source[wireName(f, naming)] === null)
+    .map((f) => f.name);
+  if (missing.length > 0) return { missing };
+  return { result: reshape(active, d.fields, source, naming) };
+}
+
+/** A result whose spam_type is INVALID_NUMBER is the service refusing the number (CNAM, section 7.3). */
+export function reportsInvalidNumber(d: LookupDescriptor, source: JsonObject, naming: Naming): boolean {
+  return d.fields.some((f) => f.name === 'spam_type' && source[wireName(f, naming)] === 'INVALID_NUMBER');
+}

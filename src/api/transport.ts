@@ -1,0 +1,120 @@
+// The service client: builds the request for the chosen transport, sends it once, classifies the
+// answer. Retrying, waiting and stopping belong to the pipeline.
+import type { Dispatcher } from 'undici';
+import { systemClock, type Clock } from '../core/clock.js';
+import { usageError } from '../core/errors.js';
+import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
+import type { Attempt, Transport } from '../core/transport.js';
+import { checkBaseUrl, endpoint } from './base-url.js';
+import { oversize, type ClassifyContext, type RawResponse } from './classify.js';
+import { classifyGraphql, graphqlRequest } from './graphql.js';
+import { createPool, post } from './http.js';
+import { wireFailure } from './net-errors.js';
+import { classifyRest, restRequest } from './rest.js';
+import { requestLine, responseLine, type TraceSink } from './trace.js';
+
+export interface ClientOptions {
+  /** Service root, optionally with a path prefix (`https://proxy.example/numintel`). */
+  readonly baseUrl: string;
+  readonly apiKey?: string | undefined;
+  /** Default 'rest'. */
+  readonly transport?: 'rest' | 'graphql' | undefined;
+  /** Connect, headers and body timeouts, ms. Default 15000. */
+  readonly timeoutMs?: number | undefined;
+  /** Keep-alive connections in the pool. Default 16. */
+  readonly connections?: number | undefined;
+  /** Larger bodies are dropped as `bad_response`. Default 1 MiB. */
+  readonly maxResponseBytes?: number | undefined;
+  /** e.g. 'numintel/0.1.0'. */
+  readonly userAgent?: string | undefined;
+  readonly clock?: Clock | undefined;
+  /** Injected instead of the transport's own pool; the caller keeps ownership (close() leaves it open). */
+  readonly dispatcher?: Dispatcher | undefined;
+  /** --verbose: receives one line per request and one per response. */
+  readonly trace?: TraceSink | undefined;
+}
+
+interface Codec {
+  build(d: LookupDescriptor, number: string, opts: LookupOptions): { path: string; body: object };
+  classify(d: LookupDescriptor, opts: LookupOptions, raw: RawResponse, ctx: ClassifyContext): Attempt;
+  /** Shown in traces; REST needs none. */
+  label(d: LookupDescriptor): string | undefined;
+}
+
+const CODECS: Readonly<Record<'rest' | 'graphql', Codec>> = {
+  rest: { build: restRequest, classify: classifyRest, label: () => undefined },
+  graphql: { build: graphqlRequest, classify: classifyGraphql, label: (d) => `graphql ${d.graphqlField}` },
+};
+
+function positive(name: string, value: number | undefined, fallback: number, integer: boolean): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw usageError(`${name} must be a positive ${integer ? 'integer' : 'number'}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Creates the client. Throws a usage error (NumintelError) for a bad base URL (see checkBaseUrl) or
+ * a bad numeric option.
+ *
+ * `send` never throws for what the service answered or for a failure on the wire. It rejects only
+ * when `signal` aborts (before or during the request): it then rejects with `signal.reason`, the
+ * very value given to `controller.abort(reason)` (a DOMException named AbortError by default), and
+ * the socket is torn down. So `signal.aborted` after a rejection means "cancelled", not "failed".
+ */
+export function createTransport(options: ClientOptions): Transport {
+  const secret = options.apiKey || undefined;
+  const base = checkBaseUrl(options.baseUrl, secret !== undefined);
+  const timeoutMs = positive('timeoutMs', options.timeoutMs, 15_000, false);
+  const connections = positive('connections', options.connections, 16, true);
+  const maxBytes = positive('maxResponseBytes', options.maxResponseBytes, 1024 * 1024, true);
+  const name = options.transport ?? 'rest';
+  const codec = CODECS[name];
+  const clock = options.clock ?? systemClock;
+  const trace = options.trace;
+  const owned = options.dispatcher ? undefined : createPool(base.origin, { connections, timeoutMs });
+  const dispatcher = (options.dispatcher ?? owned) as Dispatcher;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    ...(options.userAgent ? { 'user-agent': options.userAgent } : {}),
+    ...(secret ? { authorization: `Bearer ${secret}` } : {}),
+  };
+
+  let closing: Promise<void> | undefined;
+
+  async function send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: AbortSignal): Promise<Attempt> {
+    signal?.throwIfAborted();
+    const req = codec.build(d, number, opts);
+    const ep = endpoint(base, req.path);
+    const label = codec.label(d);
+    const payload = 'variables' in req.body ? req.body.variables : req.body;
+    trace?.(requestLine(ep.href, label, payload, secret));
+    const started = clock.now();
+    let attempt: Attempt;
+    let status: number | undefined;
+    try {
+      const out = await post(dispatcher, { origin: ep.origin, path: ep.path, headers, body: JSON.stringify(req.body), timeoutMs, maxBytes, signal });
+      status = out.status;
+      const ctx = { now: clock.now(), secret };
+      attempt = out.kind === 'oversize' ? oversize(out.status, out.headers, maxBytes, ctx) : codec.classify(d, opts, out, ctx);
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      attempt = wireFailure(err, { origin: ep.origin, timeoutMs, secret });
+    }
+    const now = clock.now();
+    trace?.(responseLine({ status, path: ep.path, label: label && 'graphql', elapsedMs: now - started, now, attempt }, secret));
+    return attempt;
+  }
+
+  return {
+    name,
+    send,
+    close() {
+      // Idempotent: the pipeline and a finally block may both close.
+      closing ??= owned && !owned.closed ? owned.close() : Promise.resolve();
+      return closing;
+    },
+  };
+}

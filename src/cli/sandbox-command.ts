@@ -1,0 +1,136 @@
+// `numintel sandbox`: runs the built-in emulator of the service until Ctrl-C / SIGTERM.
+import { Command } from 'commander';
+import { usageError } from '../core/errors.js';
+import { maskSecret } from '../core/secret.js';
+// Only the options here: the server (and graphql) load when the command runs, not at every start-up.
+import { DEFAULT_API_KEY, DEFAULT_LIMITS, optionProblems, type SandboxOptions } from '../sandbox/options.js';
+import type { World } from './world.js';
+
+export const SANDBOX_DEFAULT_PORT = 4010;
+
+const CHOICES_HELP = `
+Behaviour (stable, so tests can rely on it; see docs/sandbox.md):
+  Auth        Authorization: Bearer <key> on REST and GraphQL. Missing, malformed, unknown or
+              revoked key: 401 {"error":"unauthorized","message":...} + WWW-Authenticate: Bearer.
+  Limits      fixed one-second windows per key and per lookup, aligned to wall-clock seconds
+              (0 = unlimited, and then no X-RateLimit-* headers). X-RateLimit-Reset is seconds to
+              wait for LRN, a Unix timestamp for CNAM and trust.
+  429 bodies  LRN {"error","message","retry_after"}; CNAM {"data":null,"errors":[...]};
+              trust {"success":false,"error":...}; all with Retry-After.
+  Quota       --quota N billed lookups per key (default unlimited); past it 402
+              {"error":"payment_required","message":...}. Invalid numbers are never billed.
+  Numbers     LRN: 11 digits starting with 1, else 400 {"error","details"}.
+              CNAM: 10 digits or 11 starting with 1, else 400 with data.spam_type INVALID_NUMBER.
+              Trust: as CNAM, else 400 {"success":false,"error":...}.
+  Values      carrier_type WIRELESS|LANDLINE|VOIP|TOLLFREE; trust spam_type SPAM|ROBOCALL|SCAM|null,
+              reputation_score 0-100, trust_level high|medium|low. Same number + seed = same answer.
+  GraphQL     POST /graphql; errors carry extensions.code (GRAPHQL_PARSE_FAILED,
+              GRAPHQL_VALIDATION_FAILED, INVALID_NUMBER, UNAUTHENTICATED, PAYMENT_REQUIRED,
+              RATE_LIMITED, INTERNAL_SERVER_ERROR) with the same statuses and headers as REST.
+  Faults      --fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset;
+              --hang-rate: no answer; --rate-429: spurious 429s with the usual hints.
+  Admin       sandbox-only, no key: GET /__sandbox/stats, POST /__sandbox/reset,
+              POST /__sandbox/config (JSON patch of limits, quota, faults), POST /__sandbox/revoke.
+
+Example:
+  numintel sandbox --port 4010 --limit-lrn 5 --fail-rate 0.1
+  NUMINTEL_API_KEY=${DEFAULT_API_KEY} numintel lrn 12015550123 --base-url http://127.0.0.1:4010
+`;
+
+interface SandboxFlags {
+  host: string;
+  port: string;
+  apiKey?: string[];
+  seed?: string;
+  limitLrn: string;
+  limitCnam: string;
+  limitTrust: string;
+  quota?: string;
+  latency?: string;
+  jitter?: string;
+  failRate?: string;
+  resetRate?: string;
+  hangRate?: string;
+  rate429?: string;
+  verbose?: boolean;
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+export function sandboxCommand(world: World): Command {
+  return new Command('sandbox')
+    .description('run the built-in emulator of the Number Intelligence Service (REST and GraphQL) on loopback')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
+    .option('--api-key <key>', `accepted API key, repeatable (default ${DEFAULT_API_KEY})`, collect)
+    .option('--seed <seed>', 'picks the synthetic data universe', '0')
+    .option('--limit-lrn <n>', 'LRN requests per second per key (0 = unlimited)', String(DEFAULT_LIMITS.lrn))
+    .option('--limit-cnam <n>', 'CNAM requests per second per key (0 = unlimited)', String(DEFAULT_LIMITS.cnam))
+    .option('--limit-trust <n>', 'trust requests per second per key (0 = unlimited)', String(DEFAULT_LIMITS.trust))
+    .option('--quota <n>', 'billed lookups per key before 402 (default unlimited)')
+    .option('--latency <ms>', 'added latency per request')
+    .option('--jitter <ms>', 'up to this much more latency, at random')
+    .option('--fail-rate <p>', 'probability 0..1 of a 500/502/503')
+    .option('--reset-rate <p>', 'probability 0..1 of a reset connection')
+    .option('--hang-rate <p>', 'probability 0..1 of never answering')
+    .option('--rate-429 <p>', 'probability 0..1 of a spurious 429')
+    .option('--verbose', 'log one line per request to stderr (keys masked)')
+    .addHelpText('after', CHOICES_HELP)
+    .action(async (flags: SandboxFlags) => {
+      const options = sandboxOptions(flags, world);
+      const { startSandbox } = await import('../sandbox/index.js');
+      const sb = await startSandbox(options).catch((err: unknown) => {
+        throw usageError(`cannot start the sandbox on ${options.host}:${options.port}: ${err instanceof Error ? err.message : String(err)}`);
+      });
+      const keys = options.apiKeys ?? [DEFAULT_API_KEY];
+      // The documented key is public; any other key is shown masked like every secret.
+      const shown = sb.apiKey === DEFAULT_API_KEY ? sb.apiKey : maskSecret(sb.apiKey);
+      const more = keys.length > 1 ? ` +${keys.length - 1} more` : '';
+      world.stdout.write(`numintel sandbox listening on ${sb.url} (API key: ${shown}${more})\n`);
+      await new Promise<void>((resolve) => {
+        if (world.interrupt.aborted) return resolve();
+        world.interrupt.addEventListener('abort', () => resolve(), { once: true });
+      });
+      await sb.close();
+      world.stderr.write('numintel sandbox: stopped\n');
+    });
+}
+
+/** Flags to options, refusing bad values as usage errors that quote them. */
+export function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Partial<SandboxOptions> {
+  const whole = (name: string, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined;
+    if (!/^\d+$/.test(v.trim())) throw usageError(`--${name} must be a whole number, got "${v}"`);
+    return Number(v);
+  };
+  const probability = (name: string, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (v.trim() === '' || !(n >= 0 && n <= 1)) throw usageError(`--${name} must be a probability from 0 to 1, got "${v}"`);
+    return n;
+  };
+  const options: Partial<SandboxOptions> = {
+    host: flags.host,
+    port: whole('port', flags.port),
+    seed: flags.seed === undefined ? undefined : /^-?\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed,
+    limits: {
+      lrn: whole('limit-lrn', flags.limitLrn) ?? DEFAULT_LIMITS.lrn,
+      cnam: whole('limit-cnam', flags.limitCnam) ?? DEFAULT_LIMITS.cnam,
+      trust: whole('limit-trust', flags.limitTrust) ?? DEFAULT_LIMITS.trust,
+    },
+    quota: whole('quota', flags.quota),
+    latencyMs: whole('latency', flags.latency),
+    jitterMs: whole('jitter', flags.jitter),
+    failRate: probability('fail-rate', flags.failRate),
+    resetRate: probability('reset-rate', flags.resetRate),
+    hangRate: probability('hang-rate', flags.hangRate),
+    rate429: probability('rate-429', flags.rate429),
+    verbose: flags.verbose === true,
+    log: (line) => world.stderr.write(`${line}\n`),
+  };
+  if (flags.apiKey) options.apiKeys = flags.apiKey;
+  for (const [k, v] of Object.entries(options)) if (v === undefined) delete (options as Record<string, unknown>)[k];
+  const problems = optionProblems(options as Record<string, unknown>);
+  if (problems.length > 0) throw usageError(`invalid sandbox option: ${problems.join('; ')}`);
+  return options;
+}

@@ -1,0 +1,103 @@
+// The CSV columns of a run and how one record fills them. The header depends only on the layout
+// (command, options, input header), never on data, so it can be written before the first result
+// and compared with an existing file on --resume. The table reuses the same plan.
+import { csvColumns, flattenResult, type LookupDescriptor } from '../core/lookups.js';
+import { isEnrichRecord, type LookupError, type OutputRecord } from '../core/records.js';
+import type { OutputLayout } from './layout.js';
+
+/** The columns one lookup adds: its flattened result fields, then its error column. */
+export interface LookupColumns {
+  readonly descriptor: LookupDescriptor;
+  /** The descriptor's own column names (csvColumns), for readers that care what a field is. */
+  readonly fields: readonly string[];
+  /** The header names of those fields, after prefixing and clash renaming. */
+  readonly names: readonly string[];
+  readonly errorName: string;
+}
+
+export interface CsvPlan {
+  /** CSV input's columns, written first and unchanged; null for list/argument input. */
+  readonly inputColumns: readonly string[] | null;
+  /** Header of the `input` column (list/argument input only). */
+  readonly inputName: string | null;
+  readonly numberName: string;
+  readonly lookups: readonly LookupColumns[];
+}
+
+/** One record's values in plan order, as strings (booleans `true`/`false`, null as ''). */
+export interface RecordValues {
+  /** CSV input's cells, padded with '' to the header's length; [] for list input. */
+  readonly inputCells: readonly string[];
+  readonly input: string;
+  readonly number: string;
+  /** Per lookup, aligned with plan.lookups: its field cells and its error ('' on success). */
+  readonly groups: readonly { readonly fields: readonly string[]; readonly error: string }[];
+}
+
+// Our own columns: a result field with one of these names is prefixed with its lookup kind
+// (CNAM's `number` becomes `cnam_number`) so it cannot be mistaken for ours.
+const OWN_NAMES = new Set(['input', 'number', 'error']);
+
+/**
+ * Gives each added column a name no input column (or earlier added column) has: `number` becomes
+ * `numintel_number`, then `numintel_number_2`, `_3`, ... Comparison is exact (case-sensitive).
+ */
+function uniqueNamer(inputColumns: readonly string[]): (name: string) => string {
+  const taken = new Set(inputColumns);
+  return (name) => {
+    let candidate = name;
+    for (let n = 1; taken.has(candidate); n++) candidate = n === 1 ? `numintel_${name}` : `numintel_${name}_${n}`;
+    taken.add(candidate);
+    return candidate;
+  };
+}
+
+export function csvPlan(layout: OutputLayout): CsvPlan {
+  if (layout.lookups.length === 0) throw new Error('output layout without lookups');
+  if (layout.mode === 'single' && layout.lookups.length !== 1) throw new Error('single-lookup layout with several lookups');
+  const unique = uniqueNamer(layout.inputColumns ?? []);
+  const inputName = layout.inputColumns === null ? unique('input') : null;
+  const numberName = unique('number');
+  const lookups = layout.lookups.map((descriptor): LookupColumns => {
+    const fields = csvColumns(descriptor, layout.options);
+    const prefixed = (f: string) =>
+      layout.mode === 'enrich' || OWN_NAMES.has(f) ? `${descriptor.kind}_${f}` : f;
+    const names = fields.map((f) => unique(prefixed(f)));
+    const errorName = unique(layout.mode === 'enrich' ? `${descriptor.kind}_error` : 'error');
+    return { descriptor, fields, names, errorName };
+  });
+  return { inputColumns: layout.inputColumns, inputName, numberName, lookups };
+}
+
+/** The header row: input columns (or `input`), `number`, then each lookup's fields and error. */
+export function planHeader(plan: CsvPlan): string[] {
+  const head: string[] = plan.inputColumns ? [...plan.inputColumns] : [plan.inputName ?? 'input'];
+  head.push(plan.numberName);
+  for (const l of plan.lookups) head.push(...l.names, l.errorName);
+  return head;
+}
+
+export function csvHeader(layout: OutputLayout): string[] {
+  return planHeader(csvPlan(layout));
+}
+
+/** `code: message`, or '' when there is no error. */
+export function errorText(error: LookupError | null | undefined): string {
+  return error ? `${error.code}: ${error.message}` : '';
+}
+
+export function recordValues(plan: CsvPlan, layout: OutputLayout, record: OutputRecord): RecordValues {
+  const row = record.row ?? {};
+  const inputCells = plan.inputColumns ? plan.inputColumns.map((c) => row[c] ?? '') : [];
+  const groups = plan.lookups.map(({ descriptor }) => {
+    if (isEnrichRecord(record)) {
+      return {
+        fields: flattenResult(descriptor, layout.options, record.results[descriptor.kind] ?? null),
+        error: errorText(record.errors[descriptor.kind]),
+      };
+    }
+    if (record.lookup !== descriptor.kind) throw new Error(`a ${record.lookup} record in a ${descriptor.kind} output`);
+    return { fields: flattenResult(descriptor, layout.options, record.result), error: errorText(record.error) };
+  });
+  return { inputCells, input: record.input, number: record.number ?? '', groups };
+}

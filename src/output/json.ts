@@ -1,0 +1,22 @@
+// JSON sink: one array streamed item by item, one record per line, never held in memory.
+// `[]` when there are no records. When appending (resume), the existing file is expected to hold
+// `[` and at least one record with its closing `]` removed by the caller, so every record here
+// continues the array with `,` and end() closes it.
+import type { Writable } from 'node:stream';
+import type { OutputRecord } from '../core/records.js';
+import type { RecordSink } from '../core/run.js';
+import { writeText } from './stream-write.js';
+
+export function createJsonSink(out: Writable, appending = false): RecordSink {
+  let opened = appending;
+  return {
+    write(record: OutputRecord): Promise<void> {
+      const lead = opened ? ',\n' : '[\n';
+      opened = true;
+      return writeText(out, lead + JSON.stringify(record));
+    },
+    end(): Promise<void> {
+      return writeText(out, opened ? '\n]\n' : '[]\n');
+    },
+  };
+}

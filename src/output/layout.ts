@@ -1,0 +1,26 @@
+// What a sink needs to know about the run before the first record arrives.
+import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
+
+export type OutputFormat = 'table' | 'json' | 'jsonl' | 'csv';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'jsonl', 'csv'];
+
+export interface OutputLayout {
+  /** `single`: one lookup command (LookupRecord); `enrich`: several lookups per row (EnrichRecord). */
+  readonly mode: 'single' | 'enrich';
+  /** The lookups of the run, in column order; exactly one for `single`. */
+  readonly lookups: readonly LookupDescriptor[];
+  readonly options: LookupOptions;
+  /** The CSV input's header, or null for list/argument input. */
+  readonly inputColumns: readonly string[] | null;
+  /** Resume: the output already holds the CSV header / the json opening, so do not write them. */
+  readonly appending?: boolean;
+}
+
+export interface SinkStyle {
+  /** Colour in the table. The CLI decides (TTY, NO_COLOR, TERM=dumb, --no-color, CLICOLOR_FORCE). */
+  readonly color?: boolean;
+  /** --raw-csv: do not neutralise formula-like cells. */
+  readonly rawCsv?: boolean;
+  /** Terminal columns, for the table's layout choice; 80 when unknown. */
+  readonly width?: number;
+}

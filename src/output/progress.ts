@@ -1,0 +1,88 @@
+// The progress line on stderr: redrawn in place with `\r`, throttled by the run's clock.
+// No timer: the runner calls update() whenever a counter moves, and only those moments can change
+// what the line says worth redrawing, so a timer would add a handle to unref and nothing to see.
+import type { Writable } from 'node:stream';
+import type { Clock } from '../core/clock.js';
+import type { RunStats } from '../core/run.js';
+import { formatElapsed } from './summary.js';
+
+export const PROGRESS_INTERVAL_MS = 100; // at most 10 renders a second
+const BAR_WIDTH = 20;
+const ERASE_LINE = '\r\x1b[K';
+
+export interface Progress {
+  start(): void;
+  /** Cheap: redraws at most every PROGRESS_INTERVAL_MS. */
+  update(): void;
+  /** Erases the line for good. */
+  stop(): void;
+  /** Erases the line until the next update, so other text on the same terminal starts clean. */
+  clear(): void;
+}
+
+/** What the line says: bar and percent when the total is known, rows, rate, ETA, trouble. */
+export function progressLine(stats: RunStats, now: number): string {
+  const elapsed = Math.max(0, now - stats.startedAt);
+  const done = stats.written;
+  const perSecond = elapsed > 0 ? done / (elapsed / 1000) : 0;
+  const parts: string[] = [];
+  if (stats.total !== undefined && stats.total > 0) {
+    const fraction = Math.min(1, done / stats.total);
+    const filled = Math.round(fraction * BAR_WIDTH);
+    parts.push(`${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)} ${done}/${stats.total} rows ${Math.floor(fraction * 100)}%`);
+  } else {
+    parts.push(`${done} rows`);
+  }
+  parts.push(`${perSecond.toFixed(1)}/s`);
+  if (stats.total !== undefined && perSecond > 0 && done < stats.total) {
+    parts.push(`ETA ${formatElapsed(((stats.total - done) / perSecond) * 1000)}`);
+  }
+  if (stats.invalid > 0) parts.push(`${stats.invalid} invalid`);
+  if (stats.failed > 0) parts.push(`${stats.failed} failed`);
+  if (stats.rateLimited > 0) parts.push(`${stats.rateLimited}×429`);
+  return parts.join('  ');
+}
+
+const NOTHING: Progress = { start() {}, update() {}, stop() {}, clear() {} };
+
+export function createProgress(
+  stream: Writable & { isTTY?: boolean; columns?: number },
+  stats: RunStats,
+  clock: Clock,
+  opts: { enabled: boolean },
+): Progress {
+  if (!opts.enabled) return NOTHING;
+  let lastRender = -Infinity;
+  let shown = false;
+  let stopped = false;
+
+  const render = () => {
+    const now = clock.now();
+    lastRender = now;
+    // One column short of the terminal: a line that wraps cannot be redrawn with `\r`.
+    const max = Math.max(10, (stream.columns ?? 80) - 1);
+    stream.write(`${ERASE_LINE}${[...progressLine(stats, now)].slice(0, max).join('')}`);
+    shown = true;
+  };
+  const erase = () => {
+    if (shown) stream.write(ERASE_LINE);
+    shown = false;
+  };
+
+  return {
+    start() {
+      if (!stopped) render();
+    },
+    update() {
+      if (!stopped && clock.now() - lastRender >= PROGRESS_INTERVAL_MS) render();
+    },
+    stop() {
+      stopped = true;
+      erase();
+    },
+    clear() {
+      erase();
+      lastRender = -Infinity;
+    },
+  };
+}

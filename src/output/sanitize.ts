@@ -1,0 +1,29 @@
+// Making service text safe for where it is shown: a terminal (the table) or a spreadsheet (CSV).
+
+// ANSI/VT escape sequences: CSI (ESC [ or 8-bit 0x9B) with parameters and a final byte; OSC, DCS,
+// SOS, PM, APC strings up to BEL or ST; and two-character ESC sequences. Removed whole, so no
+// parameter bytes are left behind once the control characters go.
+// eslint-disable-next-line no-control-regex
+const ESCAPE_SEQUENCE = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -/]*[0-~]?/g;
+const LINE_BREAKS = /[\t\n\v\f\r\x85\u2028\u2029]+/g;
+// C0, DEL, C1, and the bidi overrides/isolates that can make a terminal line read differently
+// from what it holds.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/** For the terminal: escape sequences and control characters removed, tabs and line breaks as one space. */
+export function stripControl(text: string): string {
+  return text.replace(ESCAPE_SEQUENCE, '').replace(LINE_BREAKS, ' ').replace(CONTROL, '');
+}
+
+// A number, signed or not, cannot be a formula; leaving it alone keeps `+12015550123` and `-5` usable.
+const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * OWASP CSV-injection guidance: a cell a spreadsheet would treat as a formula (starting with `=`,
+ * `+`, `-`, `@`, tab or CR) gets a leading `'`, which spreadsheets show as text.
+ */
+export function neutraliseFormula(cell: string): string {
+  return FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell) ? `'${cell}` : cell;
+}

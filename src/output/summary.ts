@@ -1,0 +1,37 @@
+// The closing summary on stderr. Its wording is part of the contract (README and tests quote it):
+//   rows: 1000, lookups sent: 950 (billed), duplicates saved: 40
+//   invalid: 10, failed: 2, retries: 5, 429s: 3
+//   elapsed: 4.2s, rate: 226.2 lookups/s
+import type { RunStats } from '../core/run.js';
+
+/** `850ms` is `0.9s`; under 10 s one decimal, then whole seconds, `3m 05s`, `1h 02m 03s`. */
+export function formatElapsed(ms: number): string {
+  const safe = Math.max(0, ms);
+  const tenths = Math.round(safe / 100);
+  if (tenths < 100) return `${(tenths / 10).toFixed(1)}s`;
+  const total = Math.round(safe / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  if (h > 0) return `${h}h ${pad(m)}m ${pad(s)}s`;
+  if (m > 0) return `${m}m ${pad(s)}s`;
+  return `${s}s`;
+}
+
+/** Count per second over `ms`, one decimal; `n/a` when no time has passed. */
+export function formatRate(count: number, ms: number): string {
+  if (ms <= 0) return 'n/a';
+  return (count / (ms / 1000)).toFixed(1);
+}
+
+/** The summary's lines, without a final newline. `rows` counts rows read; written ones when fewer. */
+export function formatSummary(stats: RunStats, now: number): string {
+  const elapsed = now - stats.startedAt;
+  const rows = stats.written < stats.rows ? `${stats.rows} (${stats.written} written)` : `${stats.rows}`;
+  return [
+    `rows: ${rows}, lookups sent: ${stats.lookups} (billed), duplicates saved: ${stats.duplicates}`,
+    `invalid: ${stats.invalid}, failed: ${stats.failed}, retries: ${stats.retries}, 429s: ${stats.rateLimited}`,
+    `elapsed: ${formatElapsed(elapsed)}, rate: ${formatRate(stats.lookups, elapsed)} lookups/s`,
+  ].join('\n');
+}

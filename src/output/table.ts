@@ -1,0 +1,156 @@
+// Table sink for an analyst at a terminal. A few columns: one table row per record. When a chunk's
+// columns do not fit the terminal (enhanced + messaging, enrich, long values): one small
+// field | value box per record. Records are buffered and printed TABLE_CHUNK at a time, so a huge
+// input streams; once a chunk went vertical, later chunks stay vertical so the layout never flips.
+import type { Writable } from 'node:stream';
+import { Chalk, type ChalkInstance } from 'chalk';
+import Table from 'cli-table3';
+import type { OutputRecord } from '../core/records.js';
+import type { RecordSink } from '../core/run.js';
+import { csvPlan, recordValues, type CsvPlan, type RecordValues } from './csv-layout.js';
+import type { OutputLayout, SinkStyle } from './layout.js';
+import { stripControl } from './sanitize.js';
+import { writeText } from './stream-write.js';
+import { paintWrapped, textWidth as width } from './wrap.js';
+
+export const TABLE_CHUNK = 50;
+const DEFAULT_WIDTH = 80;
+// A status column narrower than this reads badly: go vertical instead.
+const STATUS_MIN = 16;
+// cli-table3 colours heads and borders itself unless told not to; colour is ours alone to decide.
+const NO_TABLE_COLOUR = { head: [] as string[], border: [] as string[] };
+
+interface Row {
+  readonly values: RecordValues;
+  readonly ok: boolean;
+}
+
+/** A cell as shown: its plain text (for measuring) and how it is painted. */
+interface Cell {
+  readonly text: string;
+  readonly paint: (s: string) => string;
+}
+
+export function createTableSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}, chunk = TABLE_CHUNK): RecordSink {
+  // Column names as for list input: the table shows the number cell, not the whole input row.
+  const listLayout = { ...layout, inputColumns: null };
+  const plan = csvPlan(listLayout);
+  const c = new Chalk({ level: style.color ? 1 : 0 });
+  const termWidth = style.width && style.width > 20 ? style.width : DEFAULT_WIDTH;
+  let buffer: Row[] = [];
+  let vertical = false;
+
+  const flush = (): Promise<void> => {
+    if (buffer.length === 0) return Promise.resolve();
+    const rows = buffer;
+    buffer = [];
+    const grid = horizontalCells(plan, rows, layout.mode, c, termWidth);
+    if (!vertical && grid.fits) return writeText(out, renderHorizontal(grid, c));
+    vertical = true;
+    return writeText(out, renderVertical(plan, rows, layout.mode, c, termWidth));
+  };
+
+  return {
+    write(record: OutputRecord): Promise<void> {
+      buffer.push({ values: recordValues(plan, listLayout, record), ok: record.ok });
+      return buffer.length >= chunk ? flush() : Promise.resolve();
+    },
+    end: flush,
+  };
+}
+
+const plain = (s: string) => s;
+
+/** Service values worth an analyst's eye: spam flags that are set, a spam type other than NONE. */
+function valuePaint(field: string, value: string, c: ChalkInstance): (s: string) => string {
+  const flagged =
+    (field.startsWith('is_') && value === 'true') || (field === 'spam_type' && value !== '' && value !== 'NONE');
+  return flagged ? c.bold.yellow : plain;
+}
+
+const cell = (text: string, paint: (s: string) => string = plain): Cell => ({ text: stripControl(text), paint });
+
+function statusCell(error: string, ok: boolean, c: ChalkInstance): Cell {
+  if (error) return cell(error, c.red);
+  return ok ? cell('ok', c.green) : cell('failed', c.red);
+}
+
+/** Head and body of the one-row-per-record form: input, number, fields, and a status per lookup. */
+function horizontalCells(plan: CsvPlan, rows: readonly Row[], mode: OutputLayout['mode'], c: ChalkInstance, termWidth: number) {
+  const head = [plan.inputName ?? 'input', plan.numberName];
+  // Status columns hold free text (error messages): they wrap instead of widening the table.
+  const wraps = [false, false];
+  for (const l of plan.lookups) {
+    head.push(...l.names, mode === 'single' ? 'status' : `${l.descriptor.kind}_status`);
+    wraps.push(...l.names.map(() => false), true);
+  }
+  const body = rows.map(({ values, ok }) => {
+    const cells: Cell[] = [cell(values.input), cell(values.number)];
+    plan.lookups.forEach((l, i) => {
+      const g = values.groups[i];
+      l.fields.forEach((f, j) => {
+        const v = g?.fields[j] ?? '';
+        cells.push(cell(v, valuePaint(f, v, c)));
+      });
+      cells.push(statusCell(g?.error ?? '', ok || mode === 'enrich', c));
+    });
+    return cells;
+  });
+  const natural = head.map((h, i) => body.reduce((w, r) => Math.max(w, width(r[i]?.text ?? '')), width(h)));
+  // Fixed columns take what they need; the status columns share the rest, wrapping their text.
+  const fixed = natural.reduce((sum, w, i) => (wraps[i] ? sum : sum + w + 3), 1);
+  const wrapCount = wraps.filter(Boolean).length;
+  const share = Math.floor((termWidth - fixed) / wrapCount) - 3;
+  const widths = natural.map((w, i) => (wraps[i] ? Math.min(w, share) : w));
+  const fits = natural.every((w, i) => !wraps[i] || share >= Math.min(w, Math.max(width(head[i] ?? ''), STATUS_MIN)));
+  return { head, body, widths, fits };
+}
+
+type Grid = ReturnType<typeof horizontalCells>;
+
+function renderHorizontal({ head, body, widths }: Grid, c: ChalkInstance): string {
+  const t = new Table({
+    head: head.map((h) => c.bold(h)),
+    colWidths: widths.map((w) => w + 2),
+    style: { ...NO_TABLE_COLOUR, compact: true },
+  });
+  for (const r of body) t.push(r.map((x, i) => paintWrapped(x.text, widths[i] ?? 0, x.paint)));
+  return `${t.toString()}\n`;
+}
+
+/** One box per record: its input and number on top, then field | value, then its status. */
+function renderVertical(plan: CsvPlan, rows: readonly Row[], mode: OutputLayout['mode'], c: ChalkInstance, termWidth: number): string {
+  const boxes = rows.map(({ values, ok }) => {
+    const lines: [string, Cell][] = [];
+    let failed = false;
+    plan.lookups.forEach((l, i) => {
+      const g = values.groups[i];
+      if (g?.error) {
+        failed = true;
+        if (mode === 'enrich') lines.push([l.errorName, cell(g.error, c.red)]);
+        return;
+      }
+      l.fields.forEach((f, j) => {
+        const v = g?.fields[j] ?? '';
+        lines.push([l.names[j] ?? f, cell(v, valuePaint(f, v, c))]);
+      });
+    });
+    const singleError = mode === 'single' ? (values.groups[0]?.error ?? '') : '';
+    lines.push(['status', singleError ? cell(singleError, c.red) : statusCell('', ok && !failed, c)]);
+
+    const input = cell(values.input);
+    const labelWidth = Math.min(Math.max(width(input.text), ...lines.map(([l]) => width(l))), Math.floor(termWidth / 2));
+    const valueWidth = Math.max(
+      10,
+      Math.min(Math.max(width(values.number), ...lines.map(([, v]) => width(v.text))), termWidth - labelWidth - 7),
+    );
+    const t = new Table({
+      head: [paintWrapped(input.text, labelWidth, c.bold), paintWrapped(stripControl(values.number), valueWidth, c.bold)],
+      colWidths: [labelWidth + 2, valueWidth + 2],
+      style: { ...NO_TABLE_COLOUR, compact: true },
+    });
+    for (const [label, v] of lines) t.push([paintWrapped(label, labelWidth, c.cyan), paintWrapped(v.text, valueWidth, v.paint)]);
+    return t.toString();
+  });
+  return `${boxes.join('\n')}\n`;
+}

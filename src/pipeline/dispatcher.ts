@@ -1,0 +1,219 @@
+// The rate-aware queue: lookups wait per kind, go out when a concurrency slot and a token of their
+// kind are both free, and come back classified. Nothing here costs a timer while tokens are free;
+// a kind that must wait (no token, a 429 pause, a spent window) gets ONE wakeup, whatever its queue
+// length. Retries re-enter at the front of their kind's queue, through the same limiter.
+import type { Clock } from '../core/clock.js';
+import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
+import type { LookupError } from '../core/records.js';
+import type { RunStats } from '../core/run.js';
+import type { Attempt, Transport } from '../core/transport.js';
+import type { Finished } from './dedup.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { mayRetry, retryDelayMs, type Random } from './retry.js';
+
+export interface Task {
+  /** Index of this lookup in the run's plan. */
+  readonly lookup: number;
+  readonly d: LookupDescriptor;
+  readonly opts: LookupOptions;
+  readonly number: string;
+  /** Retries sent so far. */
+  retries: number;
+}
+
+export interface RetryInfo {
+  readonly lookup: LookupDescriptor['kind'];
+  readonly number: string;
+  /** 1-based number of this retry. */
+  readonly retry: number;
+  readonly waitMs: number;
+  readonly error: LookupError;
+}
+
+export interface DispatchHooks<T extends Task> {
+  /** The lookup has its final answer; `keep` false for a transient failure not worth caching. */
+  done(task: T, answer: Finished, keep: boolean): void;
+  /** The service refused the key: the run must stop before anything else is sent. */
+  fatal(task: T, error: LookupError): void;
+  /** An answer arrived while stopping: the run may now be able to end. */
+  settled(): void;
+  retrying?(info: RetryInfo): void;
+}
+
+export interface DispatchConfig {
+  readonly transport: Transport;
+  readonly clock: Clock;
+  readonly stats: RunStats;
+  readonly limiters: readonly RateLimiter[];
+  readonly concurrency: number;
+  readonly retries: number;
+  readonly random: Random;
+  /** Aborts in-flight requests and pending wakeups when the run is over. */
+  readonly halt: AbortSignal;
+}
+
+/** A FIFO without O(n) shifts: a head index, compacted now and then. */
+class Fifo<T> {
+  private items: T[] = [];
+  private head = 0;
+  get length(): number {
+    return this.items.length - this.head;
+  }
+  push(item: T): void {
+    this.items.push(item);
+  }
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+  shift(): T | undefined {
+    const item = this.items[this.head];
+    this.head += 1;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+const noop = () => {};
+
+export class Dispatcher<T extends Task> {
+  inFlight = 0;
+  private stopped = false;
+  private readonly fresh: Fifo<T>[] = [];
+  private readonly again: Fifo<T>[] = [];
+  private readonly wakeAt: number[] = [];
+  private turn = 0;
+
+  constructor(
+    private readonly cfg: DispatchConfig,
+    private readonly hooks: DispatchHooks<T>,
+  ) {
+    for (let i = 0; i < cfg.limiters.length; i++) {
+      this.fresh.push(new Fifo());
+      this.again.push(new Fifo());
+      this.wakeAt.push(0);
+    }
+  }
+
+  enqueue(task: T): void {
+    this.fresh[task.lookup]?.push(task);
+  }
+
+  /** No request starts after this, not even a retry already waiting. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Sends what may go now; schedules one wakeup per kind that must wait. */
+  pump(): void {
+    const { limiters, concurrency, clock } = this.cfg;
+    const kinds = limiters.length;
+    let idle = 0;
+    while (!this.stopped && this.inFlight < concurrency && idle < kinds) {
+      const i = this.turn;
+      this.turn = (i + 1) % kinds;
+      const queue = (this.again[i]?.length ? this.again[i] : this.fresh[i]) as Fifo<T>;
+      if (queue.length === 0) {
+        idle += 1;
+        continue;
+      }
+      const wait = (limiters[i] as RateLimiter).take(clock.now());
+      if (wait > 0) {
+        this.wakeIn(i, wait);
+        idle += 1;
+        continue;
+      }
+      idle = 0;
+      this.send(queue.shift() as T);
+    }
+  }
+
+  private wakeIn(i: number, ms: number): void {
+    if (this.wakeAt[i] !== 0) return;
+    this.wakeAt[i] = this.cfg.clock.now() + ms;
+    this.cfg.clock.sleep(ms, this.cfg.halt).then(
+      () => {
+        this.wakeAt[i] = 0;
+        this.pump();
+      },
+      noop,
+    );
+  }
+
+  private send(task: T): void {
+    const { transport, stats, halt } = this.cfg;
+    this.inFlight += 1;
+    stats.requests += 1;
+    if (task.retries > 0) stats.retries += 1;
+    transport.send(task.d, task.number, task.opts, halt).then(
+      (a) => this.answer(task, a),
+      (err: unknown) => this.answer(task, thrown(err)),
+    );
+  }
+
+  private answer(task: T, a: Attempt): void {
+    this.inFlight -= 1;
+    if (this.cfg.halt.aborted) return;
+    const now = this.cfg.clock.now();
+    const limiter = this.cfg.limiters[task.lookup] as RateLimiter;
+    limiter.observe(a.rate, now);
+    switch (a.kind) {
+      case 'ok':
+        limiter.succeeded(now);
+        this.hooks.done(task, { result: a.result, error: null }, true);
+        break;
+      case 'invalid':
+        this.hooks.done(task, { result: null, error: invalidNumber(a.error) }, true);
+        break;
+      case 'error':
+        this.hooks.done(task, { result: null, error: a.error }, true);
+        break;
+      case 'fatal':
+        if (!this.stopped) this.hooks.fatal(task, a.error);
+        break;
+      case 'retry':
+        if (a.rateLimited) {
+          this.cfg.stats.rateLimited += 1;
+          limiter.rateLimited(a.waitMs, now);
+        }
+        this.retry(task, a);
+        break;
+    }
+    if (this.stopped) this.hooks.settled();
+    else this.pump();
+  }
+
+  private retry(task: T, a: Extract<Attempt, { kind: 'retry' }>): void {
+    if (this.stopped) return;
+    if (!mayRetry(task.retries, this.cfg.retries)) {
+      this.hooks.done(task, { result: null, error: a.error }, false);
+      return;
+    }
+    task.retries += 1;
+    const waitMs = retryDelayMs(task.retries, a.waitMs, this.cfg.random);
+    this.hooks.retrying?.({ lookup: task.d.kind, number: task.number, retry: task.retries, waitMs, error: a.error });
+    const again = this.again[task.lookup] as Fifo<T>;
+    if (waitMs <= 0) {
+      again.push(task);
+      return;
+    }
+    this.cfg.clock.sleep(waitMs, this.cfg.halt).then(() => {
+      if (this.stopped) return;
+      again.push(task);
+      this.pump();
+    }, noop);
+  }
+}
+
+/** The service said the number itself is wrong: the contract calls that invalid_number. */
+function invalidNumber(e: LookupError): LookupError {
+  return e.status === undefined ? { code: 'invalid_number', message: e.message } : { code: 'invalid_number', message: e.message, status: e.status };
+}
+
+/** A transport must not throw for what the service answered; if it does anyway, it is a network fault. */
+function thrown(err: unknown): Attempt {
+  const message = err instanceof Error ? err.message : String(err);
+  return { kind: 'retry', rateLimited: false, error: { code: 'network_error', message } };
+}

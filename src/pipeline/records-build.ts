@@ -1,0 +1,53 @@
+// One row's lookups, as the runner tracks them, and the record written for it. Key order is part
+// of the output contract (json/jsonl readers diff it): input, number, lookup|…, ok, result(s),
+// error(s), then the CSV row last.
+import type { LookupDescriptor } from '../core/lookups.js';
+import type { EnrichRecord, LookupError, LookupRecord, OutputRecord, Result } from '../core/records.js';
+import type { SourceItem } from '../core/run.js';
+
+export type RunMode = 'single' | 'enrich';
+
+export interface RowState {
+  readonly item: SourceItem;
+  /** The normalised number, or null when it did not parse (then nothing is sent). */
+  readonly number: string | null;
+  /** Lookups of this row not answered yet; the row is done at 0. */
+  pending: number;
+  /** Per lookup of the run, in the plan's order. */
+  readonly results: (Result | null)[];
+  readonly errors: (LookupError | null)[];
+}
+
+export function newRow(item: SourceItem, number: string | null, lookups: number): RowState {
+  return {
+    item,
+    number,
+    pending: lookups,
+    results: new Array<Result | null>(lookups).fill(null),
+    errors: new Array<LookupError | null>(lookups).fill(null),
+  };
+}
+
+export function buildRecord(row: RowState, mode: RunMode, lookups: readonly LookupDescriptor[]): OutputRecord {
+  const { item, number } = row;
+  if (mode === 'single') {
+    const d = lookups[0];
+    if (!d) throw new Error('a run needs at least one lookup');
+    const error = row.errors[0] ?? null;
+    const rec: LookupRecord = { input: item.input, number, lookup: d.kind, ok: error === null, result: row.results[0] ?? null, error };
+    if (item.row) rec.row = item.row;
+    return rec;
+  }
+  const results: EnrichRecord['results'] = {};
+  const errors: EnrichRecord['errors'] = {};
+  let ok = true;
+  lookups.forEach((d, i) => {
+    results[d.kind] = row.results[i] ?? null;
+    const e = row.errors[i] ?? null;
+    errors[d.kind] = e;
+    if (e !== null) ok = false;
+  });
+  const rec: EnrichRecord = { input: item.input, number, ok, results, errors };
+  if (item.row) rec.row = item.row;
+  return rec;
+}

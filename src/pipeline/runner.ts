@@ -1,0 +1,300 @@
+// The one flow: numbers in input order → validation → dedup → rate-aware queue → retries →
+// reorder → records in input order. `numintel lrn 12015550123` and a million-row file both come
+// through here; only the source and the sink differ.
+import { setMaxListeners } from 'node:events';
+import type { Clock } from '../core/clock.js';
+import { LOOKUPS, optionsFor, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
+import { parseNumber } from '../core/numbers.js';
+import type { LookupError, OutputRecord } from '../core/records.js';
+import type { RunStats, SourceItem } from '../core/run.js';
+import type { Transport } from '../core/transport.js';
+import { CircuitBreaker } from './breaker.js';
+import { LookupCache, type Finished } from './dedup.js';
+import { Dispatcher, type RetryInfo, type Task } from './dispatcher.js';
+import { RateLimiter } from './rate-limiter.js';
+import { buildRecord, newRow, type RowState, type RunMode } from './records-build.js';
+import { Notifier, ReorderWindow, windowSize } from './reorder.js';
+import type { Random } from './retry.js';
+
+export type { RetryInfo } from './dispatcher.js';
+
+export interface RunPlan {
+  readonly mode: RunMode;
+  /** One lookup for `single`; one or more (distinct kinds) for `enrich`. */
+  readonly lookups: readonly LookupDescriptor[];
+  readonly options: LookupOptions;
+  /** false = --no-validate. */
+  readonly validate: boolean;
+}
+
+export type RunEvent =
+  | { readonly type: 'written'; readonly record: OutputRecord }
+  | { readonly type: 'stopped'; readonly reason: StopReason; readonly error?: LookupError };
+
+export interface RunDeps {
+  readonly transport: Transport;
+  readonly clock: Clock;
+  /** Kept current while the run goes, for the progress bar and the summary. */
+  readonly stats: RunStats;
+  /** Requests in flight across all kinds. Default 16. */
+  readonly concurrency?: number;
+  /** Requests/s per kind; 0 = no client-side limit. Default: the descriptor's documented limit. */
+  readonly rates?: Partial<Record<LookupKind, number>>;
+  /** Retries of one lookup after a transient failure. Default 5. */
+  readonly retries?: number;
+  /** Consecutive rows failed after retries that stop the run. Default 20; 0 = off. */
+  readonly breakerThreshold?: number;
+  /** Interrupt (Ctrl-C): stop dispatching, finish what is in flight, write the finished prefix. */
+  readonly signal?: AbortSignal;
+  /** How long in-flight requests may finish after a stop, ms. Default 5000. */
+  readonly drainMs?: number;
+  /** Rows read ahead of the oldest unwritten one. Default max(4 × concurrency, 256). */
+  readonly window?: number;
+  /** Jitter source, [0, 1). Default Math.random. */
+  readonly random?: Random;
+  onRetry?(info: RetryInfo): void;
+  onEvent?(event: RunEvent): void;
+}
+
+/**
+ * Why a run ended early. `refused`: the key was refused or payment is required (exit 3);
+ * `interrupted`: the signal aborted (exit 130); `breaker`: too many consecutive failures
+ * (resumable); `closed`: the consumer stopped reading (stdout closed): end quietly.
+ */
+export type StopReason = 'refused' | 'interrupted' | 'breaker' | 'closed';
+
+export interface RunOutcome {
+  readonly stopped: null | { readonly reason: StopReason; readonly error?: LookupError };
+  readonly rowsWritten: number;
+}
+
+export interface RunHandle {
+  /** In input order, each as soon as it and every row before it are done. Iterate once. */
+  readonly records: AsyncIterable<OutputRecord>;
+  /** Valid once `records` is exhausted (or left). */
+  outcome(): RunOutcome;
+}
+
+interface LookupTask extends Task {
+  readonly row: RowState;
+  /** Rows with the same number that arrived while this lookup was in flight. */
+  more: RowState[] | undefined;
+}
+
+export function runPipeline(items: AsyncIterable<SourceItem>, plan: RunPlan, deps: RunDeps): RunHandle {
+  const run = new Run(items, plan, deps);
+  return { records: { [Symbol.asyncIterator]: () => run.records() }, outcome: () => run.outcome() };
+}
+
+class Run {
+  private readonly window: ReorderWindow<RowState>;
+  private readonly cache: LookupCache<LookupTask>;
+  private readonly dispatcher: Dispatcher<LookupTask>;
+  private readonly breaker: CircuitBreaker;
+  private readonly opts: LookupOptions[];
+  private readonly halt = new AbortController();
+  private readonly changed = new Notifier();
+  private readonly space = new Notifier();
+  private readonly drainMs: number;
+  private iterator: AsyncIterator<SourceItem> | undefined;
+  private started = false;
+  private fed = false;
+  private sourceError: { error: unknown } | undefined;
+  /** Set by any stop, including a failed source, which has no outcome of its own. */
+  private stopping = false;
+  private stopped: RunOutcome['stopped'] = null;
+  private written = 0;
+
+  constructor(
+    private readonly items: AsyncIterable<SourceItem>,
+    private readonly plan: RunPlan,
+    private readonly deps: RunDeps,
+  ) {
+    const concurrency = deps.concurrency ?? 16;
+    const retries = deps.retries ?? 5;
+    this.drainMs = deps.drainMs ?? 5000;
+    checkCount('concurrency', concurrency, 1);
+    checkCount('retries', retries, 0);
+    if (plan.lookups.length === 0) throw new RangeError('a run needs at least one lookup');
+    if (plan.mode === 'single' && plan.lookups.length !== 1) throw new RangeError(`a single-lookup run takes one lookup, got ${plan.lookups.length}`);
+    this.window = new ReorderWindow(deps.window ?? windowSize(concurrency));
+    this.cache = new LookupCache(plan.lookups.length);
+    this.breaker = new CircuitBreaker(deps.breakerThreshold ?? 20);
+    this.opts = plan.lookups.map((d) => optionsFor(d, plan.options));
+    const random = deps.random ?? Math.random;
+    const now = deps.clock.now();
+    const limiters = plan.lookups.map((d) => new RateLimiter(deps.rates?.[d.kind] ?? LOOKUPS[d.kind].defaultRate, now, random));
+    // Every in-flight request and pending wakeup listens on this one signal.
+    setMaxListeners(0, this.halt.signal);
+    this.dispatcher = new Dispatcher<LookupTask>(
+      { transport: deps.transport, clock: deps.clock, stats: deps.stats, limiters, concurrency, retries, random, halt: this.halt.signal },
+      {
+        done: (task, answer, keep) => this.done(task, answer, keep),
+        fatal: (task, error) => {
+          this.cache.forget(task.lookup, task.number);
+          this.stop('refused', error);
+        },
+        settled: () => this.changed.notify(),
+        retrying: deps.onRetry && ((info) => deps.onRetry?.(info)),
+      },
+    );
+  }
+
+  outcome(): RunOutcome {
+    return { stopped: this.stopped, rowsWritten: this.written };
+  }
+
+  async *records(): AsyncGenerator<OutputRecord> {
+    if (this.started) throw new Error('the records of a run can be read once');
+    this.started = true;
+    const onAbort = () => this.stop('interrupted');
+    const { signal } = this.deps;
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    void this.feed();
+    let finished = false;
+    try {
+      for (;;) {
+        const head = this.window.peek();
+        if (head && head.pending === 0) {
+          this.window.shift();
+          this.space.notify();
+          yield this.write(head);
+          continue;
+        }
+        if (this.stopping && (this.dispatcher.inFlight === 0 || this.halt.signal.aborted)) break;
+        if (!head && this.fed) break;
+        await this.changed.wait();
+      }
+      finished = true;
+      if (this.sourceError) throw this.sourceError.error;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      if (!finished) this.stop('closed');
+      this.dispatcher.stop();
+      this.halt.abort();
+      this.iterator?.return?.().catch(() => {});
+    }
+  }
+
+  /** Pulls input lazily, at most a window ahead of the oldest unwritten row. */
+  private async feed(): Promise<void> {
+    try {
+      const it = (this.iterator = this.items[Symbol.asyncIterator]());
+      while (!this.stopping) {
+        if (this.window.full) {
+          await this.space.wait();
+          continue;
+        }
+        const next = await it.next();
+        if (next.done || this.stopping) break;
+        this.admit(next.value);
+      }
+    } catch (error) {
+      this.sourceError = { error };
+      this.stop(null);
+    } finally {
+      this.fed = true;
+      this.changed.notify();
+    }
+  }
+
+  private admit(item: SourceItem): void {
+    this.deps.stats.rows += 1;
+    const lookups = this.plan.lookups.length;
+    const parsed = parseNumber(item.input, { validate: this.plan.validate });
+    if (!parsed.ok) {
+      const row = newRow(item, null, lookups);
+      row.errors.fill({ code: 'invalid_number', message: parsed.message });
+      row.pending = 0;
+      this.window.push(row);
+      if (this.window.size === 1) this.changed.notify();
+      return;
+    }
+    const row = newRow(item, parsed.number, lookups);
+    this.window.push(row);
+    for (let i = 0; i < lookups; i++) this.lookup(row, i, parsed.number);
+    this.dispatcher.pump();
+  }
+
+  private lookup(row: RowState, i: number, number: string): void {
+    const stats = this.deps.stats;
+    const running = this.cache.inFlight(i, number);
+    if (running) {
+      (running.more ??= []).push(row);
+      stats.duplicates += 1;
+      return;
+    }
+    const answer = this.cache.finished(i, number);
+    if (answer) {
+      stats.duplicates += 1;
+      this.settle(row, i, answer);
+      return;
+    }
+    const task: LookupTask = { lookup: i, d: this.plan.lookups[i] as LookupDescriptor, opts: this.opts[i] as LookupOptions, number, retries: 0, row, more: undefined };
+    this.cache.start(i, number, task);
+    stats.lookups += 1;
+    this.dispatcher.enqueue(task);
+  }
+
+  private done(task: LookupTask, answer: Finished, keep: boolean): void {
+    this.cache.finish(task.lookup, task.number, keep ? answer : undefined);
+    this.settle(task.row, task.lookup, answer);
+    if (task.more) for (const row of task.more) this.settle(row, task.lookup, answer);
+  }
+
+  private settle(row: RowState, i: number, answer: Finished): void {
+    row.results[i] = answer.result;
+    row.errors[i] = answer.error;
+    row.pending -= 1;
+    if (row.pending > 0) return;
+    if (this.breaker.record(row.errors)) this.stop('breaker', row.errors.find((e) => e !== null) ?? undefined);
+    if (row === this.window.peek()) this.changed.notify();
+  }
+
+  private write(row: RowState): OutputRecord {
+    const record = buildRecord(row, this.plan.mode, this.plan.lookups);
+    const stats = this.deps.stats;
+    stats.written += 1;
+    this.written += 1;
+    let invalid = false;
+    let failed = false;
+    for (const e of row.errors) {
+      if (e?.code === 'invalid_number') invalid = true;
+      else if (e) failed = true;
+    }
+    if (invalid) stats.invalid += 1;
+    if (failed) stats.failed += 1;
+    this.deps.onEvent?.({ type: 'written', record });
+    return record;
+  }
+
+  /**
+   * Stops dispatching now; in-flight requests get `drainMs` to finish before they are aborted.
+   * `null` = the source failed: the records iterator rethrows its error after the finished prefix.
+   */
+  private stop(reason: StopReason | null, error?: LookupError): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.dispatcher.stop();
+    if (reason !== null) {
+      this.stopped = error ? { reason, error } : { reason };
+      this.deps.onEvent?.({ type: 'stopped', reason, ...(error ? { error } : {}) });
+    }
+    this.space.notify();
+    this.changed.notify();
+    if (this.dispatcher.inFlight > 0 && !this.halt.signal.aborted) {
+      this.deps.clock.sleep(this.drainMs, this.halt.signal).then(
+        () => {
+          this.halt.abort();
+          this.changed.notify();
+        },
+        () => {},
+      );
+    }
+  }
+}
+
+function checkCount(name: string, value: number, min: number): void {
+  if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer ≥ ${min}, got ${String(value)}`);
+}

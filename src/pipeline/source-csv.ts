@@ -1,0 +1,104 @@
+// CSV input: header, number column, then one item per data row, pulled record by record so
+// backpressure holds. Finding the number column may need a look at the first rows; those are
+// kept and replayed, so every data row still yields exactly one item, in order.
+import type { SourceItem } from '../core/run.js';
+import { columnByHeader, columnByValues, looksLikeData, noNumberColumn, resolveColumnOption, SAMPLE_ROWS } from './column-detect.js';
+import { csvRecords } from './csv-records.js';
+import { readError } from './source-errors.js';
+
+export interface CsvReadOptions {
+  readonly delimiter: string;
+  /** false = `--no-header`. Otherwise a header is expected, unless the first row holds a phone number. */
+  readonly header: boolean;
+  readonly column?: string;
+  readonly skip: number;
+  /** How errors name the input: its path, or "standard input". */
+  readonly label: string;
+}
+
+export interface CsvSource {
+  readonly columns: string[];
+  readonly hasHeader: boolean;
+  readonly numberColumn?: { index: number; name: string };
+  readonly items: AsyncGenerator<SourceItem>;
+}
+
+type Records = AsyncGenerator<string[]>;
+
+export async function openCsv(chunks: AsyncIterable<Buffer>, opts: CsvReadOptions): Promise<CsvSource> {
+  const records = csvRecords(chunks, opts.delimiter, opts.label);
+  try {
+    return await start(records, opts);
+  } catch (err) {
+    await records.return(undefined);
+    throw readError(err, opts.label);
+  }
+}
+
+async function start(records: Records, opts: CsvReadOptions): Promise<CsvSource> {
+  const first = await records.next();
+  if (first.done) return { columns: [], hasHeader: false, items: rowItems(records, [], [], undefined, opts) };
+
+  const hasHeader = opts.header && !looksLikeData(first.value);
+  const columns = hasHeader ? first.value : first.value.map((_, i) => generatedName(i));
+  const sample: string[][] = hasHeader ? [] : [first.value];
+
+  let index: number | undefined;
+  if (opts.column !== undefined) index = resolveColumnOption(columns, opts.column, opts.label);
+  else if (hasHeader) index = columnByHeader(columns);
+  if (index === undefined) {
+    while (sample.length < SAMPLE_ROWS) {
+      const next = await records.next();
+      if (next.done) break;
+      sample.push(next.value);
+    }
+    index = columnByValues(sample, columns.length);
+    if (index === undefined) throw noNumberColumn(columns, opts.label);
+  }
+  const numberColumn = { index, name: columns[index] ?? generatedName(index) };
+  return { columns, hasHeader, numberColumn, items: rowItems(records, sample, columns, index, opts) };
+}
+
+async function* rowItems(
+  records: Records,
+  sample: string[][],
+  columns: readonly string[],
+  numberIndex: number | undefined,
+  opts: CsvReadOptions,
+): AsyncGenerator<SourceItem> {
+  let index = 0;
+  const item = (cells: string[]): SourceItem => ({
+    index,
+    input: numberIndex === undefined ? '' : (cells[numberIndex] ?? ''),
+    row: rowObject(columns, cells),
+    cells,
+  });
+  try {
+    for (const cells of sample) {
+      if (index >= opts.skip) yield item(cells);
+      index++;
+    }
+    sample.length = 0;
+    for (;;) {
+      const next = await records.next();
+      if (next.done) return;
+      if (index >= opts.skip) yield item(next.value);
+      index++;
+    }
+  } catch (err) {
+    throw readError(err, opts.label);
+  } finally {
+    await records.return(undefined);
+  }
+}
+
+/** Missing cells are '', cells past the header get `column<N>` names. */
+function rowObject(columns: readonly string[], cells: readonly string[]): Record<string, string> {
+  const width = Math.max(columns.length, cells.length);
+  const entries: [string, string][] = [];
+  for (let i = 0; i < width; i++) entries.push([columns[i] ?? generatedName(i), cells[i] ?? '']);
+  // fromEntries defines own properties, so a column named "__proto__" is kept like any other.
+  return Object.fromEntries(entries);
+}
+
+const generatedName = (i: number) => `column${i + 1}`;

@@ -1,0 +1,156 @@
+// Where numbers come from (cli.md): arguments, else -i/--input (a file, or `-` for stdin), else
+// stdin when it is not a terminal. A file or stream is a plain list or CSV; which one is decided
+// by its name, by --csv/--delimiter, or by sniffing its first significant line.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { usageError } from '../core/errors.js';
+import type { SourceItem } from '../core/run.js';
+import { isPhoneHeader } from './column-detect.js';
+import { countCsvRecords } from './csv-scan.js';
+import { openCsv } from './source-csv.js';
+import { readError } from './source-errors.js';
+import { countListEntries, listItems } from './source-list.js';
+import { peekInput, replay, sniffDelimiter } from './source-peek.js';
+
+export interface SourceSpec {
+  /** Numbers given as arguments. */
+  readonly args: string[];
+  /** `-i/--input`: a path, or `-` for stdin. */
+  readonly input?: string;
+  /** `--csv`: CSV whatever the name says. */
+  readonly csv?: boolean;
+  /** `--column`: a header name or a 1-based index. */
+  readonly column?: string;
+  /** `--delimiter` (`\t` and `tab` mean a tab); implies CSV. */
+  readonly delimiter?: string;
+  /** false = `--no-header`. */
+  readonly header?: boolean;
+  /** Data rows to read past without yielding them (--resume). */
+  readonly skip?: number;
+}
+
+export interface SourceIO {
+  readonly stdin: Readable & { isTTY?: boolean };
+  /** Relative paths are resolved against this. */
+  readonly cwd: string;
+  /** Opens a file for reading; `fs.createReadStream` unless a test says otherwise. */
+  readonly openFile?: (path: string) => Readable;
+}
+
+export interface Source {
+  readonly kind: 'args' | 'list' | 'csv';
+  /** CSV header names in order (`column1..N` without a header); null for args and lists. */
+  readonly columns: string[] | null;
+  readonly hasHeader: boolean;
+  readonly delimiter?: string;
+  readonly numberColumn?: { index: number; name: string };
+  /** One item per data row, in order, `index` counting from 0 at the input's first data row. */
+  readonly items: AsyncIterable<SourceItem>;
+  /**
+   * Data rows in the whole input (rows skipped by `skip` included) for arguments and regular
+   * files, counted in the background; undefined for stdin, pipes, or when counting failed.
+   */
+  readonly total: Promise<number | undefined>;
+  /** Stops reading the input, for when `items` is not iterated to its end. */
+  readonly close: () => Promise<void>;
+}
+
+export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source> {
+  const skip = spec.skip ?? 0;
+  if (!Number.isInteger(skip) || skip < 0) throw usageError(`cannot skip ${skip} rows: expected a whole number of rows`);
+  if (spec.args.length > 0) {
+    if (spec.input !== undefined) {
+      throw usageError('numbers given both as arguments and with --input', 'pass numbers as arguments or -i <file>, not both');
+    }
+    return argsSource(spec.args, skip);
+  }
+  if (spec.input === undefined && io.stdin.isTTY) {
+    throw usageError('no numbers given', 'pass numbers as arguments, -i <file>, or pipe them on stdin');
+  }
+
+  const fromFile = spec.input !== undefined && spec.input !== '-';
+  const label = fromFile ? (spec.input as string) : 'standard input';
+  const path = fromFile ? resolve(io.cwd, spec.input as string) : undefined;
+  const openFile = io.openFile ?? ((p: string) => createReadStream(p));
+  const regularFile = path !== undefined && (await checkFile(path, label));
+  const stream = path !== undefined ? openFile(path) : io.stdin;
+  const close = async () => void stream.destroy();
+
+  const peek = await peekInput(stream).catch((err: unknown) => {
+    stream.destroy();
+    throw readError(err, label);
+  });
+  const recount = (from: number) => (regularFile && path !== undefined ? () => afterBytes(openFile(path), peek.dropped + from) : undefined);
+
+  const named = /\.tsv$/i.test(label) ? 'tsv' : /\.csv$/i.test(label) ? 'csv' : undefined;
+  const given = spec.delimiter === undefined ? undefined : delimiterOption(spec.delimiter);
+  const sniffed = peek.line === undefined ? undefined : sniffDelimiter(peek.line, given === undefined ? undefined : [given]);
+  const declared = spec.csv === true || named !== undefined || given !== undefined;
+  // A lone "phone" line heads a one-column CSV; as a list entry it would only be an invalid number.
+  const headed = peek.line !== undefined && isPhoneHeader(peek.line.replace(/^"(.*)"$/, '$1'));
+  if (!declared && !headed && (sniffed === undefined || sniffed.fields < 2)) {
+    const items = listItems(withReadErrors(replay(peek, 0), label), skip);
+    return { kind: 'list', columns: null, hasHeader: false, items, total: countInBackground(recount(0), countListEntries), close };
+  }
+
+  const delimiter = given ?? (named === 'tsv' ? '\t' : (sniffed?.delimiter ?? ','));
+  // A sniffed CSV may follow `#` comment lines, which are not its header; a declared one starts at its first line.
+  const from = declared ? 0 : peek.start;
+  const csv = await openCsv(replay(peek, from), { delimiter, header: spec.header !== false, column: spec.column, skip, label }).catch((err: unknown) => {
+    stream.destroy();
+    throw err;
+  });
+  const headerRows = csv.hasHeader ? 1 : 0;
+  const total = countInBackground(recount(from), async (chunks) => Math.max(0, (await countCsvRecords(chunks, delimiter)) - headerRows));
+  return { kind: 'csv', columns: csv.columns, hasHeader: csv.hasHeader, delimiter, numberColumn: csv.numberColumn, items: csv.items, total, close };
+}
+
+function argsSource(args: readonly string[], skip: number): Source {
+  async function* items(): AsyncGenerator<SourceItem> {
+    for (let index = skip; index < args.length; index++) yield { index, input: args[index] as string };
+  }
+  return { kind: 'args', columns: null, hasHeader: false, items: items(), total: Promise.resolve(args.length), close: async () => {} };
+}
+
+/** Fails early, with the reason in words, on what cannot be a readable file; true for a regular file. */
+async function checkFile(path: string, label: string): Promise<boolean> {
+  const info = await stat(path).catch((err: unknown) => {
+    throw readError(err, label);
+  });
+  if (info.isDirectory()) throw usageError(`cannot read ${label}: it is a directory`);
+  return info.isFile();
+}
+
+function delimiterOption(value: string): string {
+  if (value === '\\t' || value.toLowerCase() === 'tab') return '\t';
+  if (value === '') throw usageError('--delimiter is empty', 'give the character that separates the columns, e.g. --delimiter ";"');
+  return value;
+}
+
+/** Counting never blocks the items and never fails the run: without a count there is no ETA. */
+function countInBackground(open: (() => AsyncIterable<Buffer>) | undefined, count: (chunks: AsyncIterable<Buffer>) => Promise<number>): Promise<number | undefined> {
+  if (open === undefined) return Promise.resolve(undefined);
+  return new Promise<void>((done) => setImmediate(done)).then(() => count(open())).catch(() => undefined);
+}
+
+async function* afterBytes(stream: Readable, skip: number): AsyncGenerator<Buffer> {
+  let left = skip;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (left >= chunk.length) {
+      left -= chunk.length;
+      continue;
+    }
+    yield left > 0 ? chunk.subarray(left) : chunk;
+    left = 0;
+  }
+}
+
+async function* withReadErrors(chunks: AsyncIterable<Buffer>, label: string): AsyncGenerator<Buffer> {
+  try {
+    yield* chunks;
+  } catch (err) {
+    throw readError(err, label);
+  }
+}

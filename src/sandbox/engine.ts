@@ -1,0 +1,107 @@
+// The sandbox's state and the rules REST and GraphQL share: who may call (keys), how often
+// (rate windows), how much (quota, billing), which numbers are acceptable, and what was seen.
+import type { LookupKind } from '../core/lookups.js';
+import { cnamResult, lrnResult, subject, trustResult } from './data.js';
+import { FaultInjector } from './faults.js';
+import { seedValue } from './hash.js';
+import { KeyRing, bearerKey, type KeyState } from './keys.js';
+import { applyPatch, optionProblems, type SandboxOptions } from './options.js';
+import { peek, take, type RateVerdict } from './rate-window.js';
+import { StatsRecorder } from './stats.js';
+
+/** What each lookup accepts, and how a refusal explains it. */
+const NUMBER_RULES: Record<LookupKind, { pattern: RegExp; rule: string }> = {
+  lrn: { pattern: /^1\d{10}$/, rule: 'must be 11 digits starting with 1' },
+  cnam: { pattern: /^1?\d{10}$/, rule: 'must be 10 digits, or 11 digits starting with 1' },
+  trust: { pattern: /^1?\d{10}$/, rule: 'must be 10 digits, or 11 digits starting with 1' },
+};
+
+export function numberRule(kind: LookupKind): string {
+  return NUMBER_RULES[kind].rule;
+}
+
+/** The 11-digit form of an acceptable number, or undefined. */
+export function acceptNumber(kind: LookupKind, value: string): string | undefined {
+  if (!NUMBER_RULES[kind].pattern.test(value)) return undefined;
+  return value.length === 10 ? `1${value}` : value;
+}
+
+export class SandboxEngine {
+  options: SandboxOptions;
+  readonly keys: KeyRing;
+  stats = new StatsRecorder();
+  faults: FaultInjector;
+  private seed: number;
+
+  constructor(
+    options: SandboxOptions,
+    readonly now: () => number = Date.now,
+  ) {
+    this.options = options;
+    this.keys = new KeyRing(options.apiKeys);
+    this.seed = seedValue(options.seed);
+    this.faults = new FaultInjector(this.seed);
+  }
+
+  /** Applies a patch after checking it; throws a TypeError that lists every problem. */
+  configure(patch: Partial<SandboxOptions>): void {
+    const problems = optionProblems(patch as Record<string, unknown>);
+    if ('host' in patch || 'port' in patch) problems.push('host and port cannot change while the sandbox runs');
+    if (problems.length > 0) throw new TypeError(`invalid sandbox options: ${problems.join('; ')}`);
+    this.options = applyPatch(this.options, patch);
+    if (patch.apiKeys) this.keys.replace(patch.apiKeys);
+    if (patch.seed !== undefined) {
+      this.seed = seedValue(patch.seed);
+      this.faults = new FaultInjector(this.seed);
+    }
+  }
+
+  authenticate(header: string | undefined): KeyState | undefined {
+    const key = bearerKey(header);
+    const state = key === undefined ? undefined : this.keys.find(key);
+    if (state) this.stats.key(state.label);
+    else this.stats.count('unauthorized');
+    return state;
+  }
+
+  /** Counts a request in the key's window for this lookup. */
+  take(kind: LookupKind, key: KeyState): RateVerdict {
+    const v = take(key.windows[kind], this.options.limits[kind], this.now());
+    if (!v.allowed) this.stats.count('rateLimited');
+    return v;
+  }
+
+  peek(kind: LookupKind, key: KeyState | undefined): RateVerdict {
+    return peek(key?.windows[kind], this.options.limits[kind], this.now());
+  }
+
+  /** Bills one lookup, or returns false when the key's quota is used up. */
+  bill(kind: LookupKind, key: KeyState, number11: string): boolean {
+    const quota = this.options.quota;
+    if (quota !== undefined && key.billed >= quota) {
+      this.stats.count('paymentRequired');
+      return false;
+    }
+    key.billed++;
+    this.stats.bill(kind, number11);
+    return true;
+  }
+
+  /** The result object (REST field names, no envelope) of an accepted number. */
+  result(kind: LookupKind, number11: string, opts: { enhanced?: boolean; messaging?: boolean; spam?: boolean }): Record<string, unknown> {
+    const s = subject(number11, this.seed);
+    switch (kind) {
+      case 'lrn':
+        return lrnResult(s, opts.enhanced === true, opts.messaging === true);
+      case 'cnam':
+        return cnamResult(s, opts.spam === true);
+      case 'trust':
+        return trustResult(s);
+    }
+  }
+
+  resetStats(): void {
+    this.stats = new StatsRecorder();
+    this.keys.resetUsage();
+  }
+}

@@ -1,0 +1,55 @@
+// The sandbox's public face: start an emulator of the whole service on loopback, steer it, read
+// what it saw, close it.
+import type { AddressInfo } from 'node:net';
+import { SandboxEngine } from './engine.js';
+import { DEFAULT_OPTIONS, applyPatch, optionProblems, type SandboxOptions } from './options.js';
+import { createSandboxServer } from './server.js';
+import type { SandboxStats } from './stats.js';
+
+export { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, optionProblems } from './options.js';
+export type { SandboxLimits, SandboxOptions } from './options.js';
+export type { SandboxStats } from './stats.js';
+export { buildLookupSchema } from './graphql-schema.js';
+
+export interface Sandbox {
+  /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */
+  readonly url: string;
+  /** The first accepted key. */
+  readonly apiKey: string;
+  stats(): SandboxStats;
+  /** Changes options while running (not host/port); throws TypeError on a bad value. */
+  configure(patch: Partial<SandboxOptions>): void;
+  revokeKey(key: string): void;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+  const problems = optionProblems(options as Record<string, unknown>);
+  if (problems.length > 0) throw new TypeError(`invalid sandbox options: ${problems.join('; ')}`);
+  const merged = applyPatch({ ...DEFAULT_OPTIONS, limits: { ...DEFAULT_OPTIONS.limits } }, options);
+  const engine = new SandboxEngine(merged);
+  const { server, close } = createSandboxServer(engine);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(merged.port, merged.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${urlHost(address)}:${address.port}`,
+    apiKey: merged.apiKeys[0] as string,
+    stats: () => engine.stats.snapshot(),
+    configure: (patch) => engine.configure(patch),
+    revokeKey: (key) => void engine.keys.revoke(key),
+    close,
+  };
+}
+
+/** Where a client should connect: a wildcard bind is reached through loopback. */
+function urlHost(a: AddressInfo): string {
+  if (a.address === '0.0.0.0') return '127.0.0.1';
+  if (a.address === '::') return '[::1]';
+  return a.family === 'IPv6' ? `[${a.address}]` : a.address;
+}

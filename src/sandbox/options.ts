@@ -1,0 +1,157 @@
+// The sandbox's knobs, their defaults and their checks. The CLI and the admin endpoint share the
+// checks, so a bad value is refused the same way wherever it comes from.
+import type { LookupKind } from '../core/lookups.js';
+
+/** Requests per second per API key and lookup; 0 = unlimited. */
+export type SandboxLimits = Record<LookupKind, number>;
+
+export interface SandboxOptions {
+  /** Interface to listen on: loopback unless told otherwise. */
+  host: string;
+  /** 0 = any free port (programmatic default); the CLI defaults to 4010. */
+  port: number;
+  /** Accepted API keys (Authorization: Bearer <key>). */
+  apiKeys: string[];
+  /** Picks the synthetic universe: the same seed and number always give the same answer. */
+  seed: number | string;
+  limits: SandboxLimits;
+  /** Billed lookups allowed per key; undefined = unlimited. Past it: 402. */
+  quota: number | undefined;
+  /** Added to every lookup/GraphQL response, in ms. */
+  latencyMs: number;
+  /** Up to this many ms more, at random. */
+  jitterMs: number;
+  /** Probability (0..1) of a 500/502/503 answer. */
+  failRate: number;
+  /** Probability of a connection reset instead of an answer. */
+  resetRate: number;
+  /** Probability of never answering (until close()). */
+  hangRate: number;
+  /** Probability of a spurious 429 with the endpoint's usual hints. */
+  rate429: number;
+  /** One log line per request through `log`. */
+  verbose: boolean;
+  log?: (line: string) => void;
+}
+
+/** The documented key every sandbox accepts unless told otherwise. */
+export const DEFAULT_API_KEY = 'sandbox-key-0000';
+
+export const DEFAULT_LIMITS: Readonly<SandboxLimits> = { lrn: 200, cnam: 50, trust: 100 };
+
+export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
+  host: '127.0.0.1',
+  port: 0,
+  apiKeys: [DEFAULT_API_KEY],
+  seed: 0,
+  limits: { ...DEFAULT_LIMITS },
+  quota: undefined,
+  latencyMs: 0,
+  jitterMs: 0,
+  failRate: 0,
+  resetRate: 0,
+  hangRate: 0,
+  rate429: 0,
+  verbose: false,
+};
+
+/** What may change while the sandbox runs (configure() and POST /__sandbox/config). */
+export const RUNTIME_KEYS = [
+  'apiKeys',
+  'seed',
+  'limits',
+  'quota',
+  'latencyMs',
+  'jitterMs',
+  'failRate',
+  'resetRate',
+  'hangRate',
+  'rate429',
+  'verbose',
+  'log',
+] as const;
+
+/** The subset the unauthenticated admin endpoint may change (not the keys, not the log sink). */
+export const ADMIN_KEYS: readonly string[] = RUNTIME_KEYS.filter((k) => k !== 'apiKeys' && k !== 'log');
+
+const PROBABILITIES = ['failRate', 'resetRate', 'hangRate', 'rate429'] as const;
+const DURATIONS = ['latencyMs', 'jitterMs'] as const;
+
+const isCount = (v: unknown, max: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
+
+/** Problems with a (partial) options object, as messages that quote the bad value; [] = fine. */
+export function optionProblems(patch: Readonly<Record<string, unknown>>): string[] {
+  const problems: string[] = [];
+  const bad = (name: string, want: string) =>
+    problems.push(`${name} must be ${want} (got ${JSON.stringify(patch[name]) ?? String(patch[name])})`);
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === undefined && name !== 'quota') continue;
+    switch (name) {
+      case 'host':
+        if (typeof value !== 'string' || value === '') bad(name, 'a host name or address');
+        break;
+      case 'port':
+        if (!isCount(value, 65535)) bad(name, 'an integer from 0 to 65535');
+        break;
+      case 'apiKeys':
+        if (!Array.isArray(value) || value.length === 0 || !value.every(validKey)) {
+          problems.push('apiKeys must be a non-empty list of keys, each 12–200 printable characters without spaces');
+        }
+        break;
+      case 'seed':
+        if (!(typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) bad(name, 'a number or a string');
+        break;
+      case 'limits':
+        limitProblems(value, problems);
+        break;
+      case 'quota':
+        if (value !== undefined && value !== null && !isCount(value, Number.MAX_SAFE_INTEGER)) bad(name, 'a whole number ≥ 0, or null for unlimited');
+        break;
+      case 'verbose':
+        if (typeof value !== 'boolean') bad(name, 'true or false');
+        break;
+      case 'log':
+        if (typeof value !== 'function') bad(name, 'a function');
+        break;
+      default:
+        if ((PROBABILITIES as readonly string[]).includes(name)) {
+          if (typeof value !== 'number' || !(value >= 0 && value <= 1)) bad(name, 'a probability from 0 to 1');
+        } else if ((DURATIONS as readonly string[]).includes(name)) {
+          if (!isCount(value, 600_000)) bad(name, 'whole milliseconds from 0 to 600000');
+        } else {
+          problems.push(`unknown option ${JSON.stringify(name)}`);
+        }
+    }
+  }
+  return problems;
+}
+
+function limitProblems(value: unknown, problems: string[]): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    problems.push('limits must be an object like {"lrn":200,"cnam":50,"trust":100}');
+    return;
+  }
+  for (const [kind, n] of Object.entries(value)) {
+    if (kind !== 'lrn' && kind !== 'cnam' && kind !== 'trust') problems.push(`limits.${kind}: unknown lookup`);
+    else if (!isCount(n, 1_000_000_000)) problems.push(`limits.${kind} must be a whole number ≥ 0 (0 = unlimited), got ${JSON.stringify(n)}`);
+  }
+}
+
+function validKey(k: unknown): boolean {
+  return typeof k === 'string' && k.length >= 12 && k.length <= 200 && /^[\x21-\x7e]+$/.test(k);
+}
+
+/** Applies a checked patch; `limits` merges per lookup so `{limits:{lrn:5}}` keeps the others. */
+export function applyPatch(base: SandboxOptions, patch: Partial<SandboxOptions>): SandboxOptions {
+  const next: SandboxOptions = { ...base, ...stripUndefined(patch) };
+  if (patch.limits) next.limits = { ...base.limits, ...patch.limits };
+  if ('quota' in patch) next.quota = patch.quota ?? undefined;
+  return next;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}

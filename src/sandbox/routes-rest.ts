@@ -1,0 +1,116 @@
+// POST /api/v1/{lrn,cnam,trust}: one handler for the three, driven by the lookup descriptors.
+// Order of checks: method, key, rate window, content type, body, number, quota; so a refused
+// request never costs a lookup and an invalid number is never billed.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LookupDescriptor, OptionName } from '../core/lookups.js';
+import {
+  PAYMENT_REQUIRED_BODY,
+  UNAUTHORIZED_BODY,
+  UNAUTHORIZED_HEADERS,
+  errorBody,
+  invalidNumberBody,
+  rateLimitedBody,
+} from './bodies.js';
+import { acceptNumber, numberRule, type SandboxEngine } from './engine.js';
+import { MAX_BODY, isJsonContentType, parseObject, readBody, sendJson } from './http.js';
+import { rateHeaders, type RateVerdict } from './rate-window.js';
+
+/** Request-body names the service also accepts for an option (spec 4.1: include_spam_check). */
+const REST_ALIASES: Partial<Record<OptionName, readonly string[]>> = { spam: ['include_spam_check'] };
+
+/** What the server learns while handling a request, for its log line. */
+export interface RequestMeta {
+  key?: string;
+}
+
+export function handleRest(
+  engine: SandboxEngine,
+  d: LookupDescriptor,
+  req: IncomingMessage,
+  res: ServerResponse,
+  spurious429: boolean,
+  meta: RequestMeta,
+): void {
+  const kind = d.kind;
+  if (req.method !== 'POST') {
+    const h = rateHeaders(kind, engine.peek(kind, undefined), false);
+    sendJson(res, 405, errorBody(d.envelope, 'Method not allowed', `use POST ${d.restPath}`), ['Allow', 'POST', ...h]);
+    return;
+  }
+  const key = engine.authenticate(req.headers.authorization);
+  if (!key) {
+    const h = rateHeaders(kind, engine.peek(kind, undefined), false);
+    sendJson(res, 401, UNAUTHORIZED_BODY, [...UNAUTHORIZED_HEADERS, ...h]);
+    return;
+  }
+  meta.key = key.label;
+  let verdict: RateVerdict;
+  if (spurious429) {
+    verdict = { ...engine.peek(kind, key), allowed: false, remaining: 0 };
+    engine.stats.count('rateLimited');
+    engine.stats.fault('rate429');
+  } else {
+    verdict = engine.take(kind, key);
+  }
+  if (!verdict.allowed) {
+    sendJson(res, 429, rateLimitedBody(d, verdict.resetIn), rateHeaders(kind, verdict, true));
+    return;
+  }
+  const rh = rateHeaders(kind, verdict, false);
+  if (!isJsonContentType(req.headers['content-type'])) {
+    sendJson(res, 415, errorBody(d.envelope, 'Unsupported media type', 'send the body as Content-Type: application/json'), rh);
+    return;
+  }
+  readBody(req, res, (outcome) => {
+    if (!outcome.ok) {
+      if (outcome.tooLarge) {
+        sendJson(res, 413, errorBody(d.envelope, 'Payload too large', `the body may be at most ${MAX_BODY} bytes`), ['Connection', 'close', ...rh]);
+      }
+      return;
+    }
+    const body = parseObject(outcome.text);
+    if (!body) {
+      sendJson(res, 400, errorBody(d.envelope, 'Malformed JSON', 'the body must be a JSON object'), rh);
+      return;
+    }
+    const phone = body.phone_number;
+    if (typeof phone !== 'string') {
+      sendJson(res, 400, errorBody(d.envelope, 'Invalid request', 'phone_number is required and must be a string'), rh);
+      return;
+    }
+    const opts: Partial<Record<OptionName, boolean>> = {};
+    for (const o of d.options) {
+      for (const name of [o.restParam, ...(REST_ALIASES[o.name] ?? [])]) {
+        const v = body[name];
+        if (v === undefined) continue;
+        if (typeof v !== 'boolean') {
+          sendJson(res, 400, errorBody(d.envelope, 'Invalid request', `${name} must be true or false`), rh);
+          return;
+        }
+        if (v) opts[o.name] = true;
+      }
+    }
+    const number = acceptNumber(kind, phone);
+    if (number === undefined) {
+      engine.stats.count('invalid');
+      sendJson(res, 400, invalidNumberBody(d, numberRule(kind)), rh);
+      return;
+    }
+    if (!engine.bill(kind, key, number)) {
+      sendJson(res, 402, PAYMENT_REQUIRED_BODY, rh);
+      return;
+    }
+    sendJson(res, 200, wrap(d, JSON.stringify(engine.result(kind, number, opts))), rh);
+  });
+}
+
+function wrap(d: LookupDescriptor, result: string): string {
+  switch (d.envelope) {
+    case 'none':
+      return result;
+    case 'data-errors':
+      return `{"data":${result},"errors":[]}`;
+    case 'success-data':
+      return `{"success":true,"data":${result}}`;
+  }
+}

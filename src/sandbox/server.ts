@@ -1,0 +1,126 @@
+// The HTTP server: routing, injected latency and faults, the verbose log line, and a close()
+// that ends everything, including requests told to hang.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { LOOKUPS, type LookupDescriptor } from '../core/lookups.js';
+import { ADMIN_PATHS, handleAdmin } from './admin.js';
+import { errorBody, graphqlError, plainError } from './bodies.js';
+import type { SandboxEngine } from './engine.js';
+import { ERROR_TEXT, type FaultKind } from './faults.js';
+import { INTERNAL_ERROR_BODY, sendJson } from './http.js';
+import { rateHeaders } from './rate-window.js';
+import { handleGraphql } from './routes-graphql.js';
+import { handleRest, type RequestMeta } from './routes-rest.js';
+
+type Route = { kind: 'rest'; d: LookupDescriptor } | { kind: 'graphql' } | { kind: 'admin' };
+
+const ROUTES = new Map<string, Route>([
+  ...Object.values(LOOKUPS).map((d): [string, Route] => [d.restPath, { kind: 'rest', d }]),
+  ['/graphql', { kind: 'graphql' }],
+  ...ADMIN_PATHS.map((p): [string, Route] => [p, { kind: 'admin' }]),
+]);
+
+export interface SandboxServer {
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+export function createSandboxServer(engine: SandboxEngine): SandboxServer {
+  const timers = new Set<NodeJS.Timeout>();
+  let closing = false;
+
+  const serve = (route: Route & { kind: 'rest' | 'graphql' }, fault: FaultKind | undefined, req: IncomingMessage, res: ServerResponse, meta: RequestMeta) => {
+    if (fault === 'reset') {
+      engine.stats.fault('reset');
+      req.socket.destroy();
+      return;
+    }
+    if (fault === 'hang') {
+      // Never answered; close() (or the client giving up) ends it.
+      engine.stats.fault('hang');
+      req.resume();
+      return;
+    }
+    if (fault === 'error') {
+      engine.stats.fault('error');
+      const status = engine.faults.errorStatus();
+      const text = ERROR_TEXT[status] ?? 'server error';
+      if (route.kind === 'graphql') sendJson(res, status, graphqlError('INTERNAL_SERVER_ERROR', text));
+      else sendJson(res, status, errorBody(route.d.envelope, 'Server error', text), rateHeaders(route.d.kind, engine.peek(route.d.kind, undefined), false));
+      return;
+    }
+    if (route.kind === 'graphql') handleGraphql(engine, req, res, fault === 'rate429', meta);
+    else handleRest(engine, route.d, req, res, fault === 'rate429', meta);
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const route = ROUTES.get(path);
+    const meta: RequestMeta = {};
+    if (engine.options.verbose) logWhenDone(engine, req, res, path, meta);
+    if (!route) {
+      engine.stats.stray();
+      sendJson(res, 404, plainError('not_found', `no such endpoint: ${req.method ?? ''} ${path.slice(0, 200)}`));
+      return;
+    }
+    if (route.kind === 'admin') {
+      handleAdmin(engine, path, req, res);
+      return;
+    }
+    engine.stats.request(route.kind === 'rest' ? route.d.kind : 'graphql');
+    const o = engine.options;
+    const delay = o.latencyMs > 0 || o.jitterMs > 0 ? engine.faults.delay(o) : 0;
+    const fault = engine.faults.draw(o);
+    if (delay === 0) {
+      serve(route, fault, req, res, meta);
+      return;
+    }
+    engine.stats.fault('delayed');
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      safely(res, () => serve(route, fault, req, res, meta));
+    }, delay);
+    timers.add(timer);
+  };
+
+  const server = createServer((req, res) => safely(res, () => handle(req, res)));
+  // A keep-alive client (autocannon, undici pools) reuses sockets longer than node's default 5 s.
+  server.keepAliveTimeout = 30_000;
+
+  return {
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (closing) return resolve();
+        closing = true;
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A handler that throws answers 500 instead of taking the sandbox down. */
+function safely(res: ServerResponse, fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    sendJson(res, 500, INTERNAL_ERROR_BODY);
+  }
+}
+
+function logWhenDone(engine: SandboxEngine, req: IncomingMessage, res: ServerResponse, path: string, meta: RequestMeta): void {
+  const started = performance.now();
+  res.on('close', () => {
+    const ms = (performance.now() - started).toFixed(1);
+    const status = res.writableFinished ? String(res.statusCode) : 'no-answer';
+    const line = `${req.method ?? '?'} ${path.slice(0, 200)} ${status} ${ms}ms key=${meta.key ?? '-'}`;
+    try {
+      (engine.options.log ?? console.error)(line);
+    } catch {
+      // A failing log sink must not fail the request.
+    }
+  });
+}

@@ -1,0 +1,75 @@
+// What the sandbox saw: served as GET /__sandbox/stats and by stats(), so tests (in-process or
+// not) can check what a client really sent and what it was billed for.
+import type { LookupKind } from '../core/lookups.js';
+import type { FaultKind } from './faults.js';
+
+export interface SandboxStats {
+  /** HTTP requests per endpoint (REST per lookup, GraphQL as one); total excludes /__sandbox/*. */
+  requests: { lrn: number; cnam: number; trust: number; graphql: number; total: number };
+  /** Authenticated requests per (masked) key. */
+  byKey: Record<string, number>;
+  /** Billed lookups per "kind:number", REST and GraphQL alike. */
+  byNumber: Record<string, number>;
+  /** Billed lookups per kind, REST and GraphQL alike. */
+  lookups: Record<LookupKind, number>;
+  /** 429 answers, real and injected. */
+  rateLimited: number;
+  /** Billed lookups in all. */
+  billed: number;
+  /** Answers refused because the number was invalid (never billed). */
+  invalid: number;
+  unauthorized: number;
+  paymentRequired: number;
+  faults: Record<FaultKind, number> & { delayed: number };
+}
+
+export type RequestEndpoint = LookupKind | 'graphql';
+
+export class StatsRecorder {
+  private requests = { lrn: 0, cnam: 0, trust: 0, graphql: 0, total: 0 };
+  private byKey = new Map<string, number>();
+  private byNumber = new Map<string, number>();
+  private lookups = { lrn: 0, cnam: 0, trust: 0 };
+  private counters = { rateLimited: 0, billed: 0, invalid: 0, unauthorized: 0, paymentRequired: 0 };
+  private faults = { reset: 0, hang: 0, error: 0, rate429: 0, delayed: 0 };
+
+  request(endpoint: RequestEndpoint): void {
+    this.requests[endpoint]++;
+    this.requests.total++;
+  }
+
+  /** An unknown endpoint still counts towards the total. */
+  stray(): void {
+    this.requests.total++;
+  }
+
+  key(label: string): void {
+    this.byKey.set(label, (this.byKey.get(label) ?? 0) + 1);
+  }
+
+  bill(kind: LookupKind, number: string): void {
+    const id = `${kind}:${number}`;
+    this.byNumber.set(id, (this.byNumber.get(id) ?? 0) + 1);
+    this.lookups[kind]++;
+    this.counters.billed++;
+  }
+
+  count(what: 'rateLimited' | 'invalid' | 'unauthorized' | 'paymentRequired'): void {
+    this.counters[what]++;
+  }
+
+  fault(kind: FaultKind | 'delayed'): void {
+    this.faults[kind]++;
+  }
+
+  snapshot(): SandboxStats {
+    return {
+      requests: { ...this.requests },
+      byKey: Object.fromEntries(this.byKey),
+      byNumber: Object.fromEntries(this.byNumber),
+      lookups: { ...this.lookups },
+      ...this.counters,
+      faults: { ...this.faults },
+    };
+  }
+}

@@ -1,0 +1,129 @@
+// config.json: read leniently (missing = empty), written safely (0600, atomic rename).
+//
+// Shape, keys as in `numintel config set <key>`, values typed (numbers stay numbers):
+//   { "profiles": { "default": { "base-url": "https://api.example.com", "concurrency": 32 },
+//                   "staging": { "base-url": "https://staging.example.com", "api-key": "…" } } }
+// Other top-level members are kept as they are on save, so a newer numintel's additions survive.
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { usageError } from '../core/errors.js';
+
+export type ProfileValues = Record<string, unknown>;
+
+export interface ConfigData {
+  readonly profiles: Readonly<Record<string, ProfileValues>>;
+  /** Top-level members this version does not use, kept on save. */
+  readonly other?: Readonly<Record<string, unknown>>;
+}
+
+export const DEFAULT_PROFILE = 'default';
+export const EMPTY_CONFIG: ConfigData = { profiles: {} };
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function isValidProfileName(name: string): boolean {
+  return PROFILE_NAME.test(name);
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Where the JSON breaks, without quoting the file: it may hold the API key. */
+function jsonErrorPlace(text: string, err: unknown): string {
+  const pos = /position (\d+)/.exec(err instanceof Error ? err.message : '')?.[1];
+  if (pos === undefined) return '';
+  const before = text.slice(0, Number(pos)).split('\n');
+  return ` (line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1})`;
+}
+
+function corrupt(path: string, why: string) {
+  return usageError(
+    `config file ${path} ${why}`,
+    `fix it in an editor, or move it away and set your settings again with \`numintel config set\``,
+  );
+}
+
+/** Reads config.json; a missing file is an empty config, a damaged one a usage error. */
+export async function loadConfig(path: string): Promise<ConfigData> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return EMPTY_CONFIG;
+    throw usageError(`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  if (text.trim() === '') return EMPTY_CONFIG;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw corrupt(path, `is not valid JSON${jsonErrorPlace(text, err)}`);
+  }
+  if (!isPlainObject(parsed)) throw corrupt(path, 'must hold a JSON object');
+  const { profiles = {}, ...other } = parsed;
+  if (!isPlainObject(profiles)) throw corrupt(path, 'has "profiles" that is not an object');
+  for (const [name, values] of Object.entries(profiles)) {
+    if (!isPlainObject(values)) throw corrupt(path, `has profile ${JSON.stringify(name)} that is not an object`);
+  }
+  return { profiles: profiles as Record<string, ProfileValues>, other };
+}
+
+/**
+ * Writes config.json so that a crash or a full disk never leaves a half-written or world-readable
+ * file: temp file (0600) in the same directory, fsync, rename over the old one.
+ */
+export async function saveConfig(path: string, data: ConfigData): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const text = `${JSON.stringify({ ...data.other, profiles: data.profiles }, null, 2)}\n`;
+  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const file = await open(temp, 'wx', 0o600);
+  try {
+    try {
+      // chmod because open's mode is filtered by the umask; 0600 is what we promise.
+      await file.chmod(0o600);
+      await file.writeFile(text, 'utf8');
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, path);
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
+  // The rename already replaced any older, looser file; this covers file systems that keep modes.
+  await chmod(path, 0o600);
+  await syncDir(dir);
+}
+
+/** Makes the rename itself durable; not every platform can open a directory, which is fine. */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Best effort only.
+  }
+}
+
+export function profileNames(data: ConfigData): string[] {
+  return Object.keys(data.profiles);
+}
+
+export function hasProfile(data: ConfigData, profile: string): boolean {
+  return Object.hasOwn(data.profiles, profile);
+}
+
+/** A copy of `data` with `key` set (or removed when `value` is undefined) in `profile`. */
+export function withValue(data: ConfigData, profile: string, key: string, value: unknown): ConfigData {
+  const values: ProfileValues = { ...(hasProfile(data, profile) ? data.profiles[profile] : {}) };
+  if (value === undefined) delete values[key];
+  else values[key] = value;
+  return { ...data, profiles: { ...data.profiles, [profile]: values } };
+}

@@ -1,0 +1,206 @@
+// Every setting numintel knows, described once as data. Resolution (flag > env > config > default),
+// `numintel config set` validation, `config list` and the help texts all read this table, so a new
+// setting is one more row.
+import { usageError } from '../core/errors.js';
+import { maskSecret } from '../core/secret.js';
+import type { Transport } from '../core/transport.js';
+
+export type TransportName = Transport['name'];
+export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** The resolved values. Optional ones have no default: absent means "not configured" / "automatic". */
+export interface SettingValues {
+  /** Secret: show it only through maskSecret. */
+  apiKey?: string;
+  /** Without a trailing slash. */
+  baseUrl?: string;
+  transport: TransportName;
+  /** Absent: chosen by the output stage (table on a terminal, else csv/jsonl). */
+  format?: OutputFormat;
+  concurrency: number;
+  /** Requests per second; 0 = no client-side limit; absent = the lookup's documented limit. */
+  rate?: number;
+  retries: number;
+  /** Seconds. */
+  timeout: number;
+}
+
+export type SettingProperty = keyof SettingValues;
+/** Values as they arrive: strings from flags and env, strings or numbers from the config file. */
+export type RawValue = string | number;
+
+export interface SettingSpec {
+  /** The name in `numintel config set <name>` and in config.json. */
+  readonly name: string;
+  /** The property of SettingValues (and of the commander flags object). */
+  readonly property: SettingProperty;
+  /** Command-line flag; none for the API key, which never comes from the command line. */
+  readonly flag?: string;
+  readonly env?: string;
+  readonly secret?: boolean;
+  readonly default?: SettingValues[SettingProperty];
+  /** How a bad value is quoted in errors, when it may hold something that must not be shown. */
+  readonly quote?: (raw: RawValue) => string;
+  /** What a valid value looks like, for error messages: "an integer ≥ 1". */
+  readonly expects: string;
+  readonly description: string;
+  /** The typed value, or undefined when `raw` is not valid. */
+  readonly parse: (raw: RawValue) => SettingValues[SettingProperty] | undefined;
+}
+
+const oneOf =
+  <T extends string>(values: readonly T[]) =>
+  (raw: RawValue): T | undefined =>
+    values.find((v) => v === String(raw).trim().toLowerCase());
+
+function toNumber(raw: RawValue): number | undefined {
+  if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
+  const text = raw.trim();
+  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+const integerAtLeast = (min: number) => (raw: RawValue) => {
+  const n = toNumber(raw);
+  return n !== undefined && Number.isSafeInteger(n) && n >= min ? n : undefined;
+};
+
+const numberAtLeast = (min: number) => (raw: RawValue) => {
+  const n = toNumber(raw);
+  return n !== undefined && n >= min ? n : undefined;
+};
+
+const positiveNumber = (raw: RawValue) => {
+  const n = toNumber(raw);
+  return n !== undefined && n > 0 ? n : undefined;
+};
+
+function httpUrl(raw: RawValue): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  // Credentials in a URL would leak wherever the URL is shown (errors, --verbose).
+  if (url.username || url.password || url.search || url.hash) return undefined;
+  return url.href.replace(/\/+$/, '');
+}
+
+/** A key goes into an HTTP header: printable ASCII without spaces, nothing else. */
+function apiKey(raw: RawValue): string | undefined {
+  return typeof raw === 'string' && /^[\x21-\x7e]+$/.test(raw) ? raw : undefined;
+}
+
+export const SETTINGS: readonly SettingSpec[] = [
+  {
+    name: 'api-key',
+    property: 'apiKey',
+    env: 'NUMINTEL_API_KEY',
+    secret: true,
+    expects: 'printable characters without spaces',
+    description: 'API key (secret: from NUMINTEL_API_KEY, --api-key-file or `numintel config set api-key`)',
+    parse: apiKey,
+  },
+  {
+    name: 'base-url',
+    property: 'baseUrl',
+    flag: '--base-url',
+    env: 'NUMINTEL_BASE_URL',
+    expects: 'an http:// or https:// URL without user, query or fragment',
+    // user:password@ may be the very secret; never echo it.
+    quote: (raw) => JSON.stringify(String(raw).replace(/\/\/[^/@]*@/, '//…@')),
+    description: 'base address of the service, e.g. https://api.example.com',
+    parse: httpUrl,
+  },
+  {
+    name: 'transport',
+    property: 'transport',
+    flag: '--transport',
+    env: 'NUMINTEL_TRANSPORT',
+    default: 'rest',
+    expects: 'rest or graphql',
+    description: 'how to talk to the service',
+    parse: oneOf<TransportName>(['rest', 'graphql']),
+  },
+  {
+    // No NUMINTEL_FORMAT: an inherited variable silently changing what a script parses is a trap;
+    // a profile default is explicit and local.
+    name: 'format',
+    property: 'format',
+    flag: '--format',
+    expects: OUTPUT_FORMATS.join(', '),
+    description: 'output format (default: table on a terminal, else csv for CSV input, jsonl otherwise)',
+    parse: oneOf(OUTPUT_FORMATS),
+  },
+  {
+    name: 'concurrency',
+    property: 'concurrency',
+    flag: '--concurrency',
+    default: 16,
+    expects: 'an integer ≥ 1',
+    description: 'requests in flight at once',
+    parse: integerAtLeast(1),
+  },
+  {
+    name: 'rate',
+    property: 'rate',
+    flag: '--rate',
+    expects: 'a number ≥ 0 (0 = no client-side limit)',
+    description: "requests per second (default: the lookup's documented limit)",
+    parse: numberAtLeast(0),
+  },
+  {
+    name: 'retries',
+    property: 'retries',
+    flag: '--retries',
+    default: 5,
+    expects: 'an integer ≥ 0',
+    description: 'retries of a transient failure',
+    parse: integerAtLeast(0),
+  },
+  {
+    name: 'timeout',
+    property: 'timeout',
+    flag: '--timeout',
+    default: 15,
+    expects: 'a number of seconds > 0',
+    description: 'seconds to wait for one response',
+    parse: positiveNumber,
+  },
+];
+
+export const SETTING_NAMES: readonly string[] = SETTINGS.map((s) => s.name);
+
+export function findSetting(name: string): SettingSpec | undefined {
+  return SETTINGS.find((s) => s.name === name);
+}
+
+/** The error for a value that does not fit; a secret is described, never quoted. */
+export function invalidValue(spec: SettingSpec, raw: RawValue, origin: string) {
+  const shown = spec.secret ? 'the value' : (spec.quote ?? JSON.stringify)(raw);
+  return usageError(`invalid ${spec.name} ${shown} from ${origin}`, `${spec.name} must be ${spec.expects}`);
+}
+
+/** Parses `raw` or throws a usage error saying where it came from (`--rate`, `NUMINTEL_BASE_URL`, ...). */
+export function parseSetting(spec: SettingSpec, raw: RawValue, origin: string): SettingValues[SettingProperty] {
+  const value = spec.parse(raw);
+  if (value === undefined) throw invalidValue(spec, raw, origin);
+  return value;
+}
+
+/** How a stored value is shown by `config get` / `config list`. */
+export function showSetting(spec: SettingSpec, value: unknown): string {
+  return spec.secret ? maskSecret(String(value)) : String(value);
+}
+
+/** The spec of `name`, or a usage error listing the known settings. */
+export function requireKnownSetting(name: string): SettingSpec {
+  const spec = findSetting(name);
+  if (spec) return spec;
+  throw usageError(`unknown setting ${JSON.stringify(name)}`, `known settings: ${SETTING_NAMES.join(', ')}`);
+}

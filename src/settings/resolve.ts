@@ -1,0 +1,139 @@
+// One value per setting from flag > environment > config file profile > default, remembering
+// where each came from so --verbose and error messages can say so.
+import { readFile } from 'node:fs/promises';
+import { NumintelError, usageError } from '../core/errors.js';
+import { configFilePath, envValue, type Env } from './config-dir.js';
+import { DEFAULT_PROFILE, hasProfile, type ConfigData, isValidProfileName, loadConfig, profileNames } from './config-file.js';
+import { SETTINGS, parseSetting, type RawValue, type SettingProperty, type SettingValues } from './known-settings.js';
+import { trimOneNewline } from './secret-input.js';
+
+export type Source = 'flag' | 'env' | 'config' | 'default';
+
+/** Flag values by setting name (`'base-url'`, `rate`, ...); undefined = flag not given. Never the key. */
+export type SettingFlags = Partial<Record<string, RawValue | undefined>>;
+
+export interface ResolveInput {
+  readonly flags: SettingFlags;
+  readonly env: Env;
+  readonly home: string;
+  /** `--api-key-file` */
+  readonly apiKeyFile?: string;
+  /** Reads `--api-key-file`; `-` means stdin. Default: the file system, no stdin. */
+  readonly readApiKeyFile?: (pathOrDash: string) => Promise<string>;
+  /** `--profile` */
+  readonly profile?: string;
+  /** `--sandbox`: the key is the sandbox's own, so none is read (no prompt for stdin either). */
+  readonly skipApiKey?: boolean;
+}
+
+export interface Settings extends SettingValues {
+  readonly profile: string;
+  readonly configPath: string;
+  /** Where each value came from; 'default' with no value means nothing configured it. */
+  readonly source: Readonly<Record<SettingProperty, Source>>;
+}
+
+/** The profile from `--profile`, else NUMINTEL_PROFILE, else "default" (the only implicit one). */
+export function chooseProfile(flag: string | undefined, env: Env): { name: string; explicit: boolean } {
+  const named = flag ?? envValue(env, 'NUMINTEL_PROFILE');
+  if (named === undefined) return { name: DEFAULT_PROFILE, explicit: false };
+  if (!isValidProfileName(named)) {
+    throw usageError(`invalid profile name ${JSON.stringify(named)}`, 'a profile name is letters, digits, ".", "_" and "-"');
+  }
+  return { name: named, explicit: true };
+}
+
+/** A profile named explicitly must exist (a typo must not silently fall back); "default" may be empty. */
+export function requireProfile(config: ConfigData, profile: { name: string; explicit: boolean }, configPath: string): void {
+  if (!profile.explicit || profile.name === DEFAULT_PROFILE || hasProfile(config, profile.name)) return;
+  const known = profileNames(config);
+  throw usageError(
+    `unknown profile ${JSON.stringify(profile.name)} (not in ${configPath})`,
+    `${known.length ? `known profiles: ${known.join(', ')}; ` : ''}create it with \`numintel config set --profile ${profile.name} base-url https://…\``,
+  );
+}
+
+async function keyFromFile(input: ResolveInput, path: string): Promise<string> {
+  const read =
+    input.readApiKeyFile ??
+    ((p: string) => (p === '-' ? Promise.reject(usageError('--api-key-file - needs standard input, which is not available here')) : readFile(p, 'utf8')));
+  const where = path === '-' ? 'standard input' : path;
+  let text: string;
+  try {
+    text = trimOneNewline(await read(path));
+  } catch (err) {
+    if (err instanceof NumintelError) throw err;
+    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    throw usageError(`cannot read the API key from ${where}: ${why}`);
+  }
+  if (text === '') throw usageError(`the API key file ${where} is empty`);
+  return text;
+}
+
+export async function resolveSettings(input: ResolveInput): Promise<Settings> {
+  const profile = chooseProfile(input.profile, input.env);
+  const configPath = configFilePath(input.env, input.home);
+  const config = await loadConfig(configPath);
+  requireProfile(config, profile, configPath);
+  const stored = config.profiles[profile.name] ?? {};
+  const values: Record<string, unknown> = {};
+  const source: Partial<Record<SettingProperty, Source>> = {};
+
+  for (const spec of SETTINGS) {
+    if (spec.secret && input.skipApiKey) {
+      source[spec.property] = 'default';
+      continue;
+    }
+    const fromFlag = spec.flag ? input.flags[spec.name] : undefined;
+    const fromEnv = spec.env ? envValue(input.env, spec.env) : undefined;
+    const fromConfig = stored[spec.name];
+    let value: unknown;
+    let from: Source;
+    if (spec.secret && input.apiKeyFile !== undefined) {
+      value = parseSetting(spec, await keyFromFile(input, input.apiKeyFile), `--api-key-file ${input.apiKeyFile}`);
+      from = 'flag';
+    } else if (fromFlag !== undefined) {
+      value = parseSetting(spec, fromFlag, spec.flag ?? spec.name);
+      from = 'flag';
+    } else if (fromEnv !== undefined) {
+      value = parseSetting(spec, fromEnv, spec.env ?? spec.name);
+      from = 'env';
+    } else if (fromConfig !== undefined) {
+      const origin = `profile ${profile.name} of ${configPath}`;
+      if (typeof fromConfig !== 'string' && typeof fromConfig !== 'number') {
+        throw usageError(`invalid ${spec.name} in ${origin}`, `${spec.name} must be ${spec.expects}`);
+      }
+      value = parseSetting(spec, fromConfig, origin);
+      from = 'config';
+    } else {
+      value = spec.default;
+      from = 'default';
+    }
+    if (value !== undefined) values[spec.property] = value;
+    source[spec.property] = from;
+  }
+  return {
+    ...(values as unknown as SettingValues),
+    profile: profile.name,
+    configPath,
+    source: source as Record<SettingProperty, Source>,
+  };
+}
+
+/** The base URL, or the usage error that says how to configure one. */
+export function requireBaseUrl(settings: Pick<Settings, 'baseUrl'>): string {
+  if (settings.baseUrl) return settings.baseUrl;
+  throw usageError(
+    'no base URL configured',
+    'set one with `numintel config set base-url https://…`, NUMINTEL_BASE_URL or --base-url; or try --sandbox',
+  );
+}
+
+/** The API key, or the usage error that says where a key may come from (never a flag). */
+export function requireApiKey(settings: Pick<Settings, 'apiKey'>): string {
+  if (settings.apiKey) return settings.apiKey;
+  throw usageError(
+    'no API key configured',
+    'set NUMINTEL_API_KEY, pass --api-key-file <path|->, or store one with `numintel config set api-key`; or try --sandbox',
+  );
+}

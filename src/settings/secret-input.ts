@@ -1,0 +1,71 @@
+// Reading the API key from where a secret may come from: a file, piped stdin, a hidden prompt.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Writable, type Readable } from 'node:stream';
+import { NumintelError, usageError } from '../core/errors.js';
+
+/** More than any key; stops `numintel config set api-key < big.iso` from filling memory. */
+const MAX_SECRET_BYTES = 64 * 1024;
+
+/** A file ends with a newline by convention; that one is not part of the key. */
+export function trimOneNewline(text: string): string {
+  return text.replace(/\r?\n$/, '');
+}
+
+/** All of a stream as text, bounded. */
+export async function readSecretStream(stream: Readable, what: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > MAX_SECRET_BYTES) throw usageError(`${what} is larger than ${MAX_SECRET_BYTES} bytes: not an API key`);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The `readApiKeyFile` for resolveSettings: `-` reads `stdin`, anything else is a path from `cwd`. */
+export function apiKeyFileReader(stdin: Readable, cwd: string): (pathOrDash: string) => Promise<string> {
+  return async (pathOrDash) => {
+    if (pathOrDash === '-') return readSecretStream(stdin, 'standard input');
+    return readFile(resolve(cwd, pathOrDash), 'utf8');
+  };
+}
+
+/**
+ * Asks on `output` and reads one line from a terminal `input` without echoing it: readline (in
+ * terminal mode, so the tty is raw and does not echo by itself) writes its echo to a sink.
+ */
+export function readHiddenLine(
+  input: Readable,
+  output: NodeJS.WritableStream,
+  question: string,
+  signal?: AbortSignal,
+): Promise<string> {
+  const echo = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const rl = createInterface({ input, output: echo, terminal: true });
+  return new Promise<string>((resolve, reject) => {
+    const finish = (settle: () => void) => {
+      signal?.removeEventListener('abort', stop);
+      rl.removeAllListeners();
+      rl.close();
+      settle();
+    };
+    const stop = () => finish(() => reject(new NumintelError('interrupted', 'interrupted while reading the API key')));
+    if (signal?.aborted) return stop();
+    signal?.addEventListener('abort', stop, { once: true });
+    // In raw mode Ctrl-C arrives here rather than as a signal.
+    rl.once('SIGINT', stop);
+    rl.once('close', () => finish(() => reject(usageError('no API key was entered'))));
+    rl.once('line', (line) =>
+      finish(() => {
+        output.write('\n');
+        resolve(line);
+      }),
+    );
+    // Listeners first: an answer already waiting in the input may arrive as soon as we ask.
+    output.write(question);
+  });
+}

@@ -1,0 +1,160 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { configCommand } from '../../src/cli/config-command.js';
+import type { World } from '../../src/cli/world.js';
+import { systemClock } from '../../src/core/clock.js';
+import { NumintelError } from '../../src/core/errors.js';
+import { resolveSettings } from '../../src/settings/resolve.js';
+
+const KEY = 'sk_live_9f8e7d6c5b4a3210';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'numintel-config-cmd-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  stdout: string;
+  stderr: string;
+  error?: NumintelError;
+}
+
+/** Runs `numintel config <args>` against fake streams; `stdin` is piped text, or typed at a terminal when `tty`. */
+async function config(args: string[], opts: { stdin?: string; tty?: boolean; env?: Record<string, string> } = {}): Promise<Run> {
+  const stdin = Object.assign(new PassThrough(), { isTTY: opts.tty ?? false });
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out = { stdout: '', stderr: '' };
+  stdout.on('data', (c: Buffer) => (out.stdout += c.toString()));
+  stderr.on('data', (c: Buffer) => (out.stderr += c.toString()));
+  const world: World = {
+    env: { NUMINTEL_CONFIG_DIR: dir, ...opts.env },
+    stdin,
+    stdout,
+    stderr,
+    cwd: dir,
+    home: join(dir, 'home'),
+    clock: systemClock,
+    interrupt: new AbortController().signal,
+  };
+  if (opts.tty) {
+    // A person types once the prompt is up.
+    stderr.once('data', () => stdin.write(`${opts.stdin ?? ''}\n`));
+  } else {
+    stdin.end(opts.stdin ?? '');
+  }
+  const cmd = configCommand(world).exitOverride();
+  for (const sub of cmd.commands) sub.exitOverride();
+  try {
+    await cmd.parseAsync(args, { from: 'user' });
+    return out;
+  } catch (err) {
+    if (!(err instanceof NumintelError)) throw err;
+    return { ...out, error: err };
+  }
+}
+
+const configPath = () => join(dir, 'config.json');
+const stored = async () => JSON.parse(await readFile(configPath(), 'utf8')) as { profiles: Record<string, Record<string, unknown>> };
+const everything = (run: Run) => `${run.stdout}${run.stderr}${run.error?.message ?? ''}${run.error?.hint ?? ''}`;
+
+describe('numintel config', () => {
+  it('path prints where config.json lives', async () => {
+    expect((await config(['path'])).stdout).toBe(`${configPath()}\n`);
+  });
+
+  it('set stores a typed value in a 0600 file; get and list print it', async () => {
+    expect((await config(['set', 'base-url', 'https://api.example.com/'])).error).toBeUndefined();
+    expect((await config(['set', 'concurrency', '32'])).stderr).toContain('concurrency set to 32 in profile default');
+    expect(await stored()).toEqual({ profiles: { default: { 'base-url': 'https://api.example.com', concurrency: 32 } } });
+    expect((await stat(configPath())).mode & 0o777).toBe(0o600);
+    expect((await config(['get', 'base-url'])).stdout).toBe('https://api.example.com\n');
+    expect((await config(['list'])).stdout).toBe('base-url=https://api.example.com\nconcurrency=32\n');
+  });
+
+  it('refuses an unknown key, listing the known ones, and a bad value, quoting it', async () => {
+    const unknown = await config(['set', 'colour', 'red']);
+    expect(unknown.error).toMatchObject({ kind: 'usage', message: expect.stringContaining('"colour"') });
+    expect(unknown.error?.hint).toContain('base-url');
+    const bad = await config(['set', 'retries', 'lots']);
+    expect(bad.error).toMatchObject({ kind: 'usage', message: expect.stringContaining('"lots"') });
+    const missing = await config(['set', 'retries']);
+    expect(missing.error).toMatchObject({ kind: 'usage', message: expect.stringContaining('needs a value') });
+    await expect(stat(configPath())).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuses an api-key given on the command line, without repeating it or writing anything', async () => {
+    const run = await config(['set', 'api-key', KEY]);
+    expect(run.error).toMatchObject({ kind: 'usage', message: expect.stringContaining('never taken from the command line') });
+    expect(everything(run)).not.toContain(KEY);
+    await expect(stat(configPath())).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('reads the api-key from piped stdin, stores it, and only ever shows it masked', async () => {
+    const set = await config(['set', 'api-key'], { stdin: `${KEY}\n` });
+    expect(set.error).toBeUndefined();
+    expect((await stored()).profiles.default?.['api-key']).toBe(KEY);
+    const get = await config(['get', 'api-key']);
+    const list = await config(['list']);
+    expect(get.stdout).toBe('sk_l…(24 chars)\n');
+    expect(list.stdout).toBe('api-key=sk_l…(24 chars)\n');
+    for (const run of [set, get, list]) expect(everything(run)).not.toContain(KEY);
+    // What was stored is what a lookup command will use.
+    const settings = await resolveSettings({ flags: {}, env: { NUMINTEL_CONFIG_DIR: dir }, home: dir });
+    expect([settings.apiKey, settings.source.apiKey]).toEqual([KEY, 'config']);
+  });
+
+  it('reads the api-key from a hidden prompt at a terminal, without echoing it', async () => {
+    const run = await config(['set', 'api-key'], { stdin: KEY, tty: true });
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toMatch(/^API key \(input hidden\): \n/);
+    expect(everything(run)).not.toContain(KEY);
+    expect((await stored()).profiles.default?.['api-key']).toBe(KEY);
+  });
+
+  it('refuses an empty api-key on stdin, and one with spaces without quoting it', async () => {
+    expect((await config(['set', 'api-key'], { stdin: '' })).error).toMatchObject({ kind: 'usage' });
+    const spaced = await config(['set', 'api-key'], { stdin: 'two words\n' });
+    expect(spaced.error).toMatchObject({ kind: 'usage' });
+    expect(everything(spaced)).not.toContain('two words');
+  });
+
+  it('keeps profiles apart: --profile and NUMINTEL_PROFILE select, an unknown one is refused', async () => {
+    await config(['set', 'rate', '5']);
+    await config(['set', '--profile', 'work', 'rate', '50']);
+    expect((await config(['get', 'rate', '--profile', 'work'])).stdout).toBe('50\n');
+    expect((await config(['get', 'rate'], { env: { NUMINTEL_PROFILE: 'work' } })).stdout).toBe('50\n');
+    expect((await config(['get', 'rate'])).stdout).toBe('5\n');
+    expect((await config(['list', '--profile', 'work'])).stdout).toBe('rate=50\n');
+    const unknown = await config(['list', '--profile', 'nope']);
+    expect(unknown.error).toMatchObject({ kind: 'usage', message: expect.stringContaining('unknown profile "nope"') });
+  });
+
+  it('get of an unset key is a usage error that mentions the default', async () => {
+    const run = await config(['get', 'retries']);
+    expect(run.error).toMatchObject({ kind: 'usage', message: 'retries is not set in profile default (the default is 5)' });
+  });
+
+  it('unset removes a key, tolerates one that is not set, and can remove an unknown key found in the file', async () => {
+    await writeFile(configPath(), JSON.stringify({ profiles: { default: { timeout: 3, typo: 1 } } }));
+    expect((await config(['list'])).stderr).toContain('unknown setting "typo"');
+    await config(['unset', 'timeout']);
+    expect((await config(['unset', 'timeout'])).stderr).toContain('timeout was not set');
+    await config(['unset', 'typo']);
+    expect(await stored()).toEqual({ profiles: { default: {} } });
+    expect((await config(['unset', 'nonsense'])).error).toMatchObject({ kind: 'usage' });
+    expect((await stat(configPath())).mode & 0o777).toBe(0o600);
+  });
+
+  it('reports a corrupt config file as a usage error naming it', async () => {
+    await writeFile(configPath(), '{"profiles": ');
+    const run = await config(['list']);
+    expect(run.error).toMatchObject({ kind: 'usage', message: expect.stringContaining(configPath()) });
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/core/clock.js';
+import { newRunStats } from '../../src/core/run.js';
+import { PROGRESS_INTERVAL_MS, createProgress, progressLine } from '../../src/output/progress.js';
+import { Collect } from './helpers.js';
+
+function fakeClock(start = 1_000_000): Clock & { advance(ms: number): void } {
+  let t = start;
+  return {
+    now: () => t,
+    sleep: async () => {},
+    advance(ms) {
+      t += ms;
+    },
+  };
+}
+
+const terminal = (columns = 100) => Object.assign(new Collect(), { isTTY: true, columns });
+
+describe('progress', () => {
+  it('writes nothing at all when not enabled', () => {
+    const stream = terminal();
+    const clock = fakeClock();
+    const stats = newRunStats(clock.now());
+    const p = createProgress(stream, stats, clock, { enabled: false });
+    p.start();
+    for (let i = 0; i < 10; i++) {
+      stats.written++;
+      clock.advance(500);
+      p.update();
+    }
+    p.stop();
+    expect(stream.chunks).toEqual([]);
+  });
+
+  it('redraws one line with \\r, at most once per interval of the clock', () => {
+    const stream = terminal();
+    const clock = fakeClock();
+    const stats = newRunStats(clock.now());
+    stats.total = 200;
+    const p = createProgress(stream, stats, clock, { enabled: true });
+    p.start();
+    expect(stream.chunks).toHaveLength(1);
+    for (let i = 0; i < 100; i++) {
+      stats.written++;
+      clock.advance(10); // 100 updates over one second
+      p.update();
+    }
+    // One render at start, then one per 100 ms of the fake clock's second.
+    expect(stream.chunks).toHaveLength(1 + 1000 / PROGRESS_INTERVAL_MS);
+    for (const c of stream.chunks) {
+      expect(c.startsWith('\r\x1b[K')).toBe(true);
+      expect(c).not.toContain('\n');
+    }
+    const last = stream.chunks.at(-1)!;
+    expect(last).toContain('100/200 rows 50%');
+    expect(last).toContain('100.0/s');
+    expect(last).toContain('ETA 1.0s');
+    p.stop();
+    expect(stream.chunks.at(-1)).toBe('\r\x1b[K');
+    clock.advance(1000);
+    p.update();
+    expect(stream.chunks.at(-1)).toBe('\r\x1b[K'); // nothing after stop
+  });
+
+  it('clear() erases the line and lets the next update redraw at once', () => {
+    const stream = terminal();
+    const clock = fakeClock();
+    const p = createProgress(stream, newRunStats(clock.now()), clock, { enabled: true });
+    p.start();
+    p.clear();
+    expect(stream.chunks.at(-1)).toBe('\r\x1b[K');
+    p.update();
+    expect(stream.chunks).toHaveLength(3);
+    expect(stream.chunks.at(-1)).toContain('0 rows');
+  });
+
+  it('never draws wider than the terminal', () => {
+    const stream = terminal(30);
+    const clock = fakeClock();
+    const stats = newRunStats(clock.now());
+    Object.assign(stats, { total: 1_000_000, written: 12_345, invalid: 3, failed: 2, rateLimited: 7 });
+    clock.advance(2000);
+    createProgress(stream, stats, clock, { enabled: true }).start();
+    expect([...stream.chunks[0]!.replace('\r\x1b[K', '')].length).toBeLessThanOrEqual(29);
+  });
+});
+
+describe('progressLine', () => {
+  it('shows a bar, rows, percent, rate, ETA and trouble when the total is known', () => {
+    const stats = newRunStats(0);
+    Object.assign(stats, { total: 1000, written: 250, invalid: 3, failed: 2, rateLimited: 7 });
+    expect(progressLine(stats, 5000)).toBe(`${'█'.repeat(5)}${'░'.repeat(15)} 250/1000 rows 25%  50.0/s  ETA 15s  3 invalid  2 failed  7×429`);
+  });
+
+  it('shows rows and rate only when the total is unknown and nothing went wrong', () => {
+    const stats = newRunStats(0);
+    stats.written = 42;
+    expect(progressLine(stats, 2000)).toBe('42 rows  21.0/s');
+    expect(progressLine(newRunStats(0), 0)).toBe('0 rows  0.0/s');
+  });
+});

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { CNAM, LRN, TRUST } from '../../src/core/lookups.js';
+import type { OutputRecord } from '../../src/core/records.js';
+import type { OutputLayout, SinkStyle } from '../../src/output/layout.js';
+import { createSink } from '../../src/output/sink.js';
+import { createTableSink } from '../../src/output/table.js';
+import { CNAM_RESULT, Collect, ENHANCED, LRN_RESULT, MESSAGING, TRUST_RESULT, enriched, failed, ok } from './helpers.js';
+
+// eslint-disable-next-line no-control-regex
+const ESC = /\x1b/;
+// eslint-disable-next-line no-control-regex
+const SGR = /\x1b\[[0-9;]*m/g;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/;
+const lrn: OutputLayout = { mode: 'single', lookups: [LRN], options: {}, inputColumns: null };
+
+async function table(layout: OutputLayout, records: OutputRecord[], style: SinkStyle = {}): Promise<string> {
+  const out = new Collect();
+  const sink = createSink('table', out, layout, style);
+  for (const r of records) await sink.write(r);
+  await sink.end();
+  return out.text;
+}
+
+const lines = (text: string) => text.split('\n').filter((l) => l !== '');
+const width = (line: string) => [...line].length;
+
+const basic = [
+  ok('lrn', '(201) 555-0123', '12015550123', LRN_RESULT),
+  failed('lrn', 'abc', null, { code: 'invalid_number', message: 'not a U.S. number' }),
+];
+
+describe('table sink', () => {
+  it('puts few columns on one row per record, within the width', async () => {
+    const text = await table(lrn, basic, { width: 100 });
+    const header = lines(text).find((l) => l.includes('input'));
+    expect(header).toMatch(/input.*number.*lrn.*lrn_activated_at.*status/);
+    expect(lines(text).find((l) => l.includes('(201) 555-0123'))).toMatch(/12015550123.*12015550000.*2021-09-01T00:00:00\+00:00.*ok/);
+    expect(text).toContain('invalid_number: not a');
+    for (const l of lines(text)) expect(width(l)).toBeLessThanOrEqual(100);
+  });
+
+  it('goes vertical (field | value) when the columns do not fit', async () => {
+    const text = await table(lrn, basic, { width: 50 });
+    expect(text).not.toMatch(/input.*number.*lrn/);
+    expect(lines(text).find((l) => l.includes('lrn_activated_at'))).toMatch(/│ lrn_activated_at\s+│ 2021-09-01T00:00:00\+00:00\s+│/);
+    expect(lines(text).find((l) => l.includes('(201) 555-0123'))).toContain('12015550123');
+    for (const l of lines(text)) expect(width(l)).toBeLessThanOrEqual(50);
+    // Narrower still: values wrap inside the box rather than overflow it.
+    for (const l of lines(await table(lrn, basic, { width: 36 }))) expect(width(l)).toBeLessThanOrEqual(36);
+  });
+
+  it('shows enhanced + messaging and enrich vertically on an 80-column terminal', async () => {
+    const full = await table({ ...lrn, options: { enhanced: true, messaging: true } }, [
+      ok('lrn', '2015550123', '12015550123', { ...LRN_RESULT, enhanced_lrn_data: ENHANCED, messaging: MESSAGING }),
+    ]);
+    expect(full).toMatch(/│ carrier\s+│ Verizon Wireless\s+│/);
+    expect(full).toMatch(/│ messaging_enabled\s+│ true\s+│/);
+    expect(full).toMatch(/│ status\s+│ ok\s+│/);
+
+    const rich = await table({ mode: 'enrich', lookups: [LRN, CNAM, TRUST], options: {}, inputColumns: null }, [
+      enriched('2015550123', '12015550123', { lrn: LRN_RESULT, cnam: null, trust: TRUST_RESULT }, { cnam: { code: 'timeout', message: 'no answer in 15 s' } }),
+    ]);
+    expect(rich).toMatch(/│ lrn_lrn\s+│ 12015550000\s+│/);
+    expect(rich).toMatch(/│ cnam_error\s+│ timeout: no answer in 15 s\s+│/);
+    expect(rich).not.toContain('cnam_cnam'); // a failed lookup shows its error, not empty fields
+    expect(rich).toMatch(/│ trust_is_spam\s+│ true\s+│/);
+    expect(rich).toMatch(/│ status\s+│ failed\s+│/);
+    for (const t of [full, rich]) for (const l of lines(t)) expect(width(l)).toBeLessThanOrEqual(80);
+  });
+
+  it('writes no escape codes without colour, and colours when asked', async () => {
+    const records = [
+      ...basic,
+      ok('cnam', '1', '12015550123', { ...CNAM_RESULT, spam_type: 'SCAM' }),
+    ];
+    const layout: OutputLayout = { mode: 'single', lookups: [CNAM], options: { spam: true }, inputColumns: null };
+    const cnamRecords = [records[2]!, failed('cnam', 'abc', null, { code: 'invalid_number', message: 'bad' })];
+    const plain = await table(layout, cnamRecords, { color: false });
+    expect(plain).not.toMatch(ESC);
+    expect(plain).toContain('SCAM');
+
+    const coloured = await table(layout, cnamRecords, { color: true, width: 120 });
+    expect(coloured).toContain('\x1b[31minvalid_number: bad\x1b[39m'); // errors red
+    expect(coloured).toContain('\x1b[32mok\x1b[39m'); // ok green
+    expect(coloured).toContain('\x1b[33mSCAM\x1b[39m'); // spam flags highlighted
+    expect(coloured.replace(SGR, '')).toBe(await table(layout, cnamRecords, { color: false, width: 120 }));
+  });
+
+  it('strips control characters and escape sequences from what it shows', async () => {
+    const text = await table(lrn, [
+      ok('lrn', 'in\x1b]0;title\x07put', '12015550123', { lrn: '\x1b[2J1201\x9b31m555\x07', lrn_activated_at: 'a\nb\tc\x00d\u202ee' }),
+    ], { width: 120 });
+    expect(text).not.toMatch(CONTROL);
+    expect(text).toContain('input');
+    expect(text).toContain('1201555');
+    expect(text).toContain('a b cde');
+  });
+
+  it('streams in chunks and prints nothing for an empty run', async () => {
+    expect(await table(lrn, [])).toBe('');
+    const out = new Collect();
+    const sink = createTableSink(out, lrn, {}, 50);
+    const record = ok('lrn', '1', '12015550123', LRN_RESULT);
+    for (let i = 0; i < 49; i++) await sink.write(record);
+    expect(out.chunks).toHaveLength(0);
+    await sink.write(record);
+    expect(out.chunks).toHaveLength(1);
+    expect(out.text.match(/12015550000/g)).toHaveLength(50);
+    for (let i = 0; i < 70; i++) await sink.write(record);
+    expect(out.chunks).toHaveLength(2);
+    await sink.end();
+    expect(out.chunks).toHaveLength(3);
+    expect(out.text.match(/12015550000/g)).toHaveLength(120);
+  });
+
+  it('stays vertical once a chunk needed it, so the layout does not flip', async () => {
+    const out = new Collect();
+    const sink = createTableSink(out, lrn, { width: 80 }, 1);
+    await sink.write(failed('lrn', 'x'.repeat(100), '12015550123', { code: 'server_error', message: 'x'.repeat(200) }));
+    await sink.write(ok('lrn', '2', '12015550124', LRN_RESULT));
+    await sink.end();
+    expect(out.chunks).toHaveLength(2);
+    expect(out.chunks[1]).toMatch(/│ lrn\s+│ 12015550000\s+│/);
+    // Long text wraps inside the box instead of widening it, and none of it is lost.
+    for (const l of lines(out.text)) expect(width(l)).toBeLessThanOrEqual(80);
+    expect(out.text.replace(/[^x]/g, '')).toHaveLength(300);
+  });
+});

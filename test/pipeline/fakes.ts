@@ -1,0 +1,235 @@
+// Fakes for the runner's world: a virtual clock and a scripted transport that records every call.
+import type { Clock } from '../../src/core/clock.js';
+import { LRN, type LookupDescriptor, type LookupKind, type LookupOptions } from '../../src/core/lookups.js';
+import type { LookupError, LookupErrorCode, OutputRecord, Result } from '../../src/core/records.js';
+import { newRunStats, type RunStats, type SourceItem } from '../../src/core/run.js';
+import { runPipeline, type RunDeps, type RunOutcome, type RunPlan } from '../../src/pipeline/runner.js';
+import type { Attempt, RateInfo, Transport } from '../../src/core/transport.js';
+
+interface Timer {
+  at: number;
+  seq: number;
+  resolve: () => void;
+}
+
+/**
+ * Virtual time. `sleep` resolves when time passes its deadline: by `advance(ms)`, or, with `auto`,
+ * by jumping to the earliest deadline whenever the program has nothing else to do (no pending
+ * microtasks: checked on setImmediate, since fakes do no real I/O).
+ */
+export class FakeClock implements Clock {
+  private t: number;
+  private seq = 0;
+  private timers: Timer[] = [];
+  private checking = false;
+  fired = 0;
+
+  constructor(start = 1_700_000_000_000, private readonly auto = true) {
+    this.t = start;
+  }
+
+  now(): number {
+    return this.t;
+  }
+
+  get pending(): number {
+    return this.timers.length;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const timer: Timer = { at: this.t + Math.max(0, ms), seq: this.seq++, resolve: () => {} };
+      const onAbort = () => {
+        this.timers = this.timers.filter((x) => x !== timer);
+        reject(signal?.reason);
+      };
+      timer.resolve = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.timers.push(timer);
+      this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+      if (this.auto) this.scheduleCheck();
+    });
+  }
+
+  /** Moves time forward by `ms`, firing due timers in order and letting each one's work settle. */
+  async advance(ms: number): Promise<void> {
+    const end = this.t + ms;
+    await idle();
+    for (let next = this.timers[0]; next && next.at <= end; next = this.timers[0]) {
+      this.fire();
+      await idle();
+    }
+    this.t = end;
+  }
+
+  private fire(): void {
+    const timer = this.timers.shift();
+    if (!timer) return;
+    this.t = Math.max(this.t, timer.at);
+    this.fired += 1;
+    timer.resolve();
+  }
+
+  private scheduleCheck(): void {
+    if (this.checking) return;
+    this.checking = true;
+    setImmediate(() => {
+      this.checking = false;
+      if (this.timers.length === 0) return;
+      this.fire();
+      this.scheduleCheck();
+    });
+  }
+}
+
+/** Resolves once every pending microtask (and promise chain) has run. */
+export const idle = () => new Promise<void>((r) => setImmediate(r));
+
+export interface Call {
+  readonly kind: LookupKind;
+  readonly number: string;
+  readonly opts: LookupOptions;
+  /** Virtual time the request was sent. */
+  readonly at: number;
+  /** Position in the transport's event log. */
+  readonly seq: number;
+}
+
+export type Scripted = Attempt | ((call: Call) => Attempt);
+
+export interface FakeTransportOptions {
+  /** Per `kind:number` or per number: the answers of successive calls; the last one repeats. */
+  readonly script?: Record<string, Scripted[]>;
+  /** Virtual latency of a call, ms (0 = answers on the next microtask). */
+  readonly latency?: (call: Call) => number;
+}
+
+/** Answers by script; records every call and every answer with its virtual time. */
+export class FakeTransport implements Transport {
+  readonly name = 'rest' as const;
+  readonly calls: Call[] = [];
+  /** Sends and answers interleaved, in the order they happened. */
+  readonly log: { type: 'send' | 'answer'; kind: LookupKind; number: string; at: number; attempt?: Attempt['kind'] }[] = [];
+  private readonly used = new Map<string, number>();
+  inFlight = 0;
+  maxInFlight = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: FakeTransportOptions = {},
+  ) {}
+
+  async send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: AbortSignal): Promise<Attempt> {
+    const call: Call = { kind: d.kind, number, opts, at: this.clock.now(), seq: this.log.length };
+    this.calls.push(call);
+    this.log.push({ type: 'send', kind: d.kind, number, at: call.at });
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      const latency = this.options.latency?.(call) ?? 0;
+      if (latency > 0) await this.clock.sleep(latency, signal);
+      const attempt = this.answerFor(call);
+      this.log.push({ type: 'answer', kind: d.kind, number, at: this.clock.now(), attempt: attempt.kind });
+      return attempt;
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  async close(): Promise<void> {}
+
+  callsOf(number: string, kind?: LookupKind): Call[] {
+    return this.calls.filter((c) => c.number === number && (kind === undefined || c.kind === kind));
+  }
+
+  private answerFor(call: Call): Attempt {
+    const key = this.options.script?.[`${call.kind}:${call.number}`] ? `${call.kind}:${call.number}` : call.number;
+    const script = this.options.script?.[key];
+    if (!script || script.length === 0) return ok({ kind: call.kind, number: call.number });
+    const n = this.used.get(key) ?? 0;
+    this.used.set(key, n + 1);
+    const entry = script[Math.min(n, script.length - 1)] as Scripted;
+    return typeof entry === 'function' ? entry(call) : entry;
+  }
+}
+
+export const ok = (result: Result, rate?: RateInfo): Attempt => (rate ? { kind: 'ok', result, rate } : { kind: 'ok', result });
+const err = (code: LookupErrorCode, message: string, status?: number): LookupError =>
+  status === undefined ? { code, message } : { code, message, status };
+export const serverError = (status = 503): Attempt => ({ kind: 'retry', rateLimited: false, error: err('server_error', `HTTP ${status}`, status) });
+export const tooMany = (waitMs?: number, rate?: RateInfo): Attempt => ({
+  kind: 'retry',
+  rateLimited: true,
+  error: err('rate_limited', 'rate limit exceeded', 429),
+  ...(waitMs === undefined ? {} : { waitMs }),
+  ...(rate ? { rate } : {}),
+});
+export const refused = (status = 401): Attempt => ({ kind: 'fatal', error: err(status === 402 ? 'payment_required' : 'unauthorized', `HTTP ${status}`, status) });
+export const invalid = (message = 'invalid phone number'): Attempt => ({ kind: 'invalid', error: err('invalid_number', message, 400) });
+export const httpError = (status = 404): Attempt => ({ kind: 'error', error: err('http_error', `HTTP ${status}`, status) });
+
+/** A source over `inputs` that counts how many items were pulled. */
+export function source(inputs: readonly string[], rows?: (i: number) => Record<string, string>): AsyncIterable<SourceItem> & { pulled: number } {
+  const src = {
+    pulled: 0,
+    async *[Symbol.asyncIterator](): AsyncGenerator<SourceItem> {
+      for (let index = 0; index < inputs.length; index++) {
+        src.pulled += 1;
+        const input = inputs[index] as string;
+        yield rows ? { index, input, row: rows(index) } : { index, input };
+      }
+    },
+  };
+  return src;
+}
+
+/** `n` distinct valid numbers: 1201555xxxx. */
+export function numbers(n: number, from = 0): string[] {
+  return Array.from({ length: n }, (_, i) => `1201555${String(1000 + from + i).padStart(4, '0')}`);
+}
+
+/** A deterministic [0,1) sequence (mulberry32), for jitter under test. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+
+export interface Harness {
+  readonly clock: FakeClock;
+  readonly transport: FakeTransport;
+  readonly stats: RunStats;
+}
+
+/** A world of fakes; `transport` options script the service. */
+export function harness(options: FakeTransportOptions & { auto?: boolean } = {}): Harness {
+  const clock = new FakeClock(undefined, options.auto ?? true);
+  return { clock, transport: new FakeTransport(clock, options), stats: newRunStats(clock.now()) };
+}
+
+/** Runs the pipeline over `inputs` to the end and returns what it wrote. */
+export async function runAll(
+  h: Harness,
+  items: AsyncIterable<SourceItem> | readonly string[],
+  plan: Partial<RunPlan> = {},
+  deps: Partial<RunDeps> = {},
+): Promise<{ records: OutputRecord[]; outcome: RunOutcome }> {
+  const handle = runPipeline(
+    Array.isArray(items) ? source(items) : (items as AsyncIterable<SourceItem>),
+    { mode: 'single', lookups: [LRN], options: {}, validate: true, ...plan },
+    { transport: h.transport, clock: h.clock, stats: h.stats, random: seeded(1), ...deps },
+  );
+  const records: OutputRecord[] = [];
+  for await (const r of handle.records) records.push(r);
+  return { records, outcome: handle.outcome() };
+}

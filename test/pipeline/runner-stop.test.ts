@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { runPipeline } from '../../src/pipeline/runner.js';
+import { LRN } from '../../src/core/lookups.js';
+import { harness, numbers, refused, runAll, seeded, serverError, source } from './fakes.js';
+
+const plan = { mode: 'single', lookups: [LRN], options: {}, validate: true } as const;
+
+describe('runner: stopping', () => {
+  it('a refused key stops dispatch at once, writes the finished prefix, not the refused row', async () => {
+    const rnd = seeded(3);
+    const inputs = numbers(300);
+    const bad = inputs[40] as string;
+    const h = harness({ latency: () => 5 + Math.floor(rnd() * 50), script: { [bad]: [refused(402)] } });
+    const { records, outcome } = await runAll(h, inputs, {}, { rates: { lrn: 0 }, concurrency: 8 });
+
+    const fatalAt = h.transport.log.findIndex((e) => e.attempt === 'fatal');
+    expect(fatalAt).toBeGreaterThan(0);
+    expect(h.transport.log.slice(fatalAt).some((e) => e.type === 'send')).toBe(false);
+    expect(outcome.stopped).toEqual({ reason: 'refused', error: { code: 'payment_required', message: 'HTTP 402', status: 402 } });
+    // The written rows are a prefix of the input, ending before the refused row.
+    expect(records.map((r) => r.input)).toEqual(inputs.slice(0, records.length));
+    expect(records.length).toBeLessThanOrEqual(40);
+    // Every row that was answered before the stop point is written (in-flight ones were drained).
+    const answered = new Set(h.transport.log.filter((e) => e.type === 'answer').map((e) => e.number));
+    const firstUnanswered = inputs.findIndex((n) => !answered.has(n) || n === bad);
+    expect(records.length).toBe(firstUnanswered);
+    expect(h.stats.written).toBe(records.length);
+  });
+
+  it('an abort signal stops like a refusal, with outcome interrupted', async () => {
+    const h = harness({ latency: () => 20 });
+    const ac = new AbortController();
+    const inputs = numbers(1000);
+    const handle = runPipeline(source(inputs), plan, { transport: h.transport, clock: h.clock, stats: h.stats, rates: { lrn: 0 }, signal: ac.signal });
+    const seen: string[] = [];
+    let sentAtAbort = 0;
+    for await (const r of handle.records) {
+      seen.push(r.input);
+      if (seen.length === 50) {
+        ac.abort();
+        sentAtAbort = h.transport.calls.length;
+      }
+    }
+    expect(h.transport.calls.length).toBe(sentAtAbort);
+    expect(seen).toEqual(inputs.slice(0, seen.length));
+    expect(seen.length).toBeLessThan(1000);
+    expect(handle.outcome()).toEqual({ stopped: { reason: 'interrupted' }, rowsWritten: seen.length });
+  });
+
+  it('an already aborted signal sends nothing', async () => {
+    const h = harness();
+    const ac = new AbortController();
+    ac.abort();
+    const { records, outcome } = await runAll(h, numbers(10), {}, { signal: ac.signal });
+    expect(records).toEqual([]);
+    expect(h.transport.calls).toEqual([]);
+    expect(outcome.stopped?.reason).toBe('interrupted');
+  });
+
+  it('in-flight requests get drainMs to finish, then the run ends without them', async () => {
+    const inputs = numbers(3);
+    const h = harness({ latency: (c) => (c.number === inputs[1] ? 60_000 : 10), script: { [inputs[2] as string]: [refused()] } });
+    const started = h.clock.now();
+    const { records, outcome } = await runAll(h, inputs, {}, { drainMs: 2000 });
+    expect(records.map((r) => r.input)).toEqual([inputs[0]]);
+    expect(outcome.stopped?.reason).toBe('refused');
+    expect(h.clock.now() - started).toBeLessThan(2100);
+  });
+
+  it('the breaker stops after N consecutive rows that failed after their retries', async () => {
+    const inputs = numbers(500);
+    const script = Object.fromEntries(inputs.slice(100).map((n) => [n, [serverError(503)]]));
+    const h = harness({ latency: () => 5, script });
+    let sentAtTrip = -1;
+    const onEvent = (e: { type: string }) => {
+      if (e.type === 'stopped') sentAtTrip = h.transport.calls.length;
+    };
+    const { records, outcome } = await runAll(h, inputs, {}, { retries: 1, breakerThreshold: 10, concurrency: 4, rates: { lrn: 0 }, onEvent });
+    expect(outcome.stopped).toEqual({ reason: 'breaker', error: { code: 'server_error', message: 'HTTP 503', status: 503 } });
+    expect(records.length).toBeGreaterThanOrEqual(100);
+    expect(records.length).toBeLessThan(120);
+    expect(h.transport.calls.length).toBe(sentAtTrip);
+    expect(h.transport.calls.length).toBeLessThan(400);
+    expect(records.slice(100).every((r) => !r.ok)).toBe(true);
+  });
+
+  it('invalid numbers never trip the breaker', async () => {
+    const h = harness();
+    const { outcome, records } = await runAll(h, [...Array.from({ length: 30 }, () => '123'), '12015551000'], {}, { breakerThreshold: 5 });
+    expect(outcome.stopped).toBeNull();
+    expect(records).toHaveLength(31);
+  });
+});

@@ -1,0 +1,73 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { NumintelError } from '../../src/core/errors.js';
+import { sandboxCommand } from '../../src/cli/sandbox-command.js';
+import type { World } from '../../src/cli/world.js';
+
+function fakeWorld() {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on('data', (d) => out.push(String(d)));
+  stderr.on('data', (d) => err.push(String(d)));
+  const ac = new AbortController();
+  const world: World = { env: {}, stdin: new PassThrough(), stdout, stderr, cwd: '/', home: '/nonexistent', clock: systemClock, interrupt: ac.signal };
+  return { world, out, err, abort: () => ac.abort() };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 2));
+}
+
+describe('numintel sandbox', () => {
+  it('prints one line with the URL and the key, serves, and stops on interrupt', async () => {
+    const { world, out, err, abort } = fakeWorld();
+    const run = sandboxCommand(world).parseAsync(['--port', '0', '--limit-lrn', '3', '--seed', 'abc'], { from: 'user' });
+    await until(() => out.length > 0);
+    const line = out.join('');
+    expect(line).toMatch(/^numintel sandbox listening on http:\/\/127\.0\.0\.1:\d+ \(API key: sandbox-key-0000\)\n$/);
+    const url = /on (\S+) /.exec(line)![1]!;
+    const res = await fetch(`${url}/api/v1/lrn`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sandbox-key-0000', 'content-type': 'application/json' },
+      body: JSON.stringify({ phone_number: '12125550123' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('3');
+    abort();
+    await run;
+    expect(err.join('')).toContain('stopped');
+    await expect(fetch(`${url}/__sandbox/stats`)).rejects.toThrow();
+  });
+
+  it('masks a custom key in its banner and accepts several keys', async () => {
+    const { world, out, abort } = fakeWorld();
+    const run = sandboxCommand(world).parseAsync(['--port', '0', '--api-key', 'my-own-key-123456', '--api-key', 'my-own-key-654321'], { from: 'user' });
+    await until(() => out.length > 0);
+    expect(out.join('')).not.toContain('my-own-key-123456');
+    expect(out.join('')).toContain('(API key: my-o…(17 chars) +1 more)');
+    abort();
+    await run;
+  });
+
+  it('refuses bad values as usage errors', async () => {
+    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--fail-rate', '2'], ['--limit-cnam', '-1'], ['--api-key', 'short'], ['--latency', '1.5']]) {
+      const { world } = fakeWorld();
+      const err = await sandboxCommand(world).exitOverride().parseAsync(args, { from: 'user' }).catch((e: unknown) => e);
+      expect(err, args.join(' ')).toBeInstanceOf(NumintelError);
+      expect((err as NumintelError).kind).toBe('usage');
+    }
+  });
+
+  it('documents its choices in --help', () => {
+    const cmd = sandboxCommand(fakeWorld().world);
+    let text = '';
+    cmd.configureOutput({ writeOut: (s) => (text += s) }).exitOverride();
+    expect(() => cmd.parse(['--help'], { from: 'user' })).toThrow();
+    for (const word of ['--fail-rate', '--limit-trust', '401', '402', 'WWW-Authenticate', 'Unix timestamp', 'retry_after', 'INVALID_NUMBER', '/__sandbox/stats', 'TOLLFREE', 'high|medium|low']) {
+      expect(text).toContain(word);
+    }
+  });
+});

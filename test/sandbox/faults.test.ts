@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { cnam, gql, lrn, sandbox, trust } from './helpers.js';
+
+describe('fault injection', () => {
+  it('failRate answers 500/502/503 with a short JSON body in the endpoint dialect', async () => {
+    const sb = await sandbox({ failRate: 1 });
+    const replies = [
+      ...(await Promise.all(Array.from({ length: 12 }, (_, i) => lrn(sb, { phone_number: `1212555${String(i).padStart(4, '0')}` })))),
+      await cnam(sb, { phone_number: '12125550123' }),
+      await trust(sb, { phone_number: '12125550123' }),
+      await gql(sb, '{ lookupLrn(phoneNumber: "12125550123") { lrn } }'),
+    ];
+    for (const r of replies) expect([500, 502, 503]).toContain(r.status);
+    expect(replies[0]!.json.error).toBe('Server error');
+    expect(replies[12]!.json.data).toBeNull();
+    expect(replies[13]!.json.success).toBe(false);
+    expect(replies[14]!.json.errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(sb.stats().faults.error).toBe(15);
+    expect(sb.stats().billed).toBe(0);
+  });
+
+  it('resetRate destroys the connection', async () => {
+    const sb = await sandbox({ resetRate: 1 });
+    await expect(lrn(sb, { phone_number: '12125550123' })).rejects.toThrow();
+    expect(sb.stats().faults.reset).toBe(1);
+  });
+
+  it('hangRate never answers, and close() still ends it', async () => {
+    const sb = await sandbox({ hangRate: 1 });
+    const pending = lrn(sb, { phone_number: '12125550123' }).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    for (let i = 0; i < 200 && sb.stats().faults.hang === 0; i++) await new Promise((r) => setImmediate(r));
+    expect(sb.stats().faults.hang).toBe(1);
+    await sb.close();
+    expect(await pending).toBe('failed');
+  });
+
+  it('rate429 answers spurious 429s with the endpoint hints', async () => {
+    const sb = await sandbox({ rate429: 1 });
+    const l = await lrn(sb, { phone_number: '12125550123' });
+    expect(l.status).toBe(429);
+    expect(l.json.retry_after).toBeGreaterThanOrEqual(1);
+    expect(l.headers.get('x-ratelimit-remaining')).toBe('0');
+    const c = await cnam(sb, { phone_number: '12125550123' });
+    expect(c.status).toBe(429);
+    expect(c.json.data).toBeNull();
+    expect(Number(c.headers.get('x-ratelimit-reset'))).toBeGreaterThan(1e9);
+    const t = await trust(sb, { phone_number: '12125550123' });
+    expect(t.json.success).toBe(false);
+    expect(t.headers.get('retry-after')).not.toBeNull();
+    const g = await gql(sb, '{ trustLookup(phoneNumber: "12125550123") { trustLevel } }');
+    expect(g.status).toBe(429);
+    expect(g.json.errors[0].extensions.code).toBe('RATE_LIMITED');
+    expect(sb.stats().faults.rate429).toBe(4);
+    expect(sb.stats().rateLimited).toBe(4);
+    expect(sb.stats().billed).toBe(0);
+  });
+
+  it('a probability between 0 and 1 hits some requests, not all', async () => {
+    const sb = await sandbox({ failRate: 0.5, limits: { lrn: 0, cnam: 0, trust: 0 } });
+    const replies = await Promise.all(Array.from({ length: 60 }, () => lrn(sb, { phone_number: '12125550123' })));
+    const failed = replies.filter((r) => r.status >= 500).length;
+    expect(failed).toBeGreaterThan(5);
+    expect(failed).toBeLessThan(55);
+    expect(sb.stats().faults.error).toBe(failed);
+  });
+
+  it('latency holds answers back and counts them, and leaves the answer intact', async () => {
+    const sb = await sandbox({ latencyMs: 5, jitterMs: 5 });
+    const r = await lrn(sb, { phone_number: '12125550123' });
+    expect(r.status).toBe(200);
+    expect(sb.stats().faults.delayed).toBe(1);
+  });
+
+  it('close() also ends requests still waiting out their latency', async () => {
+    const sb = await sandbox({ latencyMs: 60_000 });
+    const pending = lrn(sb, { phone_number: '12125550123' }).then(() => 'answered', () => 'failed');
+    for (let i = 0; i < 200 && sb.stats().faults.delayed === 0; i++) await new Promise((r) => setImmediate(r));
+    await sb.close();
+    expect(await pending).toBe('failed');
+  });
+});
