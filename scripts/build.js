@@ -3,20 +3,24 @@
 // bundle (with lazily loaded chunks). A script may start numintel once per number, and loading
 // one bundled file is several times faster than resolving hundreds of modules in node_modules.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-rmSync(join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
   cwd: root,
   stdio: 'inherit',
 });
+// The bundle is written beside the old one and swapped in, so a program already running from
+// dist/ (a test, a second build) never sees a half-written or missing bundle.
+const bundle = join(root, 'dist', 'bundle');
+const fresh = `${bundle}.${process.pid}.tmp`;
+const stale = `${bundle}.${process.pid}.old`;
 await build({
   entryPoints: [join(root, 'src', 'cli', 'main.ts')],
-  outdir: join(root, 'dist', 'bundle'),
+  outdir: fresh,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -29,3 +33,11 @@ await build({
   banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
   logLevel: 'warning',
 });
+rmSync(stale, { recursive: true, force: true });
+try {
+  renameSync(bundle, stale);
+} catch {
+  // first build: nothing to move aside
+}
+renameSync(fresh, bundle);
+rmSync(stale, { recursive: true, force: true });

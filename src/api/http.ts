@@ -1,7 +1,11 @@
 // The wire: one keep-alive pool per origin, one POST, a body read under a size cap.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
+// Only the pool and its request method, not undici's index (fetch, websockets, caches, ...):
+// loading the whole package costs more than the rest of a one-number run together.
+import PoolClass from 'undici/lib/dispatcher/pool.js';
+import request from 'undici/lib/api/api-request.js';
 import { header, type HeaderBag } from './rate-headers.js';
 
 export interface PoolOptions {
@@ -11,7 +15,7 @@ export interface PoolOptions {
 
 /** Keep-alive connections to one origin; the timeouts apply to connect, headers and body alike. */
 export function createPool(origin: string, { connections, timeoutMs }: PoolOptions): Pool {
-  return new Pool(origin, {
+  return new PoolClass(origin, {
     connections,
     connect: { timeout: timeoutMs },
     headersTimeout: timeoutMs,
@@ -39,7 +43,7 @@ export type PostOutcome =
  * resets, refused connections) or an abort of `signal`; any status is a normal outcome.
  */
 export async function post(dispatcher: Dispatcher, req: PostRequest): Promise<PostOutcome> {
-  const res = await dispatcher.request({
+  const res = await request.call(dispatcher, {
     origin: req.origin,
     path: req.path,
     method: 'POST',

@@ -65,7 +65,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   const progress = createProgress(world.stderr, stats, world.clock, {
     enabled: req.progress && world.stderr.isTTY === true,
   });
-  const sink = createSink(target.format, target.stream, layout, target.style);
+  const sink = await createSink(target.format, target.stream, layout, target.style);
 
   let stopped: ReturnType<ReturnType<typeof runPipeline>['outcome']>['stopped'] = null;
   try {

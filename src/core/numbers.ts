@@ -1,7 +1,7 @@
 // Turning what a user typed into the 11-digit form the service wants, and refusing what is not a
 // U.S. (NANP) number before it costs a lookup. libphonenumber-js does the real validation (area
 // codes, exchanges, lengths); the messages on top say *why* a number was refused.
-import { parsePhoneNumberFromString, validatePhoneNumberLength } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 export type ParsedNumber = { ok: true; number: string } | { ok: false; message: string };
 
@@ -11,10 +11,14 @@ export interface ParseOptions {
 }
 
 const EXTENSION = /\s*(?:(?:ext\.?|extension|x|#)\s*\d+)\s*$/i;
+/** Digits only, 10 or 11 with the 1, area code and exchange starting 2-9: what bulk lists hold. */
+const PLAIN = /^1?[2-9]\d\d[2-9]\d{6}$/;
 
 export function parseNumber(input: string, opts: ParseOptions = {}): ParsedNumber {
   const raw = input.trim();
   if (raw === '') return { ok: false, message: 'empty: no phone number given' };
+  // The general path below would find no extension, no letters, no `+` and every digit rule met.
+  if (opts.validate !== false && PLAIN.test(raw)) return checkNational(raw.length === 11 ? raw.slice(1) : raw);
   const withoutExt = raw.replace(EXTENSION, '');
   const digits = withoutExt.replace(/\D/g, '');
 
@@ -29,8 +33,9 @@ export function parseNumber(input: string, opts: ParseOptions = {}): ParsedNumbe
   if (digits === '') return { ok: false, message: `no digits in "${raw}"` };
 
   const international = withoutExt.trim().startsWith('+');
-  const parsed = parsePhoneNumberFromString(withoutExt, 'US');
-  if (international && parsed && parsed.countryCallingCode !== '1') {
+  // Parsing is most of the cost of a row: only an international input needs this first parse.
+  const parsed = international ? parsePhoneNumberFromString(withoutExt, 'US') : undefined;
+  if (parsed && parsed.countryCallingCode !== '1') {
     return { ok: false, message: `not a U.S. number (country code +${parsed.countryCallingCode})` };
   }
 
@@ -47,8 +52,17 @@ export function parseNumber(input: string, opts: ParseOptions = {}): ParsedNumbe
   if (/^...[01]/.test(national)) {
     return { ok: false, message: `exchange ${national.slice(3, 6)} is not valid: it cannot start with 0 or 1` };
   }
+  return checkNational(national);
+}
+
+/**
+ * The library's verdict on 10 national digits. No separate length check: isValid() accepts only
+ * a number type whose possible lengths include this one (test/core/numbers-oracle.test.ts
+ * cross-checks the whole function against the version that also called validatePhoneNumberLength).
+ */
+function checkNational(national: string): ParsedNumber {
   const check = parsePhoneNumberFromString(`+1${national}`);
-  if (!check || validatePhoneNumberLength(`+1${national}`) !== undefined || !check.isValid()) {
+  if (!check || !check.isValid()) {
     return { ok: false, message: `${national.slice(0, 3)}-${national.slice(3, 6)}-${national.slice(6)} is not a valid U.S. number (unassigned area code or range)` };
   }
   return { ok: true, number: `1${national}` };

@@ -49,3 +49,23 @@ export interface RecordSink {
   /** Finishes the output (closing `]` of json, flush) without closing the underlying stream. */
   end(): Promise<void>;
 }
+
+/**
+ * The keys of a CSV row object, one per cell: the header names, a repeated name made unique
+ * (`phone`, `phone_2`) so no cell hides another, then `column<N>` for cells past the header.
+ * The CSV sink maps input columns back to cells with the same keys.
+ */
+export function rowKeys(columns: readonly string[], width = columns.length): string[] {
+  const taken = new Set(columns);
+  const seen = new Set<string>();
+  const keys: string[] = [];
+  for (let i = 0; i < Math.max(width, columns.length); i++) {
+    const name = columns[i] ?? `column${i + 1}`;
+    let key = name;
+    for (let n = 2; seen.has(key) || (key !== name && taken.has(key)); n++) key = `${name}_${n}`;
+    seen.add(key);
+    taken.add(key);
+    keys.push(key);
+  }
+  return keys;
+}

@@ -3,6 +3,7 @@
 // and compared with an existing file on --resume. The table reuses the same plan.
 import { csvColumns, flattenResult, type LookupDescriptor } from '../core/lookups.js';
 import { isEnrichRecord, type LookupError, type OutputRecord } from '../core/records.js';
+import { rowKeys } from '../core/run.js';
 import type { OutputLayout } from './layout.js';
 
 /** The columns one lookup adds: its flattened result fields, then its error column. */
@@ -81,6 +82,15 @@ export function csvHeader(layout: OutputLayout): string[] {
   return planHeader(csvPlan(layout));
 }
 
+const keysOf = new WeakMap<readonly string[], string[]>();
+
+/** The row-object keys of the input columns (a repeated header name has its own key), per plan. */
+function inputKeys(columns: readonly string[]): string[] {
+  let keys = keysOf.get(columns);
+  if (!keys) keysOf.set(columns, (keys = rowKeys(columns)));
+  return keys;
+}
+
 /** `code: message`, or '' when there is no error. */
 export function errorText(error: LookupError | null | undefined): string {
   return error ? `${error.code}: ${error.message}` : '';
@@ -88,7 +98,7 @@ export function errorText(error: LookupError | null | undefined): string {
 
 export function recordValues(plan: CsvPlan, layout: OutputLayout, record: OutputRecord): RecordValues {
   const row = record.row ?? {};
-  const inputCells = plan.inputColumns ? plan.inputColumns.map((c) => row[c] ?? '') : [];
+  const inputCells = plan.inputColumns ? inputKeys(plan.inputColumns).map((k) => row[k] ?? '') : [];
   const groups = plan.lookups.map(({ descriptor }) => {
     if (isEnrichRecord(record)) {
       return {

@@ -1,28 +1,32 @@
 // One entry point for every output format.
 import type { Writable } from 'node:stream';
 import type { RecordSink } from '../core/run.js';
-import { createCsvSink } from './csv.js';
 import { createJsonSink } from './json.js';
 import { createJsonlSink } from './jsonl.js';
 import type { OutputFormat, OutputLayout, SinkStyle } from './layout.js';
-import { createTableSink } from './table.js';
 
 export type { OutputFormat, OutputLayout, SinkStyle } from './layout.js';
 
 /**
  * A sink writing records to `out` in `format`. `write` resolves once `out` takes more (backpressure);
  * `end` finishes the format (json's `]`, the CSV header of an empty run, the table's last chunk)
- * and leaves `out` open.
+ * and leaves `out` open. The CSV and table writers (and their libraries) load only when asked for:
+ * a script that runs numintel once per number should not pay for formats it does not use.
  */
-export function createSink(format: OutputFormat, out: Writable, layout: OutputLayout, style: SinkStyle = {}): RecordSink {
+export async function createSink(
+  format: OutputFormat,
+  out: Writable,
+  layout: OutputLayout,
+  style: SinkStyle = {},
+): Promise<RecordSink> {
   switch (format) {
     case 'jsonl':
       return createJsonlSink(out);
     case 'json':
       return createJsonSink(out, layout.appending ?? false);
     case 'csv':
-      return createCsvSink(out, layout, style);
+      return (await import('./csv.js')).createCsvSink(out, layout, style);
     case 'table':
-      return createTableSink(out, layout, style);
+      return (await import('./table.js')).createTableSink(out, layout, style);
   }
 }

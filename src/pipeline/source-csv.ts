@@ -1,7 +1,7 @@
 // CSV input: header, number column, then one item per data row, pulled record by record so
 // backpressure holds. Finding the number column may need a look at the first rows; those are
 // kept and replayed, so every data row still yields exactly one item, in order.
-import type { SourceItem } from '../core/run.js';
+import { rowKeys, type SourceItem } from '../core/run.js';
 import { columnByHeader, columnByValues, looksLikeData, noNumberColumn, resolveColumnOption, SAMPLE_ROWS } from './column-detect.js';
 import { csvRecords } from './csv-records.js';
 import { readError } from './source-errors.js';
@@ -67,10 +67,11 @@ async function* rowItems(
   opts: CsvReadOptions,
 ): AsyncGenerator<SourceItem> {
   let index = 0;
+  const keys = rowKeys(columns);
   const item = (cells: string[]): SourceItem => ({
     index,
     input: numberIndex === undefined ? '' : (cells[numberIndex] ?? ''),
-    row: rowObject(columns, cells),
+    row: rowObject(columns, keys, cells),
     cells,
   });
   try {
@@ -92,11 +93,11 @@ async function* rowItems(
   }
 }
 
-/** Missing cells are '', cells past the header get `column<N>` names. */
-function rowObject(columns: readonly string[], cells: readonly string[]): Record<string, string> {
-  const width = Math.max(columns.length, cells.length);
+/** Missing cells are '', cells past the header get `column<N>` names, repeated names `_2`, `_3`. */
+function rowObject(columns: readonly string[], keys: readonly string[], cells: readonly string[]): Record<string, string> {
+  const names = cells.length > keys.length ? rowKeys(columns, cells.length) : keys;
   const entries: [string, string][] = [];
-  for (let i = 0; i < width; i++) entries.push([columns[i] ?? generatedName(i), cells[i] ?? '']);
+  for (let i = 0; i < names.length; i++) entries.push([names[i] as string, cells[i] ?? '']);
   // fromEntries defines own properties, so a column named "__proto__" is kept like any other.
   return Object.fromEntries(entries);
 }

@@ -1,11 +1,14 @@
 // Runs the real CLI (bin/numintel.js, built) as a child process, with a clean environment.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { parse as parseCsvSync } from 'csv-parse/sync';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-export const CLI = join(ROOT, 'bin', 'numintel.js');
+// NUMINTEL_E2E_CLI points the suite at another build of the launcher (e.g. a private copy while
+// someone else rebuilds dist/); by default it is this tree's bin/numintel.js.
+export const CLI = process.env.NUMINTEL_E2E_CLI ?? join(ROOT, 'bin', 'numintel.js');
 
 export interface CliResult {
   code: number | null;
@@ -37,8 +40,12 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
 }
 
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  return spawnClean(process.execPath, [CLI, ...args], opts);
+}
+
+function spawnClean(command: string, args: string[], opts: CliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(command, args, {
       cwd: opts.cwd ?? ROOT,
       env: cleanEnv(opts.env),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -64,4 +71,83 @@ export function jsonl(text: string): Record<string, unknown>[] {
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+// ---- additions for the lookup, settings and error suites ----
+
+/** The sandbox facts the CLI needs in its environment: base URL and key. */
+export interface SandboxLike {
+  readonly url: string;
+  readonly apiKey: string;
+}
+
+/** NUMINTEL_BASE_URL and NUMINTEL_API_KEY pointing at a sandbox. */
+export function sandboxEnv(sb: SandboxLike, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return { NUMINTEL_BASE_URL: sb.url, NUMINTEL_API_KEY: sb.apiKey, ...extra };
+}
+
+/** Fails early, with the fix, when the CLI was not built (the suite runs bin/numintel.js). */
+export function requireBuiltCli(): void {
+  const bundle = join(CLI, '..', '..', 'dist', 'bundle', 'main.js');
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build\` before the e2e tests`);
+}
+
+export type Kind = 'lrn' | 'cnam' | 'trust';
+
+/**
+ * The service's result for one number straight from its REST API, envelope removed, written from
+ * the service description (not from numintel's code) so the CLI is compared with an outside view.
+ */
+export async function restResult(
+  sb: SandboxLike,
+  kind: Kind,
+  number: string,
+  opts: { enhanced?: boolean; messaging?: boolean; spam?: boolean } = {},
+): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = { phone_number: number };
+  if (opts.enhanced) body.include_enhanced_lrn = true;
+  if (opts.messaging) body.messaging_lookup = true;
+  if (opts.spam) body.include_spam = true;
+  const res = await fetch(`${sb.url}/api/v1/${kind}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 200) throw new Error(`direct ${kind} lookup of ${number}: HTTP ${res.status} ${JSON.stringify(json)}`);
+  return kind === 'lrn' ? json : (json.data as Record<string, unknown>);
+}
+
+/** The sandbox's admin stats over HTTP, as any client would see them. */
+export async function sandboxStats(sb: SandboxLike): Promise<{
+  requests: Record<Kind | 'graphql' | 'total', number>;
+  byNumber: Record<string, number>;
+  invalid: number;
+  unauthorized: number;
+  paymentRequired: number;
+  billed: number;
+}> {
+  const res = await fetch(`${sb.url}/__sandbox/stats`);
+  return (await res.json()) as Awaited<ReturnType<typeof sandboxStats>>;
+}
+
+/**
+ * Runs a shell pipeline with $NUMINTEL set to the CLI command (for `| head -1` and friends);
+ * same clean environment as runCli.
+ */
+export function runShell(script: string, opts: CliOptions = {}): Promise<CliResult> {
+  return spawnClean('sh', ['-c', script], {
+    ...opts,
+    env: { NUMINTEL: `"${process.execPath}" "${CLI}"`, ...opts.env },
+  });
+}
+
+/** A Node stack trace line, or an uncaught error banner: never on a user's stderr. */
+export function hasStackTrace(text: string): boolean {
+  return /^\s+at .+[:(]\d+:\d+\)?$/m.test(text) || /\b(?:Type|Reference|Range)?Error \[?[A-Z_]*\]?:/.test(text) || text.includes('node:internal');
+}
+
+/** A CSV document as rows of cells. */
+export function parseCsv(text: string): string[][] {
+  return parseCsvSync(text, { relax_column_count: false }) as string[][];
 }

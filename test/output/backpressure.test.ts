@@ -31,7 +31,7 @@ const record = ok('lrn', '1', '12015550123', LRN_RESULT);
 describe('backpressure', () => {
   it.each(['jsonl', 'json', 'csv'] as const)('%s: write waits for drain when the stream is full', async (format) => {
     const { stream, written, release } = slowStream();
-    const sink = createSink(format, stream, layout);
+    const sink = await createSink(format, stream, layout);
     let settled = false;
     const p = sink.write(record).then(() => {
       settled = true;
@@ -70,7 +70,7 @@ describe('backpressure', () => {
   it('rejects writes to a stream that is already gone', async () => {
     const { stream } = slowStream();
     stream.destroy();
-    const sink = createSink('jsonl', stream, layout);
+    const sink = await createSink('jsonl', stream, layout);
     await expect(sink.write(record)).rejects.toBeInstanceOf(OutputClosedError);
     expect(isOutputClosed(new Error('other'))).toBe(false);
   });

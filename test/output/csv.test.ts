@@ -9,7 +9,7 @@ import { CNAM_RESULT, Collect, ENHANCED, LRN_RESULT, MESSAGING, TRUST_RESULT, en
 
 async function csv(layout: OutputLayout, records: OutputRecord[], style: SinkStyle = {}): Promise<{ text: string; rows: string[][] }> {
   const out = new Collect();
-  const sink = createSink('csv', out, layout, style);
+  const sink = await createSink('csv', out, layout, style);
   for (const r of records) await sink.write(r);
   await sink.end();
   return { text: out.text, rows: parse(out.text, { relax_column_count: true }) as string[][] };
@@ -32,7 +32,7 @@ describe('csv sink', () => {
 
   it('writes the header before the first record is finished and for an empty run', async () => {
     const out = new Collect();
-    const sink = createSink('csv', out, lrn);
+    const sink = await createSink('csv', out, lrn);
     await sink.write(ok('lrn', '1', '12015550123', LRN_RESULT));
     expect(out.text.split('\n')[0]).toBe('input,number,lrn,lrn_activated_at,error');
     expect((await csv(lrn, [])).text).toBe('input,number,lrn,lrn_activated_at,error\n');

@@ -9,7 +9,7 @@ const layout: OutputLayout = { mode: 'single', lookups: [LRN], options: {}, inpu
 
 async function run(format: 'json' | 'jsonl', records: OutputRecord[], l: OutputLayout = layout): Promise<string> {
   const out = new Collect();
-  const sink = createSink(format, out, l);
+  const sink = await createSink(format, out, l);
   for (const r of records) await sink.write(r);
   await sink.end();
   expect(out.writableEnded).toBe(false); // end() finishes the format, not the stream
@@ -56,7 +56,7 @@ describe('json', () => {
   it('writes `[]` when empty and streams one item per write', async () => {
     expect(await run('json', [])).toBe('[]\n');
     const out = new Collect();
-    const sink = createSink('json', out, layout);
+    const sink = await createSink('json', out, layout);
     await sink.write(many[0]!);
     expect(out.text).toBe(`[\n${JSON.stringify(many[0])}`);
     await sink.write(many[1]!);

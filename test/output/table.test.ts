@@ -16,7 +16,7 @@ const lrn: OutputLayout = { mode: 'single', lookups: [LRN], options: {}, inputCo
 
 async function table(layout: OutputLayout, records: OutputRecord[], style: SinkStyle = {}): Promise<string> {
   const out = new Collect();
-  const sink = createSink('table', out, layout, style);
+  const sink = await createSink('table', out, layout, style);
   for (const r of records) await sink.write(r);
   await sink.end();
   return out.text;

@@ -1,0 +1,104 @@
+// numintel as a library: the same flow as the command line (validation, dedup, rate-aware
+// queue, retries, ordered records), for scripts that would rather import than spawn.
+//
+//   import { createClient } from 'numintel';
+//   const client = createClient({ baseUrl, apiKey });
+//   const record = await client.lookup('lrn', '(201) 555-0123', { enhanced: true });
+//   for await (const r of client.bulk('cnam', numbers, { spam: true })) console.log(r);
+//   await client.close();
+import { systemClock, type Clock } from './core/clock.js';
+import { NumintelError } from './core/errors.js';
+import { LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
+import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
+import { newRunStats, type RunStats, type SourceItem } from './core/run.js';
+import { VERSION } from './core/version.js';
+import { createTransport } from './api/index.js';
+import { runPipeline } from './pipeline/runner.js';
+
+export { LOOKUPS, LOOKUP_KINDS, type LookupKind, type LookupOptions, type LookupDescriptor } from './core/lookups.js';
+export { parseNumber, type ParsedNumber } from './core/numbers.js';
+export type { EnrichRecord, LookupError, LookupErrorCode, LookupRecord, OutputRecord, Result } from './core/records.js';
+export type { RunStats } from './core/run.js';
+export { NumintelError, type FailureKind } from './core/errors.js';
+export { startSandbox, type Sandbox, type SandboxOptions } from './sandbox/index.js';
+export { VERSION } from './core/version.js';
+
+export interface ClientConfig {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly transport?: 'rest' | 'graphql';
+  /** Per-request timeout, ms. Default 15000. */
+  readonly timeoutMs?: number;
+  /** Requests in flight at most. Default 16. */
+  readonly concurrency?: number;
+  /** Requests per second per lookup kind (0 = no client limit). Default: the documented limits. */
+  readonly rates?: Partial<Record<LookupKind, number>>;
+  /** Retries of a transient failure. Default 5. */
+  readonly retries?: number;
+  readonly clock?: Clock;
+}
+
+export interface BulkOptions extends LookupOptions {
+  /** false sends numbers as given (punctuation stripped), without validating them. */
+  readonly validate?: boolean;
+  /** Stops dispatching; the records finished so far still come out. */
+  readonly signal?: AbortSignal;
+  /** Kept current during the run. */
+  readonly stats?: RunStats;
+}
+
+export interface NumintelClient {
+  /** One lookup of one number. Never throws for a bad number or a failed lookup: see `ok`/`error`. */
+  lookup(kind: LookupKind, number: string, options?: BulkOptions): Promise<LookupRecord>;
+  /** Records in input order. Throws a NumintelError (kind `refused`) if the key is refused mid-run. */
+  bulk(kind: LookupKind, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<LookupRecord>;
+  /** Several lookups per number in one pass. */
+  enrich(kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<EnrichRecord>;
+  close(): Promise<void>;
+}
+
+export function createClient(config: ClientConfig): NumintelClient {
+  const clock = config.clock ?? systemClock;
+  const transport = createTransport({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    transport: config.transport ?? 'rest',
+    timeoutMs: config.timeoutMs ?? 15_000,
+    connections: config.concurrency ?? 16,
+    userAgent: `numintel/${VERSION}`,
+    clock,
+  });
+
+  async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {
+    const handle = runPipeline(items(numbers), { mode, lookups: kinds.map((k) => LOOKUPS[k]), options, validate: options.validate !== false }, {
+      transport,
+      clock,
+      stats: options.stats ?? newRunStats(clock.now()),
+      concurrency: config.concurrency,
+      rates: config.rates,
+      retries: config.retries,
+      signal: options.signal,
+    });
+    yield* handle.records;
+    const stopped = handle.outcome().stopped;
+    if (stopped?.reason === 'refused') throw new NumintelError('refused', stopped.error?.message ?? 'the service refused the API key');
+    if (stopped?.reason === 'interrupted' || stopped?.reason === 'breaker') {
+      throw new NumintelError('interrupted', stopped.reason === 'breaker' ? 'the service kept failing' : 'interrupted');
+    }
+  }
+
+  return {
+    async lookup(kind, number, options) {
+      for await (const record of run('single', [kind], [number], options)) return record as LookupRecord;
+      throw new NumintelError('internal', 'the lookup produced no record');
+    },
+    bulk: (kind, numbers, options) => run('single', [kind], numbers, options) as AsyncIterable<LookupRecord>,
+    enrich: (kinds, numbers, options) => run('enrich', kinds, numbers, options) as AsyncIterable<EnrichRecord>,
+    close: () => transport.close(),
+  };
+}
+
+async function* items(numbers: Iterable<string> | AsyncIterable<string>): AsyncIterable<SourceItem> {
+  let index = 0;
+  for await (const input of numbers) yield { index: index++, input };
+}

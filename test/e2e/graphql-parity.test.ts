@@ -1,0 +1,127 @@
+// Issue 5 acceptance: the same numbers through both transports against an independent server give
+// byte-identical json, jsonl and csv, and each transport only ever touches its own endpoints.
+// Every run goes to a sandbox of its own transport, so the stats prove what was sent where.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliResult } from './harness.js';
+import { jsonl } from './harness.js';
+import { TRANSPORTS, cli, restRequests, sandbox, serviceEnv, writeInputs, type Sandbox, type TransportName } from './graphql-support.js';
+
+interface Combo {
+  readonly name: string;
+  readonly args: readonly string[];
+  /** Result keys every successful record must have (and the option-gated ones it must not). */
+  readonly has: readonly string[];
+  readonly lacks: readonly string[];
+}
+
+const COMBOS: readonly Combo[] = [
+  { name: 'lrn', args: ['lrn'], has: ['lrn', 'lrn_activated_at'], lacks: ['enhanced_lrn_data', 'messaging'] },
+  { name: 'lrn --enhanced', args: ['lrn', '--enhanced'], has: ['enhanced_lrn_data'], lacks: ['messaging'] },
+  { name: 'lrn --messaging', args: ['lrn', '--messaging'], has: ['messaging'], lacks: ['enhanced_lrn_data'] },
+  { name: 'lrn --enhanced --messaging', args: ['lrn', '--enhanced', '--messaging'], has: ['enhanced_lrn_data', 'messaging'], lacks: [] },
+  { name: 'cnam', args: ['cnam'], has: ['number', 'cnam'], lacks: ['spam_type'] },
+  { name: 'cnam --spam', args: ['cnam', '--spam'], has: ['spam_type'], lacks: [] },
+  // Trust is the one lookup whose GraphQL names differ (camelCase): the REST names must come out.
+  { name: 'trust', args: ['trust'], has: ['phone_number', 'is_spam', 'reputation_score', 'trust_level', 'last_updated'], lacks: ['phoneNumber', 'isSpam'] },
+  {
+    name: 'enrich (all lookups, all options)',
+    args: ['enrich', '--lookups', 'lrn,cnam,trust', '--enhanced', '--messaging', '--spam'],
+    has: ['lrn', 'cnam', 'trust'],
+    lacks: [],
+  },
+];
+
+type Shape = 'json from a list' | 'jsonl from CSV' | 'csv from a list' | 'csv from CSV';
+const SHAPES: readonly Shape[] = ['json from a list', 'jsonl from CSV', 'csv from a list', 'csv from CSV'];
+
+const servers = {} as Record<TransportName, Sandbox>;
+const runs = new Map<string, Record<TransportName, CliResult>>();
+const id = (c: Combo, s: Shape) => `${c.name} | ${s}`;
+
+beforeAll(async () => {
+  const inputs = writeInputs();
+  for (const t of TRANSPORTS) servers[t] = await sandbox();
+  const argsFor = (s: Shape): string[] => {
+    const [format = '', , kind] = s.split(' ');
+    return ['-f', format, '-i', kind === 'CSV' ? inputs.csv : inputs.list, '--quiet'];
+  };
+  const jobs = COMBOS.flatMap((c) =>
+    SHAPES.map(async (s) => {
+      const pair = {} as Record<TransportName, CliResult>;
+      await Promise.all(
+        TRANSPORTS.map(async (t) => {
+          pair[t] = await cli([...c.args, ...argsFor(s), '--transport', t], { env: serviceEnv(servers[t]) });
+        }),
+      );
+      runs.set(id(c, s), pair);
+    }),
+  );
+  await Promise.all(jobs);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(TRANSPORTS.map((t) => servers[t]?.close()));
+});
+
+const cases = COMBOS.flatMap((c) => SHAPES.map((s) => [c.name, s, c] as const));
+
+describe('REST and GraphQL give byte-identical output', () => {
+  it.each(cases)('%s, %s', (_name, shape, combo) => {
+    const pair = runs.get(id(combo, shape));
+    if (!pair) throw new Error('run missing');
+    const { rest, graphql } = pair;
+    // Some rows hold invalid numbers, so a complete run exits 4, and says nothing on stderr (--quiet).
+    expect(rest.stderr).toBe('');
+    expect(graphql.stderr).toBe('');
+    expect(rest.code).toBe(4);
+    expect(graphql.code).toBe(4);
+    expect(graphql.stdout).toBe(rest.stdout);
+    expect(graphql.stdout).not.toMatch(/graphql/i);
+
+    // The identity must be of real results, not of two equal failures.
+    if (shape.startsWith('csv')) {
+      const lines = rest.stdout.trimEnd().split('\n');
+      expect(lines.length).toBeGreaterThan(5);
+      expect(lines.filter((l) => /invalid_number/.test(l)).length).toBeGreaterThan(0);
+      return;
+    }
+    const records = shape.startsWith('json ') ? (JSON.parse(rest.stdout) as Record<string, unknown>[]) : jsonl(rest.stdout);
+    const ok = records.filter((r) => r.ok === true);
+    expect(ok.length).toBeGreaterThanOrEqual(5);
+    expect(records.some((r) => (r.error as { code?: string } | null)?.code === 'invalid_number' || r.ok === false)).toBe(true);
+    for (const r of ok) {
+      const result = (combo.args[0] === 'enrich' ? r.results : r.result) as Record<string, unknown>;
+      for (const key of combo.has) expect(result).toHaveProperty(key);
+      for (const key of combo.lacks) expect(result).not.toHaveProperty(key);
+    }
+    if (shape === 'jsonl from CSV') expect(records.every((r) => typeof r.row === 'object')).toBe(true);
+  });
+});
+
+describe('each transport used only its own endpoint', () => {
+  it('GraphQL sent no REST request, REST sent no GraphQL request', () => {
+    const viaRest = servers.rest.stats();
+    const viaGraphql = servers.graphql.stats();
+    expect(viaRest.requests.graphql).toBe(0);
+    expect(restRequests(servers.rest)).toBeGreaterThan(0);
+    expect(viaGraphql.requests).toMatchObject({ lrn: 0, cnam: 0, trust: 0 });
+    expect(viaGraphql.requests.graphql).toBeGreaterThan(0);
+  });
+
+  it('both looked up exactly the same numbers, duplicates once per run, invalid ones never', () => {
+    const viaRest = servers.rest.stats();
+    const viaGraphql = servers.graphql.stats();
+    expect(viaGraphql.byNumber).toEqual(viaRest.byNumber);
+    expect(viaGraphql.lookups).toEqual(viaRest.lookups);
+    // One request per lookup: no retries were needed, so nothing was sent twice.
+    expect(viaGraphql.requests.graphql).toBe(restRequests(servers.rest));
+    expect(viaGraphql.requests.graphql).toBe(viaGraphql.billed);
+    expect(viaRest.invalid + viaGraphql.invalid).toBe(0);
+    // 12129876543 is spelt twice in the list, 12124567890 twice in the CSV; each run that reads
+    // them looks each up once: 5 LRN-running combos (4 lrn + enrich) × 2 shapes per input.
+    expect(viaRest.byNumber['lrn:12129876543']).toBe(10);
+    expect(viaRest.byNumber['lrn:12124567890']).toBe(10);
+    expect(viaRest.byNumber['trust:12129876543']).toBe(4);
+    expect(Object.keys(viaRest.byNumber).filter((k) => k.endsWith(':12121112222'))).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, startSandbox, type Sandbox } from '../src/index.js';
+
+describe('the library API', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await startSandbox({ port: 0 });
+  });
+  afterAll(() => sb.close());
+
+  async function direct(path: string, body: unknown): Promise<unknown> {
+    const res = await fetch(`${sb.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return res.json();
+  }
+
+  it('looks one number up, with the same result the service gives', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    const record = await client.lookup('lrn', '(201) 555-0123', { enhanced: true });
+    await client.close();
+    expect(record).toMatchObject({ input: '(201) 555-0123', number: '12015550123', lookup: 'lrn', ok: true, error: null });
+    expect(record.result).toEqual(await direct('/api/v1/lrn', { phone_number: '12015550123', include_enhanced_lrn: true }));
+  });
+
+  it('streams bulk records in order, invalid numbers unsent and duplicates looked up once', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, transport: 'graphql' });
+    const before = sb.stats().byNumber['cnam:12125550147'] ?? 0;
+    const records = [];
+    for await (const r of client.bulk('cnam', ['212-555-0147', 'nope', '2125550147', '415 555 0199'], { spam: true })) records.push(r);
+    await client.close();
+    expect(records.map((r) => [r.input, r.ok, r.error?.code ?? null])).toEqual([
+      ['212-555-0147', true, null],
+      ['nope', false, 'invalid_number'],
+      ['2125550147', true, null],
+      ['415 555 0199', true, null],
+    ]);
+    expect(records[2]?.result).toEqual(records[0]?.result);
+    expect((sb.stats().byNumber['cnam:12125550147'] ?? 0) - before).toBe(1);
+  });
+
+  it('enriches with several lookups per number', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    const records = [];
+    for await (const r of client.enrich(['lrn', 'trust'], ['12015550123'])) records.push(r);
+    await client.close();
+    expect(records).toHaveLength(1);
+    expect(Object.keys(records[0]?.results ?? {})).toEqual(['lrn', 'trust']);
+    expect(records[0]?.results.trust).toEqual((await direct('/api/v1/trust', { phone_number: '12015550123' }) as { data: unknown }).data);
+  });
+
+  it('throws a refused error when the key is refused', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: 'not-a-valid-key-at-all' });
+    await expect(client.lookup('trust', '12015550123')).rejects.toMatchObject({ kind: 'refused' });
+    await client.close();
+  });
+});
