@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { fetch } from 'undici';
 import { parseNumber } from '../../dist/core/numbers.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

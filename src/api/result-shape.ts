@@ -1,5 +1,6 @@
 // One result shape whatever the transport: REST names, the descriptor's key order, sub-objects
-// only when their option is on, unknown extra fields kept (after the known ones).
+// only when their option is on. Fields the description does not know are dropped: GraphQL can only
+// return what it selects, and the same number must give the same record over either transport.
 import type { FieldSpec, LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import { activeFields } from '../core/lookups.js';
 import type { Result } from '../core/records.js';
@@ -10,16 +11,14 @@ export type Naming = 'rest' | 'graphql';
 const wireName = (f: FieldSpec, naming: Naming) => (naming === 'rest' ? f.name : f.graphqlName);
 
 /** Copies `source` into REST names and descriptor order; values are kept exactly as sent. */
-function reshape(active: readonly FieldSpec[], all: readonly FieldSpec[], source: JsonObject, naming: Naming): JsonObject {
+function reshape(active: readonly FieldSpec[], source: JsonObject, naming: Naming): JsonObject {
   const out: JsonObject = {};
   for (const f of active) {
     const key = wireName(f, naming);
     if (!Object.hasOwn(source, key)) continue;
     const value = source[key];
-    out[f.name] = f.type === 'object' && isObject(value) ? reshape(f.fields ?? [], f.fields ?? [], value, naming) : value;
+    out[f.name] = f.type === 'object' && isObject(value) ? reshape(f.fields ?? [], value, naming) : value;
   }
-  const known = new Set(all.map((f) => wireName(f, naming)));
-  for (const [key, value] of Object.entries(source)) if (!known.has(key)) out[key] = value;
   return out;
 }
 
@@ -36,7 +35,7 @@ export function shapeResult(d: LookupDescriptor, opts: LookupOptions, source: Js
     .filter((f) => source[wireName(f, naming)] === undefined || source[wireName(f, naming)] === null)
     .map((f) => f.name);
   if (missing.length > 0) return { missing };
-  return { result: reshape(active, d.fields, source, naming) };
+  return { result: reshape(active, source, naming) };
 }
 
 /** A result whose spam_type is INVALID_NUMBER is the service refusing the number (CNAM, section 7.3). */

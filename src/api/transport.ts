@@ -104,7 +104,7 @@ export function createTransport(options: ClientOptions): Transport {
       attempt = wireFailure(err, { origin: ep.origin, timeoutMs, secret });
     }
     const now = clock.now();
-    trace?.(responseLine({ status, path: ep.path, label: label && 'graphql', elapsedMs: now - started, now, attempt }, secret));
+    trace?.(responseLine({ status, path: ep.path, label, elapsedMs: now - started, now, attempt }, secret));
     return attempt;
   }
 

@@ -27,7 +27,7 @@ export function lookupCommand(d: LookupDescriptor, world: World, setExitCode: Se
   for (const o of d.options) cmd.option(`--${o.flag}`, o.description);
   addRunOptions(cmd);
   cmd.action(async (numbers: string[], flags: Record<string, unknown>) => {
-    const request = toRunRequest(d.kind, [d], numbers, flags);
+    const request = checkStdinUse(toRunRequest(d.kind, [d], numbers, flags));
     const { runLookups } = await import('./run-lookups.js');
     setExitCode(await runLookups(request, world));
   });
@@ -58,7 +58,7 @@ export function enrichCommand(world: World, setExitCode: SetExitCode): Command {
       throw usageError(`both a file argument ("${file}") and --input were given`, 'give the input once');
     }
     const kinds = parseLookupList(String(flags.lookups));
-    const request = toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), [], { ...flags, input: file ?? flags.input });
+    const request = checkStdinUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), [], { ...flags, input: file ?? flags.input }));
     const { runLookups } = await import('./run-lookups.js');
     setExitCode(await runLookups(request, world));
   });
@@ -96,6 +96,18 @@ function addRunOptions(cmd: Command): void {
     .option('--no-progress', 'no progress bar')
     .option('-q, --quiet', 'no progress bar and no summary')
     .option('-v, --verbose', 'trace every request on stderr (the API key masked)');
+}
+
+/** Standard input carries the key or the numbers, not both (the numbers would silently be none). */
+function checkStdinUse(req: RunRequest): RunRequest {
+  if (req.apiKeyFile !== '-' || req.sandbox) return req;
+  if (req.input === '-' || (req.input === undefined && req.numbers.length === 0)) {
+    throw usageError(
+      '--api-key-file - reads the API key from standard input, so the numbers cannot come from there too',
+      'give the numbers as arguments or with -i <file>, or keep the key in a file: --api-key-file <path>',
+    );
+  }
+  return req;
 }
 
 function parseLookupList(value: string): LookupKind[] {

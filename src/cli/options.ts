@@ -5,7 +5,7 @@ export function intOption(min: number) {
   return (value: string): number => {
     const n = Number(value);
     if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n) || n < min) {
-      throw new InvalidArgumentError(`expected a whole number of at least ${min}, got "${value}"`);
+      throw new InvalidArgumentError(`Expected a whole number of at least ${min}, got "${value}"`);
     }
     return n;
   };
@@ -15,7 +15,7 @@ export function numberOption(min: number, { exclusive = false } = {}) {
   return (value: string): number => {
     const n = Number(value);
     if (value.trim() === '' || !Number.isFinite(n) || n < min || (exclusive && n === min)) {
-      throw new InvalidArgumentError(`expected a number ${exclusive ? 'above' : 'of at least'} ${min}, got "${value}"`);
+      throw new InvalidArgumentError(`Expected a number ${exclusive ? 'above' : 'of at least'} ${min}, got "${value}"`);
     }
     return n;
   };
@@ -24,7 +24,7 @@ export function numberOption(min: number, { exclusive = false } = {}) {
 export function choiceOption<T extends string>(choices: readonly T[]) {
   return (value: string): T => {
     if (!(choices as readonly string[]).includes(value)) {
-      throw new InvalidArgumentError(`expected one of ${choices.join(', ')}, got "${value}"`);
+      throw new InvalidArgumentError(`Expected one of ${choices.join(', ')}, got "${value}"`);
     }
     return value as T;
   };

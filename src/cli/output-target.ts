@@ -6,7 +6,9 @@ import { extname, resolve } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { usageError } from '../core/errors.js';
-import { inspectOutputForResume } from '../pipeline/resume.js';
+import { firstJsonlRecord, inspectOutputForResume } from '../pipeline/resume.js';
+import { activeFields, LOOKUP_KINDS } from '../core/lookups.js';
+import { rowKeys } from '../core/run.js';
 import { csvHeader } from '../output/csv-layout.js';
 import type { OutputLayout, SinkStyle } from '../output/sink.js';
 import type { Settings } from '../settings/resolve.js';
@@ -50,6 +52,7 @@ export async function openOutput(
     : 'write to a file with -o <file> to make a run resumable';
 
   if (!path) {
+    if (req.resume) throw usageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
     return {
       format,
       stream: world.stdout,
@@ -65,6 +68,7 @@ export async function openOutput(
   let skipRows = 0;
   let appending = false;
   let header: string[] | undefined;
+  let first: Record<string, unknown> | undefined;
   if (req.resume) {
     if (format !== 'csv' && format !== 'jsonl') {
       throw usageError(`--resume works with csv and jsonl output, not ${format}`, 'use -f csv or -f jsonl');
@@ -76,6 +80,7 @@ export async function openOutput(
     skipRows = found.rows;
     appending = found.validBytes > 0;
     header = found.header;
+    if (format === 'jsonl' && found.rows > 0) first = await firstJsonlRecord(path);
   }
   const stream = createWriteStream(path, { flags: appending ? 'a' : 'w' });
   await Promise.race([
@@ -92,12 +97,12 @@ export async function openOutput(
     appending,
     resumeHint,
     checkLayout: async (layout) => {
-      if (!header || format !== 'csv') return;
-      const expected = csvHeader(layout);
-      if (expected.join('\u0000') !== header.join('\u0000')) {
+      const differs =
+        format === 'csv' ? header !== undefined && csvHeader(layout).join('\u0000') !== header.join('\u0000') : first !== undefined && !recordFits(first, layout);
+      if (differs) {
         stream.destroy();
         throw usageError(
-          `cannot resume ${req.output}: its columns differ from what this command writes`,
+          `cannot resume ${req.output}: ${format === 'csv' ? 'its columns differ from' : 'its records differ from'} what this command writes`,
           'resume with the same command, input and options as the interrupted run',
         );
       }
@@ -108,6 +113,39 @@ export async function openOutput(
     },
   };
 }
+
+/**
+ * Whether a record of a resumed JSON-lines file is what this run writes: the same command (lookup
+ * kind, or enrich's kinds), CSV rows with the same columns or none, and each result's optional
+ * parts present exactly when their option is on.
+ */
+function recordFits(record: Record<string, unknown>, layout: OutputLayout): boolean {
+  const row = record.row;
+  const rowFits =
+    layout.inputColumns === null
+      ? row === undefined
+      : row !== null && typeof row === 'object' && rowKeys(layout.inputColumns).every((k) => k in (row as object));
+  if (!rowFits) return false;
+  const results: Record<string, unknown> | undefined =
+    layout.mode === 'enrich'
+      ? isObject(record.results) && !('lookup' in record)
+        ? record.results
+        : undefined
+      : record.lookup === layout.lookups[0]?.kind && 'result' in record
+        ? { [record.lookup as string]: record.result }
+        : undefined;
+  if (!results) return false;
+  const kinds = LOOKUP_KINDS.filter((k) => k in results);
+  if (kinds.join() !== layout.lookups.map((d) => d.kind).join()) return false;
+  return layout.lookups.every((d) => {
+    const result = results[d.kind];
+    if (!isObject(result)) return true; // a failed lookup says nothing about the options
+    const active = new Set(activeFields(d, layout.options).map((f) => f.name));
+    return d.fields.every((f) => !f.option || active.has(f.name) === f.name in result);
+  });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Colour only on a terminal, never with NO_COLOR, TERM=dumb or --no-color; CLICOLOR_FORCE=1 forces it. */
 function useColor(req: RunRequest, world: World, toTerminal: boolean): boolean {

@@ -26,10 +26,17 @@ function wire(cmd: Command, world: World): void {
   cmd
     .exitOverride()
     .showSuggestionAfterError()
+    .showHelpAfterError(`(see \`${commandPath(cmd)} --help\`)`)
     .configureOutput({
       writeOut: (s) => world.stdout.write(s),
       writeErr: (s) => world.stderr.write(s),
       outputError: (s, write) => write(s.startsWith('error:') ? `numintel: ${s}` : s),
     });
   for (const sub of cmd.commands) wire(sub, world);
+}
+
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }

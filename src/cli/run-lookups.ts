@@ -33,7 +33,10 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     readApiKeyFile: apiKeyFileReader(world.stdin, world.cwd),
     skipApiKey: req.sandbox,
   });
-  const trace = req.verbose ? (line: string) => void world.stderr.write(`${line}\n`) : undefined;
+  // Each trace line carries its time (UTC, ms): enough to see waits, retries and 429 pauses.
+  const trace = req.verbose
+    ? (line: string) => void world.stderr.write(`${new Date(world.clock.now()).toISOString().slice(11, 23)} ${line}\n`)
+    : undefined;
 
   // Reading the input first: an unknown column or a missing file exits 2 before anything is sent.
   const source = await openSource(
@@ -62,8 +65,9 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   void source.total.then((total) => {
     if (total !== undefined) stats.total = Math.max(0, total - target.skipRows);
   });
+  // Records that stream to the terminal are progress enough; a bar on the same screen would tear them.
   const progress = createProgress(world.stderr, stats, world.clock, {
-    enabled: req.progress && world.stderr.isTTY === true,
+    enabled: req.progress && world.stderr.isTTY === true && !(target.stream === world.stdout && world.stdout.isTTY === true),
   });
   const sink = await createSink(target.format, target.stream, layout, target.style);
 
@@ -81,11 +85,10 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     });
     progress.start();
     for await (const record of run.records) {
-      // The table and the progress line may share one terminal: erase the line before writing.
-      progress.clear();
       await sink.write(record);
       progress.update();
     }
+    progress.stop();
     await sink.end();
     stopped = run.outcome().stopped;
   } finally {
@@ -95,28 +98,26 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     await connection.close();
   }
 
-  if (!req.quiet && (stats.rows > 1 || stopped)) world.stderr.write(`${formatSummary(stats, world.clock.now())}\n`);
-  if (stopped) throw stopError(stopped, target.resumeHint);
+  // The summary and the advice to resume are for bulk runs; one number needs neither.
+  const bulk = stats.rows > 1;
+  if (!req.quiet && bulk) world.stderr.write(`${formatSummary(stats, world.clock.now())}\n`);
+  if (stopped) throw stopError(stopped, bulk || req.output ? target.resumeHint : undefined);
   return stats.invalid + stats.failed > 0 ? EXIT.incomplete : EXIT.ok;
 }
 
 type Stop = NonNullable<ReturnType<ReturnType<typeof runPipeline>['outcome']>['stopped']>;
 
-function stopError(stop: Stop, resumeHint: string): NumintelError {
-  const why = stop.error?.message ? `: ${stop.error.message}` : '';
+function stopError(stop: Stop, resumeHint: string | undefined): NumintelError {
   switch (stop.reason) {
-    case 'refused':
-      return new NumintelError(
-        'refused',
-        stop.error?.code === 'payment_required'
-          ? `the service wants payment (402)${why}; the run stopped`
-          : `the service refused the API key (${stop.error?.status ?? 401})${why}; the run stopped`,
-        stop.error?.code === 'payment_required'
-          ? `fund the account's wallet, then ${resumeHint}`
-          : `check the key (NUMINTEL_API_KEY, --api-key-file or \`numintel config set api-key\`), then ${resumeHint}`,
-      );
-    case 'breaker':
-      return new NumintelError('interrupted', `stopped: the service kept failing${why}`, `when it is healthy again, ${resumeHint}`);
+    case 'refused': {
+      // The client's message already says what the service said and what to do about it.
+      const said = stop.error?.message ?? 'the service refused the API key or wants payment';
+      return new NumintelError('refused', `${said}; the run stopped`, resumeHint);
+    }
+    case 'breaker': {
+      const why = stop.error?.message ? `: ${stop.error.message}` : '';
+      return new NumintelError('interrupted', `stopped: the service kept failing${why}`, resumeHint && `when it is healthy again, ${resumeHint}`);
+    }
     default:
       return new NumintelError('interrupted', 'interrupted', resumeHint);
   }

@@ -7,6 +7,8 @@ import type { RunStats } from '../core/run.js';
 import { formatElapsed } from './summary.js';
 
 export const PROGRESS_INTERVAL_MS = 100; // at most 10 renders a second
+/** A run that is over sooner (one number, a short list) never flashes a bar. */
+export const PROGRESS_FIRST_DRAW_MS = 500;
 const BAR_WIDTH = 20;
 const ERASE_LINE = '\r\x1b[K';
 
@@ -16,8 +18,6 @@ export interface Progress {
   update(): void;
   /** Erases the line for good. */
   stop(): void;
-  /** Erases the line until the next update, so other text on the same terminal starts clean. */
-  clear(): void;
 }
 
 /** What the line says: bar and percent when the total is known, rows, rate, ETA, trouble. */
@@ -43,7 +43,7 @@ export function progressLine(stats: RunStats, now: number): string {
   return parts.join('  ');
 }
 
-const NOTHING: Progress = { start() {}, update() {}, stop() {}, clear() {} };
+const NOTHING: Progress = { start() {}, update() {}, stop() {} };
 
 export function createProgress(
   stream: Writable & { isTTY?: boolean; columns?: number },
@@ -64,25 +64,18 @@ export function createProgress(
     stream.write(`${ERASE_LINE}${[...progressLine(stats, now)].slice(0, max).join('')}`);
     shown = true;
   };
-  const erase = () => {
-    if (shown) stream.write(ERASE_LINE);
-    shown = false;
-  };
 
   return {
     start() {
-      if (!stopped) render();
+      lastRender = clock.now() + PROGRESS_FIRST_DRAW_MS - PROGRESS_INTERVAL_MS;
     },
     update() {
       if (!stopped && clock.now() - lastRender >= PROGRESS_INTERVAL_MS) render();
     },
     stop() {
       stopped = true;
-      erase();
-    },
-    clear() {
-      erase();
-      lastRender = -Infinity;
+      if (shown) stream.write(ERASE_LINE);
+      shown = false;
     },
   };
 }

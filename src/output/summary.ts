@@ -1,5 +1,5 @@
 // The closing summary on stderr. Its wording is part of the contract (README and tests quote it):
-//   rows: 1000, lookups sent: 950 (billed), duplicates saved: 40
+//   rows: 1000, lookups sent: 950, duplicates saved: 40
 //   invalid: 10, failed: 2, retries: 5, 429s: 3
 //   elapsed: 4.2s, rate: 226.2 lookups/s
 import type { RunStats } from '../core/run.js';
@@ -30,7 +30,7 @@ export function formatSummary(stats: RunStats, now: number): string {
   const elapsed = now - stats.startedAt;
   const rows = stats.written < stats.rows ? `${stats.rows} (${stats.written} written)` : `${stats.rows}`;
   return [
-    `rows: ${rows}, lookups sent: ${stats.lookups} (billed), duplicates saved: ${stats.duplicates}`,
+    `rows: ${rows}, lookups sent: ${stats.lookups}, duplicates saved: ${stats.duplicates}`,
     `invalid: ${stats.invalid}, failed: ${stats.failed}, retries: ${stats.retries}, 429s: ${stats.rateLimited}`,
     `elapsed: ${formatElapsed(elapsed)}, rate: ${formatRate(stats.lookups, elapsed)} lookups/s`,
   ].join('\n');

@@ -1,27 +1,47 @@
 // "Never pay twice": one run looks each lookup up once. A duplicate that arrives while the first
-// is in flight joins it; a later one reuses the finished answer.
+// is in flight joins it; a later one reuses the finished answer, for the whole run.
 //
-// The key is lookupKey(d, number, opts) partitioned: one map per lookup of the run, keyed by the
-// number alone, because a run's options are fixed, so within one map the number is the whole key.
-// Finished results are stored as one flat string per number (ResultCodec: leaf values only, keys
-// once per shape), not as objects, so a million distinct numbers fit the memory budget. Answers that another try could change (a lookup
-// that still failed after its retries) are NOT kept: a later duplicate tries again, which costs
-// only if it then succeeds. Answers that would not change (invalid number, other refusals) are kept.
+// Remembering every answer of a million-row run must not cost the heap hundreds of bytes a row:
+// the answers go to an append-only SpillStore (a temp file behind a small buffer), and the heap
+// keeps only an index from the number to where its answer is — a NumberIndex of typed arrays,
+// keyed by the digits as one exact integer per lookup of the run (~27 bytes a distinct number).
+// Numbers that do not fit that key (--no-validate can send anything) use a Map, exactly as well.
+// Answers that another try could change (a lookup that still failed after its retries) are NOT
+// kept: a later duplicate tries again, which costs only if it then succeeds. Answers that would
+// not change (invalid number, other refusals) are kept.
+import { tmpdir } from 'node:os';
 import type { LookupError, Result } from '../core/records.js';
+import { NumberIndex, type Located } from './number-index.js';
 import { ResultCodec } from './result-codec.js';
+import { SpillStore } from './spill-store.js';
 
 export type Finished = { readonly result: Result; readonly error: null } | { readonly result: null; readonly error: LookupError };
 
-export class LookupCache<Pending> {
-  private readonly done: Map<string, string | LookupError>[] = [];
-  private readonly pending: Map<string, Pending>[] = [];
-  private readonly codec = new ResultCodec();
+export interface CacheOptions {
+  /** Directory for the temp file of answers. Default os.tmpdir(). */
+  readonly dir?: string;
+  /** Answers gathered in memory before each write. Default 64 KiB. */
+  readonly bufferBytes?: number;
+}
 
-  constructor(lookups: number) {
-    for (let i = 0; i < lookups; i++) {
-      this.done.push(new Map());
-      this.pending.push(new Map());
-    }
+/** Up to 15 digits, no leading 0: the number is its own exact integer key. */
+const WHOLE = /^[1-9]\d{0,14}$/;
+/** Keys of lookup i live in [i·10^15, (i+1)·10^15); 8 lookups stay under 2^53. */
+const STRIDE = 1e15;
+const MAX_LOOKUPS = 8;
+
+export class LookupCache<Pending> {
+  private readonly pending: Map<string, Pending>[] = [];
+  private readonly index = new NumberIndex();
+  private readonly odd = new Map<string, Located>();
+  private readonly store: SpillStore;
+  private readonly codec = new ResultCodec();
+  private closed = false;
+
+  constructor(lookups: number, opts: CacheOptions = {}) {
+    if (lookups > MAX_LOOKUPS) throw new RangeError(`a run has at most ${MAX_LOOKUPS} lookups, got ${lookups}`);
+    for (let i = 0; i < lookups; i++) this.pending.push(new Map());
+    this.store = new SpillStore({ dir: opts.dir ?? tmpdir(), ...(opts.bufferBytes ? { bufferBytes: opts.bufferBytes } : {}) });
   }
 
   /** The in-flight lookup `lookup` (index into the run's lookups) of this number, if any. */
@@ -31,10 +51,13 @@ export class LookupCache<Pending> {
 
   /** A fresh copy of the finished answer, if there is one. */
   finished(lookup: number, number: string): Finished | undefined {
-    const hit = this.done[lookup]?.get(number);
-    if (hit === undefined) return undefined;
-    if (typeof hit === 'string') return { result: this.codec.decode(hit), error: null };
-    return { result: null, error: hit };
+    if (this.closed) return undefined;
+    const at = WHOLE.test(number) ? this.index.get(lookup * STRIDE + Number(number)) : this.odd.get(`${lookup}:${number}`);
+    if (!at) return undefined;
+    const text = this.store.read(at);
+    // Results are stored as the codec's array, errors as their JSON object.
+    if (text.startsWith('[')) return { result: this.codec.decode(text), error: null };
+    return { result: null, error: JSON.parse(text) as LookupError };
   }
 
   start(lookup: number, number: string, p: Pending): void {
@@ -44,8 +67,10 @@ export class LookupCache<Pending> {
   /** The lookup ended; `answer` undefined means "do not keep it" (a transient failure). */
   finish(lookup: number, number: string, answer: Finished | undefined): void {
     this.pending[lookup]?.delete(number);
-    if (!answer) return;
-    this.done[lookup]?.set(number, answer.error ?? this.codec.encode(answer.result));
+    if (!answer || this.closed) return;
+    const at = this.store.append(answer.error ? JSON.stringify(answer.error) : this.codec.encode(answer.result));
+    if (WHOLE.test(number)) this.index.set(lookup * STRIDE + Number(number), at.offset, at.length);
+    else this.odd.set(`${lookup}:${number}`, at);
   }
 
   /** The in-flight entry is abandoned (the run stopped) without an answer. */
@@ -54,8 +79,12 @@ export class LookupCache<Pending> {
   }
 
   get size(): number {
-    let n = 0;
-    for (const m of this.done) n += m.size;
-    return n;
+    return this.index.size + this.odd.size;
+  }
+
+  /** Releases the temp file. Idempotent; the cache answers nothing afterwards. */
+  close(): void {
+    this.closed = true;
+    this.store.close();
   }
 }

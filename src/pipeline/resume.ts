@@ -104,3 +104,26 @@ function isJson(text: string): boolean {
     return false;
   }
 }
+
+/** The first record of a JSON-lines file (for checking that a resumed file is the same kind of output). */
+export async function firstJsonlRecord(path: string): Promise<Record<string, unknown> | undefined> {
+  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
+  const head: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const lf = chunk.indexOf(0x0a);
+      head.push(lf === -1 ? chunk : chunk.subarray(0, lf));
+      size += chunk.length;
+      if (lf !== -1 || size > MAX_HEADER) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(head).toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -173,6 +173,7 @@ class Run {
       if (!finished) this.stop('closed');
       this.dispatcher.stop();
       this.halt.abort();
+      this.cache.close();
       this.iterator?.return?.().catch(() => {});
     }
   }

@@ -1,25 +1,12 @@
-import { buildSchema, parse, validate } from 'graphql';
+import { parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { buildQuery, classifyGraphql, graphqlRequest } from '../../src/api/graphql.js';
 import { classifyRest } from '../../src/api/rest.js';
 import { CNAM, LOOKUPS, LRN, TRUST, type FieldSpec, type LookupDescriptor, type LookupOptions } from '../../src/core/lookups.js';
 import { KEY, NOW, ctx } from './fixtures.js';
+import { SPEC_SCHEMA as SCHEMA } from './graphql-spec-schema.js';
 import { check, res, type Expect } from './responses.js';
 import type { RawResponse } from '../../src/api/classify.js';
-
-// Written from the service description (section 4.2), not from the descriptors.
-const SCHEMA = buildSchema(`
-  type Query {
-    lookupLrn(phoneNumber: String!, includeEnhancedLrn: Boolean, includeMessaging: Boolean): LrnResult
-    lookupCnam(phoneNumber: String!, includeSpam: Boolean): CnamResult
-    trustLookup(phoneNumber: String!): TrustResult
-  }
-  type LrnResult { lrn: String! lrn_activated_at: String enhanced_lrn_data: EnhancedLrnData messaging: MessagingData }
-  type EnhancedLrnData { carrier: String carrier_type: String city: String zip_code: String county: String timezone: String state: String rate_center: String lata: String ocn: String }
-  type MessagingData { provider: String enabled: Boolean country: String country_code: String reference_id: String }
-  type CnamResult { number: String! cnam: String spam_type: String }
-  type TrustResult { phoneNumber: String! isSpam: Boolean! isRobocall: Boolean! isScam: Boolean! spamType: String reputationScore: Int! trustLevel: String! lastUpdated: String! }
-`);
 
 /** Every subset of a lookup's options. */
 function combinations(d: LookupDescriptor): LookupOptions[] {
@@ -117,6 +104,7 @@ const rows: Row[] = [
   ['401 UNAUTHENTICATED', LRN, res(401, { data: null, errors: [err('UNAUTHENTICATED', 'Invalid API key')] }), { kind: 'fatal', code: 'unauthorized', status: 401, says: ['Invalid API key'] }],
   ['200 UNAUTHENTICATED', LRN, res(200, nullData(LRN, err('UNAUTHENTICATED'))), { kind: 'fatal', code: 'unauthorized' }],
   ['200 FORBIDDEN', CNAM, res(200, nullData(CNAM, err('FORBIDDEN'))), { kind: 'fatal', code: 'unauthorized' }],
+  ['402 with the partial data of the lookups before the quota ran out', LRN, res(402, { data: { lookupLrn: null, other: { lrn: '1' } }, errors: [err('PAYMENT_REQUIRED', 'Quota used up')] }), { kind: 'fatal', code: 'payment_required', status: 402 }],
   ['402 PAYMENT_REQUIRED', LRN, res(402, { errors: [err('PAYMENT_REQUIRED', 'Quota used up')] }), { kind: 'fatal', code: 'payment_required', says: ['Quota used up'] }],
   ['200 PAYMENT_REQUIRED', TRUST, res(200, nullData(TRUST, err('PAYMENT_REQUIRED'))), { kind: 'fatal', code: 'payment_required' }],
   ['429 RATE_LIMITED with headers and retryAfter', LRN, res(429, { data: null, errors: [err('RATE_LIMITED', 'slow down', { retryAfter: 3 })] }, rl), { kind: 'retry', code: 'rate_limited', waitMs: 3000 }],
@@ -153,6 +141,23 @@ describe('classifyGraphql', () => {
   it('reads the same rate headers as REST', () => {
     const a = classifyGraphql(LRN, {}, res(200, { data: { lookupLrn: { lrn: '1', lrn_activated_at: null } } }, rl), ctx);
     expect(a.rate).toEqual({ limit: 200, remaining: 0, resetAt: NOW + 1000 });
+  });
+
+  it('an invalid number reads exactly as the service put it, as over REST', () => {
+    const words = 'Invalid phone number format: phoneNumber must be 11 digits starting with 1';
+    const a = classifyGraphql(LRN, {}, res(200, nullData(LRN, err('INVALID_NUMBER', words))), ctx);
+    expect(a.kind === 'invalid' && a.error).toEqual({ code: 'invalid_number', message: words, status: 200 });
+    const r = classifyRest(LRN, {}, res(400, { error: 'Invalid phone number format', details: 'phone_number must be 11 digits starting with 1' }), ctx);
+    expect(r.kind === 'invalid' && r.error.message).toBe('Invalid phone number format: phone_number must be 11 digits starting with 1');
+  });
+
+  it('keeps a requested sub-object that came back null beside an error about it, as REST would', () => {
+    const body = {
+      data: { lookupLrn: { lrn: '1', lrn_activated_at: null, enhanced_lrn_data: null } },
+      errors: [{ message: 'carrier db down', path: ['lookupLrn', 'enhanced_lrn_data'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+    };
+    const a = classifyGraphql(LRN, { enhanced: true }, res(200, body), ctx);
+    expect(a.kind === 'ok' && a.result).toEqual({ lrn: '1', lrn_activated_at: null, enhanced_lrn_data: null });
   });
 
   it('redacts the key when a server echoes it in an error', () => {

@@ -163,7 +163,8 @@ describe('traces and the key', () => {
     const { t, lines } = await setup((_req, res) => json(res, 429, { errors: [{ message: 'slow', extensions: { code: 'RATE_LIMITED', retryAfter: 1 } }] }), { transport: 'graphql' });
     await t.send(TRUST, '12015550123', {});
     expect(lines[0]).toMatch(/^→ POST http:\/\/127\.0\.0\.1:\d+\/graphql \[graphql trustLookup\] \{"phoneNumber":"12015550123"\}/);
-    expect(lines[1]).toBe('← 429 /graphql [graphql] 0ms retry rate_limited wait=1000ms');
+    // The lookup is named on the answer too: over GraphQL every lookup shares one path.
+    expect(lines[1]).toBe('← 429 /graphql [graphql trustLookup] 0ms retry rate_limited wait=1000ms');
   });
 
   it('never shows the key, even when the server echoes it', async () => {

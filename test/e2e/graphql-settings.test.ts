@@ -121,7 +121,7 @@ describe('--verbose is the only place the transport shows', () => {
     expect(graphql?.code).toBe(0);
     expect(graphql?.stdout).toBe(rest?.stdout);
     expect(graphql?.stderr).toMatch(/→ POST http:\/\/127\.0\.0\.1:\d+\/graphql \[graphql trustLookup\] \{"phoneNumber":"12129876543"\}/);
-    expect(graphql?.stderr).toMatch(/← 200 \/graphql \[graphql\]/);
+    expect(graphql?.stderr).toMatch(/← 200 \/graphql \[graphql trustLookup\] \d+ms/);
     expect(graphql?.stderr).not.toContain(sb.apiKey);
     expect(rest?.stderr).toMatch(/→ POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/trust /);
     expect(rest?.stderr).not.toMatch(/graphql/);

@@ -132,13 +132,14 @@ export async function sandboxStats(sb: SandboxLike): Promise<{
 }
 
 /**
- * Runs a shell pipeline with $NUMINTEL set to the CLI command (for `| head -1` and friends);
+ * Runs a shell script in which `numintel` is the CLI under test (for `| head -1` and friends);
  * same clean environment as runCli.
  */
 export function runShell(script: string, opts: CliOptions = {}): Promise<CliResult> {
-  return spawnClean('sh', ['-c', script], {
+  const define = 'numintel() { "$NUMINTEL_NODE" "$NUMINTEL_CLI" "$@"; }';
+  return spawnClean('sh', ['-c', `${define}\n${script}`], {
     ...opts,
-    env: { NUMINTEL: `"${process.execPath}" "${CLI}"`, ...opts.env },
+    env: { NUMINTEL_NODE: process.execPath, NUMINTEL_CLI: CLI, ...opts.env },
   });
 }
 
@@ -150,4 +151,34 @@ export function hasStackTrace(text: string): boolean {
 /** A CSV document as rows of cells. */
 export function parseCsv(text: string): string[][] {
   return parseCsvSync(text, { relax_column_count: false }) as string[][];
+}
+
+export interface LookupCase {
+  kind: Kind;
+  flags: string[];
+  opts: { enhanced?: boolean; messaging?: boolean; spam?: boolean };
+}
+
+/** Every lookup command with every combination of its options. */
+export const LOOKUP_CASES: LookupCase[] = [
+  { kind: 'lrn', flags: [], opts: {} },
+  { kind: 'lrn', flags: ['--enhanced'], opts: { enhanced: true } },
+  { kind: 'lrn', flags: ['--messaging'], opts: { messaging: true } },
+  { kind: 'lrn', flags: ['--enhanced', '--messaging'], opts: { enhanced: true, messaging: true } },
+  { kind: 'cnam', flags: [], opts: {} },
+  { kind: 'cnam', flags: ['--spam'], opts: { spam: true } },
+  { kind: 'trust', flags: [], opts: {} },
+];
+
+/** The CSV columns and cells a REST result flattens to, by the contract's rules (not numintel's code). */
+export function flattenResult(kind: Kind, result: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const put = (name: string, v: unknown) => (out[name] = v === null || v === undefined ? '' : String(v));
+  for (const [k, v] of Object.entries(result)) {
+    if (k === 'enhanced_lrn_data') for (const [sk, sv] of Object.entries(v as object)) put(sk, sv);
+    else if (k === 'messaging') for (const [sk, sv] of Object.entries(v as object)) put(`messaging_${sk}`, sv);
+    // CNAM's own `number` would collide with the added `number` column.
+    else put(kind === 'cnam' && k === 'number' ? 'cnam_number' : k, v);
+  }
+  return out;
 }

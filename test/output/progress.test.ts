@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/core/clock.js';
 import { newRunStats } from '../../src/core/run.js';
-import { PROGRESS_INTERVAL_MS, createProgress, progressLine } from '../../src/output/progress.js';
+import { PROGRESS_FIRST_DRAW_MS, PROGRESS_INTERVAL_MS, createProgress, progressLine } from '../../src/output/progress.js';
 import { Collect } from './helpers.js';
 
 function fakeClock(start = 1_000_000): Clock & { advance(ms: number): void } {
@@ -40,14 +40,14 @@ describe('progress', () => {
     stats.total = 200;
     const p = createProgress(stream, stats, clock, { enabled: true });
     p.start();
-    expect(stream.chunks).toHaveLength(1);
+    expect(stream.chunks).toHaveLength(0); // a run over within PROGRESS_FIRST_DRAW_MS never shows a bar
     for (let i = 0; i < 100; i++) {
       stats.written++;
       clock.advance(10); // 100 updates over one second
       p.update();
     }
-    // One render at start, then one per 100 ms of the fake clock's second.
-    expect(stream.chunks).toHaveLength(1 + 1000 / PROGRESS_INTERVAL_MS);
+    // Nothing before the first-draw delay, then one render per interval of the fake clock.
+    expect(stream.chunks).toHaveLength(1 + (1000 - PROGRESS_FIRST_DRAW_MS) / PROGRESS_INTERVAL_MS);
     for (const c of stream.chunks) {
       expect(c.startsWith('\r\x1b[K')).toBe(true);
       expect(c).not.toContain('\n');
@@ -63,25 +63,15 @@ describe('progress', () => {
     expect(stream.chunks.at(-1)).toBe('\r\x1b[K'); // nothing after stop
   });
 
-  it('clear() erases the line and lets the next update redraw at once', () => {
-    const stream = terminal();
-    const clock = fakeClock();
-    const p = createProgress(stream, newRunStats(clock.now()), clock, { enabled: true });
-    p.start();
-    p.clear();
-    expect(stream.chunks.at(-1)).toBe('\r\x1b[K');
-    p.update();
-    expect(stream.chunks).toHaveLength(3);
-    expect(stream.chunks.at(-1)).toContain('0 rows');
-  });
-
   it('never draws wider than the terminal', () => {
     const stream = terminal(30);
     const clock = fakeClock();
     const stats = newRunStats(clock.now());
     Object.assign(stats, { total: 1_000_000, written: 12_345, invalid: 3, failed: 2, rateLimited: 7 });
-    clock.advance(2000);
-    createProgress(stream, stats, clock, { enabled: true }).start();
+    const p = createProgress(stream, stats, clock, { enabled: true });
+    p.start();
+    clock.advance(PROGRESS_FIRST_DRAW_MS);
+    p.update();
     expect([...stream.chunks[0]!.replace('\r\x1b[K', '')].length).toBeLessThanOrEqual(29);
   });
 });

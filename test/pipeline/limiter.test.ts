@@ -34,7 +34,7 @@ describe('RateLimiter', () => {
     expect([l.take(0), l.take(0), l.take(0), l.take(0)]).toEqual([0, 0, 0, 0]);
     const wait = l.take(0);
     expect(wait).toBeGreaterThan(0);
-    expect(wait).toBeLessThanOrEqual(Math.ceil(1000 / 192));
+    expect(wait).toBeLessThanOrEqual(Math.ceil(1000 / 194));
     expect(l.take(wait)).toBe(0);
   });
 
@@ -48,20 +48,20 @@ describe('RateLimiter', () => {
 
   it('halves the pace on a 429 and climbs back over calm seconds', () => {
     const l = new RateLimiter(100, 0, () => 0.5);
-    expect(l.pace).toBe(96);
+    expect(l.pace).toBe(97);
     l.rateLimited(undefined, 0);
-    expect(l.pace).toBe(48);
+    expect(l.pace).toBe(48.5);
     expect(l.take(0)).toBeGreaterThan(0);
     l.rateLimited(undefined, 10);
-    expect(l.pace).toBe(48);
+    expect(l.pace).toBe(48.5);
     for (let s = 1; s <= 20; s++) l.succeeded(s * 1000);
-    expect(l.pace).toBe(96);
+    expect(l.pace).toBe(97);
   });
 
   it('adopts a lower advertised limit and holds a spent window until its reset', () => {
     const l = new RateLimiter(200, 0);
     l.observe({ limit: 50 }, 0);
-    expect(l.pace).toBe(48);
+    expect(l.pace).toBe(48.5);
     l.observe({ remaining: 0, resetAt: 900 }, 100);
     expect(l.take(100)).toBe(800);
     l.observe({ remaining: 0, resetAt: 50 }, 100);

@@ -1,0 +1,82 @@
+// 429s end to end, for each endpoint's own hint style (LRN: retry_after in the body and a delta
+// reset; CNAM and trust: Retry-After and a Unix-time reset): every row ends ok, few 429s when the
+// client can learn the limit from the headers, and never a request of that key and kind before
+// the advertised retry time once a 429 was answered (judged from the client's own timed --verbose
+// trace, so a loaded machine delaying the server's bookkeeping cannot blur it).
+import { describe, expect, it } from 'vitest';
+import type { LookupKind } from '../../src/core/lookups.js';
+import { DEFAULT_LIMITS, startSandbox } from '../../src/sandbox/index.js';
+import { jsonl, runCli, tempDir } from './harness.js';
+import { numbers, sandboxEnv, summaryOf, writeList } from '../fixtures/e2e/support.js';
+
+const dir = tempDir('numintel-429-e2e-');
+const LIMIT = 10;
+/** What every sandbox 429 advertises: Retry-After 1 (and the window's end, no later). */
+const RETRY_AFTER_MS = 1000;
+
+async function run(kind: LookupKind, rate429: number, rows: number, from: number) {
+  const sb = await startSandbox({ port: 0, limits: { ...DEFAULT_LIMITS, [kind]: LIMIT }, rate429, seed: from });
+  try {
+    const input = numbers(rows, from);
+    const path = writeList(dir, `${kind}-${rate429}.txt`, input);
+    const r = await runCli([kind, '-i', path, '--rate', '100', '--retries', '10', '--verbose'], { env: sandboxEnv(sb), timeoutMs: 40_000 });
+    return { input, r, stats: sb.stats(), key: sb.apiKey };
+  } finally {
+    await sb.close();
+  }
+}
+
+interface Sent {
+  at: number;
+  line: string;
+}
+
+const clockMs = (hms: string) => {
+  const [h, m, sec] = hms.split(':').map(Number) as [number, number, number];
+  return ((h * 60 + m) * 60 + sec) * 1000;
+};
+
+/**
+ * From the trace: every request of this kind sent after a 429 was read but before the wait that
+ * 429 advertised (the sandbox always says Retry-After: 1, so never less than RETRY_AFTER_MS).
+ */
+function early(stderr: string, kind: LookupKind): { after: string; early: Sent; waitMs: number }[] {
+  const bad: { after: string; early: Sent; waitMs: number }[] = [];
+  const holds: { line: string; until: number; waitMs: number }[] = [];
+  for (const line of stderr.split('\n')) {
+    const m = /^(\d\d:\d\d:\d\d\.\d{3}) (→ POST \S+|← 429 \S+)/.exec(line);
+    if (!m?.[1] || !m[2]?.endsWith(`/api/v1/${kind}`)) continue;
+    const at = clockMs(m[1]);
+    if (m[2].startsWith('←')) {
+      const waitMs = Number(/wait=(\d+)ms/.exec(line)?.[1] ?? 0);
+      holds.push({ line, until: at + waitMs, waitMs });
+      continue;
+    }
+    for (const h of holds) if (at < h.until) bad.push({ after: h.line, early: { at, line }, waitMs: h.waitMs });
+  }
+  // Every 429 must have been read with at least the advertised wait.
+  for (const h of holds) if (h.waitMs < RETRY_AFTER_MS) bad.push({ after: h.line, early: { at: 0, line: 'wait shorter than Retry-After' }, waitMs: h.waitMs });
+  return bad;
+}
+
+describe('under a 10/s limit with --rate 100', () => {
+  it.concurrent.each(['lrn', 'cnam', 'trust'] as const)('%s: a 429 storm (spurious 429s too): all rows ok, in order, no request before the retry time', async (kind) => {
+    const from = { lrn: 1000, cnam: 1100, trust: 1200 }[kind];
+    const [storm, calm] = await Promise.all([run(kind, 0.3, 20, from), run(kind, 0, 30, from + 50)]);
+
+    for (const { r, input, stats } of [storm, calm]) {
+      expect(r.code, r.stderr).toBe(0);
+      const recs = jsonl(r.stdout);
+      expect(recs.map((x) => x.input)).toEqual(input);
+      expect(recs.every((x) => x.ok === true)).toBe(true);
+      expect(stats.billed).toBe(input.length);
+      expect(summaryOf(r.stderr)['429s']).toBe(stats.rateLimited);
+    }
+    expect(storm.stats.rateLimited).toBeGreaterThan(0);
+    expect(early(storm.r.stderr, kind)).toEqual([]);
+    expect(early(calm.r.stderr, kind)).toEqual([]);
+    expect(storm.r.stderr).not.toContain(storm.key);
+    // The limit in the headers wins over --rate 100: a handful of 429s at the start at most.
+    expect(calm.stats.rateLimited).toBeLessThanOrEqual(Math.ceil(calm.input.length * 0.2));
+  }, 60_000);
+});

@@ -1,0 +1,50 @@
+// kill -9 mid-run, then --resume: the torn tail (if any) is dropped, the file ends byte-identical
+// to an uninterrupted run, and only lookups that were in flight at the kill are paid for twice.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { runCli, tempDir } from './harness.js';
+import { numbers, sandboxEnv, startCli, waitForLines, writeList } from '../fixtures/e2e/support.js';
+
+const dir = tempDir('numintel-kill-e2e-');
+const CONCURRENCY = 4;
+
+describe.concurrent('kill -9 and --resume', () => {
+  it.each(['csv', 'jsonl'] as const)('%s: byte-identical after resume, at most the in-flight lookups repeated', async (format) => {
+    const [slow, fast, reference] = await Promise.all([
+      startSandbox({ port: 0, latencyMs: 30, jitterMs: 20 }),
+      startSandbox({ port: 0 }),
+      startSandbox({ port: 0 }),
+    ]);
+    try {
+      const input = writeList(dir, `kill-${format}.txt`, numbers(150, format === 'csv' ? 4000 : 4200));
+      const out = join(dir, `kill.${format}`);
+      const clean = join(dir, `kill-clean.${format}`);
+      const args = ['cnam', '--spam', '-i', input, '-f', format, '--concurrency', String(CONCURRENCY), '--rate', '0'];
+      const full = runCli([...args, '-o', clean], { env: sandboxEnv(reference) });
+
+      const cli = startCli([...args, '-o', out], { env: sandboxEnv(slow) });
+      await waitForLines(out, 20);
+      cli.child.kill('SIGKILL');
+      const killed = await cli.done;
+      expect(killed.signal).toBe('SIGKILL');
+      const cut = readFileSync(out, 'utf8');
+      const expected = readFileSync((await full, clean), 'utf8');
+      expect(cut.length).toBeLessThan(expected.length);
+
+      const resumed = await runCli([...args, '-o', out, '--resume'], { env: sandboxEnv(fast) });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(readFileSync(out, 'utf8')).toBe(expected);
+
+      const paid = slow.stats().billed + fast.stats().billed;
+      expect(paid).toBeGreaterThanOrEqual(150);
+      expect(paid - 150).toBeLessThanOrEqual(CONCURRENCY);
+      // What the resumed run looked up is exactly what the file did not hold yet.
+      const kept = expected.slice(0, cut.length).split('\n').length - 1 - (format === 'csv' ? 1 : 0);
+      expect(fast.stats().billed).toBeLessThanOrEqual(150 - kept + 1);
+    } finally {
+      await Promise.all([slow.close(), fast.close(), reference.close()]);
+    }
+  }, 30_000);
+});
