@@ -128,12 +128,12 @@ export async function writeLines(path, header, numbers, row = (n) => n) {
 }
 
 /**
- * Runs the CLI to the end and measures it. Peak RSS is the kernel's high-water mark (VmHWM) of the
+ * Runs the CLI (`cli`: another build's launcher, to compare two builds) to the end and measures it. Peak RSS is the kernel's high-water mark (VmHWM) of the
  * CLI process, polled until it exits (it only grows, so the last reading is at most one poll late).
  */
-export async function runCli(args, env, { timeoutMs = 600_000, pollMs = 50 } = {}) {
+export async function runCli(args, env, { timeoutMs = 600_000, pollMs = 50, cli = CLI } = {}) {
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [cli, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (c) => (stderr += c));

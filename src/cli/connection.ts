@@ -1,4 +1,5 @@
 // Where requests go: the configured service, or the built-in sandbox started in-process.
+import { setFlagsFromString } from 'node:v8';
 import { LOOKUPS, type LookupKind } from '../core/lookups.js';
 import { VERSION } from '../core/version.js';
 import type { Transport } from '../core/transport.js';
@@ -35,6 +36,10 @@ export async function connect(
     apiKey = requireApiKey(settings);
     checkBaseUrl(baseUrl, true);
   }
+  // Numbers given as arguments are a handful: V8's optimising compile of undici's WebAssembly HTTP
+  // parser would take longer (≈70 ms, and exit waits for it) than the parsing it could speed up.
+  // Must be set before the first connection, which compiles the parser.
+  if (req.numbers.length > 0) setFlagsFromString('--liftoff-only');
   const transport = createTransport({
     baseUrl,
     apiKey,

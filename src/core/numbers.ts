@@ -1,7 +1,9 @@
 // Turning what a user typed into the 11-digit form the service wants, and refusing what is not a
 // U.S. (NANP) number before it costs a lookup. libphonenumber-js does the real validation (area
-// codes, exchanges, lengths); the messages on top say *why* a number was refused.
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+// codes, exchanges, lengths), with its metadata cut down to the +1 countries (nanp-metadata.ts);
+// the messages on top say *why* a number was refused.
+import { parsePhoneNumberFromString } from 'libphonenumber-js/core';
+import { NANP_METADATA, OTHER_CALLING_CODES } from './nanp-metadata.js';
 
 export type ParsedNumber = { ok: true; number: string } | { ok: false; message: string };
 
@@ -33,11 +35,8 @@ export function parseNumber(input: string, opts: ParseOptions = {}): ParsedNumbe
   if (digits === '') return { ok: false, message: `no digits in "${raw}"` };
 
   const international = withoutExt.trim().startsWith('+');
-  // Parsing is most of the cost of a row: only an international input needs this first parse.
-  const parsed = international ? parsePhoneNumberFromString(withoutExt, 'US') : undefined;
-  if (parsed && parsed.countryCallingCode !== '1') {
-    return { ok: false, message: `not a U.S. number (country code +${parsed.countryCallingCode})` };
-  }
+  const foreign = international && !digits.startsWith('1') ? OTHER_CALLING_CODES.find((c) => digits.startsWith(c)) : undefined;
+  if (foreign !== undefined) return { ok: false, message: `not a U.S. number (country code +${foreign})` };
 
   const national = nationalDigits(digits, international);
   if (national.length < 10) {
@@ -61,7 +60,7 @@ export function parseNumber(input: string, opts: ParseOptions = {}): ParsedNumbe
  * cross-checks the whole function against the version that also called validatePhoneNumberLength).
  */
 function checkNational(national: string): ParsedNumber {
-  const check = parsePhoneNumberFromString(`+1${national}`);
+  const check = parsePhoneNumberFromString(`+1${national}`, NANP_METADATA);
   if (!check || !check.isValid()) {
     return { ok: false, message: `${national.slice(0, 3)}-${national.slice(3, 6)}-${national.slice(6)} is not a valid U.S. number (unassigned area code or range)` };
   }

@@ -1,22 +1,32 @@
-// CSV sink: RFC 4180 quoting by csv-stringify (fields with the delimiter, a quote, CR or LF are
-// quoted, quotes doubled), `\n` line ends, UTF-8 without BOM. One row per record.
+// CSV sink: RFC 4180 quoting (fields with the delimiter, a quote, CR or LF are quoted, quotes
+// doubled), `\n` line ends, UTF-8 without BOM. One row per record.
 import type { Writable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import type { OutputRecord } from '../core/records.js';
 import type { RecordSink } from '../core/run.js';
 import { csvPlan, planHeader, recordValues } from './csv-layout.js';
 import type { OutputLayout, SinkStyle } from './layout.js';
 import { neutraliseFormula } from './sanitize.js';
-import { writeText } from './stream-write.js';
+import { createTextWriter } from './stream-write.js';
 
-const CSV_OPTIONS = { record_delimiter: '\n' } as const;
+const NEEDS_QUOTES = /[",\r\n]/;
 
+/**
+ * One CSV line, quoted as csv-stringify does with its defaults. Written out here because a
+ * stringifier per row (csv-stringify's sync API) cost more than the rest of the sink together.
+ */
 export function csvLine(cells: readonly string[]): string {
-  return stringify([cells], CSV_OPTIONS);
+  let line = '';
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i] ?? '';
+    if (i > 0) line += ',';
+    line += NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+  }
+  return `${line}\n`;
 }
 
 export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}): RecordSink {
   const plan = csvPlan(layout);
+  const writer = createTextWriter(out);
   // Only service text is neutralised: the user's input columns and our own input/number cells
   // pass through as they are.
   const service = style.rawCsv ? (cell: string) => cell : neutraliseFormula;
@@ -35,10 +45,10 @@ export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkSt
       const cells = plan.inputColumns ? [...v.inputCells] : [v.input];
       cells.push(v.number);
       for (const g of v.groups) cells.push(...g.fields.map(service), service(g.error));
-      return writeText(out, header() + csvLine(cells));
+      return writer.write(header() + csvLine(cells));
     },
     end(): Promise<void> {
-      return writeText(out, header());
+      return writer.flush(header());
     },
   };
 }

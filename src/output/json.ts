@@ -5,18 +5,19 @@
 import type { Writable } from 'node:stream';
 import type { OutputRecord } from '../core/records.js';
 import type { RecordSink } from '../core/run.js';
-import { writeText } from './stream-write.js';
+import { createTextWriter } from './stream-write.js';
 
 export function createJsonSink(out: Writable, appending = false): RecordSink {
+  const writer = createTextWriter(out);
   let opened = appending;
   return {
     write(record: OutputRecord): Promise<void> {
       const lead = opened ? ',\n' : '[\n';
       opened = true;
-      return writeText(out, lead + JSON.stringify(record));
+      return writer.write(lead + JSON.stringify(record));
     },
     end(): Promise<void> {
-      return writeText(out, opened ? '\n]\n' : '[]\n');
+      return writer.flush(opened ? '\n]\n' : '[]\n');
     },
   };
 }

@@ -2,11 +2,12 @@
 import type { Writable } from 'node:stream';
 import type { OutputRecord } from '../core/records.js';
 import type { RecordSink } from '../core/run.js';
-import { writeText } from './stream-write.js';
+import { createTextWriter } from './stream-write.js';
 
 export function createJsonlSink(out: Writable): RecordSink {
+  const writer = createTextWriter(out);
   return {
-    write: (record: OutputRecord) => writeText(out, `${JSON.stringify(record)}\n`),
-    end: () => Promise.resolve(),
+    write: (record: OutputRecord) => writer.write(`${JSON.stringify(record)}\n`),
+    end: () => writer.flush(),
   };
 }

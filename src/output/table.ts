@@ -10,7 +10,7 @@ import type { RecordSink } from '../core/run.js';
 import { csvPlan, recordValues, type CsvPlan, type RecordValues } from './csv-layout.js';
 import type { OutputLayout, SinkStyle } from './layout.js';
 import { stripControl } from './sanitize.js';
-import { writeText } from './stream-write.js';
+import { createTextWriter } from './stream-write.js';
 import { paintWrapped, textWidth as width } from './wrap.js';
 
 export const TABLE_CHUNK = 50;
@@ -37,25 +37,26 @@ export function createTableSink(out: Writable, layout: OutputLayout, style: Sink
   const plan = csvPlan(listLayout);
   const c = new Chalk({ level: style.color ? 1 : 0 });
   const termWidth = style.width && style.width > 20 ? style.width : DEFAULT_WIDTH;
+  const writer = createTextWriter(out);
   let buffer: Row[] = [];
   let vertical = false;
 
-  const flush = (): Promise<void> => {
-    if (buffer.length === 0) return Promise.resolve();
+  const render = (): string => {
+    if (buffer.length === 0) return '';
     const rows = buffer;
     buffer = [];
     const grid = horizontalCells(plan, rows, layout.mode, c, termWidth);
-    if (!vertical && grid.fits) return writeText(out, renderHorizontal(grid, c));
+    if (!vertical && grid.fits) return renderHorizontal(grid, c);
     vertical = true;
-    return writeText(out, renderVertical(plan, rows, layout.mode, c, termWidth));
+    return renderVertical(plan, rows, layout.mode, c, termWidth);
   };
 
   return {
     write(record: OutputRecord): Promise<void> {
       buffer.push({ values: recordValues(plan, listLayout, record), ok: record.ok });
-      return buffer.length >= chunk ? flush() : Promise.resolve();
+      return buffer.length >= chunk ? writer.flush(render()) : Promise.resolve();
     },
-    end: flush,
+    end: () => writer.flush(render()),
   };
 }
 

@@ -4,10 +4,10 @@
 // with the process however the run ends (where the OS refuses that, close() removes it).
 // A run that never fills the buffer never touches the disk. If the file cannot be created or
 // written (no space, no permission), full buffers are kept in memory instead: nothing is lost.
-import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Located } from './number-index.js';
+import { tempSuffix } from '../core/temp-name.js';
 
 const BUFFER_BYTES = 64 * 1024;
 
@@ -113,7 +113,7 @@ export class SpillStore {
   }
 
   private open(): number {
-    const path = join(this.opts.dir, `numintel-answers-${randomUUID()}.tmp`);
+    const path = join(this.opts.dir, `numintel-answers-${tempSuffix()}.tmp`);
     const fd = openSync(path, 'wx+', 0o600);
     try {
       unlinkSync(path);

@@ -4,10 +4,10 @@
 //   { "profiles": { "default": { "base-url": "https://api.example.com", "concurrency": 32 },
 //                   "staging": { "base-url": "https://staging.example.com", "api-key": "…" } } }
 // Other top-level members are kept as they are on save, so a newer numintel's additions survive.
-import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { usageError } from '../core/errors.js';
+import { tempSuffix } from '../core/temp-name.js';
 
 export type ProfileValues = Record<string, unknown>;
 
@@ -77,7 +77,7 @@ export async function saveConfig(path: string, data: ConfigData): Promise<void> 
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const text = `${JSON.stringify({ ...data.other, profiles: data.profiles }, null, 2)}\n`;
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dir, `.${basename(path)}.${tempSuffix()}.tmp`);
   const file = await open(temp, 'wx', 0o600);
   try {
     try {

@@ -1,7 +1,6 @@
 // Reading the API key from where a secret may come from: a file, piped stdin, a hidden prompt.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Writable, type Readable } from 'node:stream';
 import { NumintelError, usageError } from '../core/errors.js';
 
@@ -38,12 +37,14 @@ export function apiKeyFileReader(stdin: Readable, cwd: string): (pathOrDash: str
  * Asks on `output` and reads one line from a terminal `input` without echoing it: readline (in
  * terminal mode, so the tty is raw and does not echo by itself) writes its echo to a sink.
  */
-export function readHiddenLine(
+export async function readHiddenLine(
   input: Readable,
   output: NodeJS.WritableStream,
   question: string,
   signal?: AbortSignal,
 ): Promise<string> {
+  // Loaded here: only `config set api-key` at a terminal needs it, not every start-up.
+  const { createInterface } = await import('node:readline');
   const echo = new Writable({ write: (_chunk, _encoding, done) => done() });
   const rl = createInterface({ input, output: echo, terminal: true });
   return new Promise<string>((resolve, reject) => {

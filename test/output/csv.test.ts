@@ -1,8 +1,11 @@
+import { setImmediate as tick } from 'node:timers/promises';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { CNAM, LRN, TRUST } from '../../src/core/lookups.js';
 import type { OutputRecord } from '../../src/core/records.js';
 import type { OutputLayout, SinkStyle } from '../../src/output/layout.js';
+import { csvLine } from '../../src/output/csv.js';
 import { neutraliseFormula } from '../../src/output/sanitize.js';
 import { createSink } from '../../src/output/sink.js';
 import { CNAM_RESULT, Collect, ENHANCED, LRN_RESULT, MESSAGING, TRUST_RESULT, enriched, failed, ok } from './helpers.js';
@@ -34,6 +37,7 @@ describe('csv sink', () => {
     const out = new Collect();
     const sink = await createSink('csv', out, lrn);
     await sink.write(ok('lrn', '1', '12015550123', LRN_RESULT));
+    await tick();
     expect(out.text.split('\n')[0]).toBe('input,number,lrn,lrn_activated_at,error');
     expect((await csv(lrn, [])).text).toBe('input,number,lrn,lrn_activated_at,error\n');
   });
@@ -151,5 +155,21 @@ describe('csv sink', () => {
     ])('%j → %j', (cell, expected) => {
       expect(neutraliseFormula(cell)).toBe(expected);
     });
+  });
+});
+
+describe('csvLine', () => {
+  // As csv-stringify with its RFC 4180 defaults; given a record_delimiter it would stop quoting a
+  // lone CR, which csv-parse and spreadsheets then take for a line end.
+  it('quotes exactly as csv-stringify does (CR and LF both quoted), for awkward cells', () => {
+    const awkward = ['', 'plain', 'a,b', 'say "hi"', '"', 'line\nbreak', 'cr\rhere', 'crlf\r\n', ' spaced ', "'=1", 'ünï', ',', '""'];
+    for (const a of awkward) {
+      for (const b of awkward) {
+        const cells = [a, b, 'x'];
+        expect(csvLine(cells)).toBe(stringify([cells], { record_delimiter: '\n', quote_record_delimiter: true }));
+      }
+      expect(csvLine([a])).toBe(stringify([[a]], { record_delimiter: '\n', quote_record_delimiter: true }));
+    }
+    expect(parse(csvLine(['cr\rhere', 'b']) + csvLine(['c', 'd']))).toEqual([['cr\rhere', 'b'], ['c', 'd']]);
   });
 });

@@ -1,3 +1,4 @@
+import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { LRN } from '../../src/core/lookups.js';
 import type { OutputRecord } from '../../src/core/records.js';
@@ -53,16 +54,19 @@ describe('json', () => {
     expect(text.endsWith('\n')).toBe(true);
   });
 
-  it('writes `[]` when empty and streams one item per write', async () => {
+  it('writes `[]` when empty and streams items as they come, one write per event-loop turn', async () => {
     expect(await run('json', [])).toBe('[]\n');
     const out = new Collect();
     const sink = await createSink('json', out, layout);
     await sink.write(many[0]!);
+    await tick();
     expect(out.text).toBe(`[\n${JSON.stringify(many[0])}`);
     await sink.write(many[1]!);
+    await sink.write(many[2]!);
+    await tick();
     expect(out.chunks).toHaveLength(2);
     await sink.end();
-    expect(out.text).toBe(`[\n${JSON.stringify(many[0])},\n${JSON.stringify(many[1])}\n]\n`);
+    expect(out.text).toBe(`[\n${[many[0], many[1], many[2]].map((r) => JSON.stringify(r)).join(',\n')}\n]\n`);
   });
 
   it('continues an existing array when appending', async () => {

@@ -1,0 +1,184 @@
+import { Writable } from 'node:stream';
+import { setImmediate as tick } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { OutputClosedError, createTextWriter, isOutputClosed } from '../../src/output/stream-write.js';
+import { Collect } from './helpers.js';
+
+/** Turns run only when the test says so: `turn()` runs the flushes deferred so far. */
+function manualTurns() {
+  const queue: (() => void)[] = [];
+  return {
+    defer: (fn: () => void) => void queue.push(fn),
+    get scheduled() {
+      return queue.length;
+    },
+    turn() {
+      for (const fn of queue.splice(0)) fn();
+    },
+  };
+}
+
+/** A stream whose writes complete only when released; it records each chunk it was given. */
+function heldStream(highWaterMark: number) {
+  const held: (() => void)[] = [];
+  const chunks: string[] = [];
+  let consumed = 0;
+  const stream = new Writable({
+    highWaterMark,
+    decodeStrings: false,
+    write(chunk: unknown, _enc, cb) {
+      const text = String(chunk);
+      chunks.push(text);
+      held.push(() => {
+        consumed += text.length;
+        cb();
+      });
+    },
+  });
+  return {
+    stream,
+    chunks,
+    get consumed() {
+      return consumed;
+    },
+    releaseOne: () => held.shift()?.(),
+    releaseAll: () => {
+      while (held.length > 0) held.shift()?.();
+    },
+  };
+}
+
+describe('text writer', () => {
+  it('joins the texts of one turn into one write, in order, and schedules one flush per turn', async () => {
+    const out = new Collect();
+    const turns = manualTurns();
+    const writer = createTextWriter(out, { defer: turns.defer });
+    for (const t of ['a', 'b', 'c']) await writer.write(t);
+    expect(out.chunks).toEqual([]);
+    expect(turns.scheduled).toBe(1);
+    turns.turn();
+    await writer.write('d');
+    turns.turn();
+    expect(out.chunks).toEqual(['abc', 'd']);
+  });
+
+  it('shows a lone text on the next event-loop turn without waiting for more', async () => {
+    const out = new Collect();
+    const writer = createTextWriter(out);
+    await writer.write('first row\n');
+    await tick();
+    expect(out.text).toBe('first row\n');
+  });
+
+  it('writes at once when the queue reaches the chunk size', async () => {
+    const out = new Collect();
+    const turns = manualTurns();
+    const writer = createTextWriter(out, { chunkSize: 8, defer: turns.defer });
+    await writer.write('1234');
+    expect(out.chunks).toEqual([]);
+    await writer.write('5678');
+    expect(out.chunks).toEqual(['12345678']);
+    turns.turn();
+    expect(out.chunks).toEqual(['12345678']);
+  });
+
+  it('flush writes the queue and a closing text, and leaves no write behind', async () => {
+    const out = new Collect();
+    const turns = manualTurns();
+    const writer = createTextWriter(out, { defer: turns.defer });
+    await writer.write('[1');
+    await writer.write(',2');
+    await writer.flush(']\n');
+    expect(out.chunks).toEqual(['[1,2]\n']);
+    // The turn scheduled before the flush finds nothing left to write.
+    turns.turn();
+    expect(out.chunks).toEqual(['[1,2]\n']);
+    expect(out.writableEnded).toBe(false);
+  });
+
+  it('does not resolve a write while the stream is over its highWaterMark', async () => {
+    const slow = heldStream(100);
+    const writer = createTextWriter(slow.stream, { defer: manualTurns().defer });
+    const text = 'x'.repeat(30);
+    for (let i = 0; i < 3; i++) await writer.write(text);
+    expect(slow.chunks).toEqual([]);
+    let settled = false;
+    const fourth = writer.write(text).then(() => (settled = true));
+    expect(slow.chunks).toEqual([text.repeat(4)]);
+    await tick();
+    await tick();
+    expect(settled).toBe(false);
+    slow.releaseAll();
+    await fourth;
+    expect(settled).toBe(true);
+  });
+
+  it('keeps what it accepted within the highWaterMark against a slow reader, in order', async () => {
+    const hwm = 200;
+    const slow = heldStream(hwm);
+    const writer = createTextWriter(slow.stream);
+    let producing = true;
+    // The reader takes one chunk per turn until the producer is done.
+    const reader = (async () => {
+      for (let i = 0; producing && i < 100_000; i++) {
+        slow.releaseOne();
+        await tick();
+      }
+    })();
+    let accepted = 0;
+    let worst = 0;
+    const texts = Array.from({ length: 500 }, (_, i) => `row ${String(i).padStart(5, '0')} ${'.'.repeat(i % 23)}\n`);
+    for (const t of texts) {
+      await writer.write(t);
+      accepted += t.length;
+      worst = Math.max(worst, accepted - slow.consumed);
+    }
+    await writer.flush();
+    producing = false;
+    await reader;
+    slow.releaseAll();
+    expect(slow.chunks.join('')).toBe(texts.join(''));
+    expect(slow.chunks.length).toBeLessThan(texts.length);
+    expect(worst).toBeLessThan(hwm + 40);
+  });
+
+  it('rejects writes to a stream that is already gone', async () => {
+    const out = new Collect();
+    out.destroy();
+    const writer = createTextWriter(out);
+    await expect(writer.write('x')).rejects.toBeInstanceOf(OutputClosedError);
+    const ended = new Collect();
+    ended.end();
+    await expect(createTextWriter(ended).write('x')).rejects.toBeInstanceOf(OutputClosedError);
+  });
+
+  it('reports text queued for a stream that closed before the turn as lost', async () => {
+    const out = new Collect();
+    const turns = manualTurns();
+    const writer = createTextWriter(out, { defer: turns.defer });
+    await writer.write('row\n');
+    out.destroy();
+    turns.turn();
+    expect(out.chunks).toEqual([]);
+    await expect(writer.flush()).rejects.toBeInstanceOf(OutputClosedError);
+  });
+
+  it('rejects instead of hanging when the stream closes or errors while a write waits', async () => {
+    const a = heldStream(1);
+    const waiting = createTextWriter(a.stream).write('x');
+    a.stream.destroy();
+    await expect(waiting).rejects.toBeInstanceOf(OutputClosedError);
+
+    const b = heldStream(1);
+    const erroring = createTextWriter(b.stream).write('x');
+    b.stream.destroy(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    expect(isOutputClosed(await erroring.catch((e: unknown) => e))).toBe(true);
+
+    const c = heldStream(1);
+    const writer = createTextWriter(c.stream);
+    const first = writer.write('x');
+    c.stream.destroy();
+    await expect(first).rejects.toBeInstanceOf(OutputClosedError);
+    await expect(writer.flush('\n]\n')).rejects.toBeInstanceOf(OutputClosedError);
+  });
+});
