@@ -46,7 +46,7 @@ export async function openOutput(
     (path ? EXTENSION_FORMATS[extname(path).toLowerCase()] : undefined) ??
     (toTerminal ? 'table' : inputIsCsv ? 'csv' : 'jsonl');
 
-  const style: SinkStyle = { color: useColor(req, world, toTerminal), rawCsv: req.rawCsv, width: world.stdout.columns };
+  const style: SinkStyle = { color: useColor(req, world, toTerminal), rawCsv: req.rawCsv, width: world.stdout.columns ?? (Number(world.env.COLUMNS) || undefined) };
   const resumeHint = path
     ? `run the same command again with --resume to continue ${req.output}`
     : 'write to a file with -o <file> to make a run resumable';

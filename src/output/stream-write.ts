@@ -20,10 +20,14 @@ export function isOutputClosed(err: unknown): boolean {
 
 const isGone = (out: Writable) => out.destroyed || out.writableEnded;
 
-/** Resolves on 'drain'; a stream that errors or closes while we wait rejects instead of hanging. */
-function drained(out: Writable): Promise<void> {
+/**
+ * Resolves on 'drain'; a stream that errors or closes while we wait rejects instead of hanging.
+ * `settled` runs as the event arrives, before anyone awaiting the promise hears of it.
+ */
+function drained(out: Writable, settled?: () => void): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const done = () => {
+      settled?.();
       out.off('drain', onDrain);
       out.off('error', onError);
       out.off('close', onClose);
@@ -96,7 +100,8 @@ export function createTextWriter(out: Writable, options: TextWriterOptions = {})
 
   const waitForDrain = (): Promise<void> => {
     if (isGone(out)) return Promise.reject(new OutputClosedError());
-    waiting ??= drained(out).finally(() => {
+    // Forgotten at the drain itself, so a write right after it never gets this spent promise.
+    waiting ??= drained(out, () => {
       waiting = null;
     });
     return waiting;

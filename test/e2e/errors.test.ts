@@ -188,8 +188,8 @@ describe('the API key never shows', () => {
     expect(runs.map((r) => r.code)).toEqual([4, 0, 0, 0]);
     for (const run of runs) {
       expectClean(run);
-      expect(run.stderr).toMatch(/^→ POST http:\/\/127\.0\.0\.1:\d+\/(api\/v1\/\w+|graphql)/m);
-      expect(run.stderr).toMatch(/^← 200 /m);
+      expect(run.stderr).toMatch(/^\d\d:\d\d:\d\d\.\d{3} → POST http:\/\/127\.0\.0\.1:\d+\/(api\/v1\/\w+|graphql)/m);
+      expect(run.stderr).toMatch(/^\d\d:\d\d:\d\d\.\d{3} ← 200 /m);
       expect(run.stderr).toMatch(/sk_t…/);
     }
   });

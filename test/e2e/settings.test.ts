@@ -163,8 +163,10 @@ function maxInFlight(trace: string): number {
   let now = 0;
   let max = 0;
   for (const line of trace.split('\n')) {
-    if (line.startsWith('→ ')) max = Math.max(max, ++now);
-    else if (line.startsWith('← ')) now--;
+    // Each trace line starts with its time, HH:MM:SS.mmm.
+    const arrow = line.slice(13, 15);
+    if (arrow === '→ ') max = Math.max(max, ++now);
+    else if (arrow === '← ') now--;
   }
   return max;
 }
@@ -187,7 +189,7 @@ describe('setup errors stop the run before anything is sent (exit 2)', () => {
     expect(plainHttp.code).toBe(2);
     expect(plainHttp.stderr).toMatch(/http:\/\//);
     expect(plainHttp.stderr).toMatch(/https:\/\//);
-    expect(plainHttp.stderr).not.toMatch(/^→ /m);
+    expect(plainHttp.stderr).not.toMatch(/→ POST/);
     expect(plainHttp.stderr).not.toContain(KEY);
     for (const run of [noUrl, noKey, plainHttp]) expect(run.stdout).toBe('');
     expect((await sandboxStats(a)).requests.total).toBe(before.requests.total);
