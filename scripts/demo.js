@@ -20,7 +20,8 @@ function numintel(title, args) {
   }
 }
 
-numintel('routing number, carrier and location', ['lrn', '--sandbox', '--enhanced', '-f', 'table', '-i', 'samples/numbers.txt']);
+numintel('routing numbers', ['lrn', '--sandbox', '-f', 'table', '-i', 'samples/numbers.txt']);
+numintel('carrier, location and messaging of one ported number', ['lrn', '--sandbox', '--enhanced', '--messaging', '-f', 'table', '5125550182']);
 numintel('caller name and spam class', ['cnam', '--sandbox', '--spam', '-f', 'table', '-i', 'samples/numbers.txt']);
 numintel('reputation', ['trust', '--sandbox', '-f', 'table', '-i', 'samples/numbers.txt']);
 
