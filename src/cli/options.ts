@@ -20,12 +20,3 @@ export function numberOption(min: number, { exclusive = false } = {}) {
     return n;
   };
 }
-
-export function choiceOption<T extends string>(choices: readonly T[]) {
-  return (value: string): T => {
-    if (!(choices as readonly string[]).includes(value)) {
-      throw new InvalidArgumentError(`Expected one of ${choices.join(', ')}, got "${value}"`);
-    }
-    return value as T;
-  };
-}

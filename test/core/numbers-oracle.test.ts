@@ -6,6 +6,7 @@ import { parsePhoneNumberFromString, validatePhoneNumberLength } from 'libphonen
 import metadata from 'libphonenumber-js/metadata.max.json' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
 import { parseNumber, type ParsedNumber, type ParseOptions } from '../../src/core/numbers.js';
+import { seeded as prng } from '../pipeline/fakes.js';
 
 const EXTENSION = /\s*(?:(?:ext\.?|extension|x|#)\s*\d+)\s*$/i;
 
@@ -47,17 +48,6 @@ function oracle(input: string, opts: ParseOptions = {}): ParsedNumber {
   return { ok: true, number: `1${national}` };
 }
 
-/** Deterministic, so a failure names the same inputs on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const random = prng(20240601);
 const digitsOf = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 10)).join('');
