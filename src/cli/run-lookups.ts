@@ -3,8 +3,9 @@
 import { newRunStats } from '../core/run.js';
 import { NumintelError } from '../core/errors.js';
 import { openSource } from '../pipeline/source.js';
-import { runPipeline } from '../pipeline/runner.js';
+import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
 import { createSink, type OutputLayout } from '../output/sink.js';
+import { isOutputClosed } from '../output/stream-write.js';
 import { createProgress } from '../output/progress.js';
 import { formatSummary } from '../output/summary.js';
 import { resolveSettings } from '../settings/resolve.js';
@@ -71,7 +72,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   });
   const sink = await createSink(target.format, target.stream, layout, target.style);
 
-  let stopped: ReturnType<ReturnType<typeof runPipeline>['outcome']>['stopped'] = null;
+  let stopped: RunOutcome['stopped'] = null;
   try {
     const run = runPipeline(skip(source.items, target.skipRows), { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
       transport: connection.transport,
@@ -88,9 +89,14 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       await sink.write(record);
       progress.update();
     }
+    // Before the sink's last words: a table is drawn at the end, and the bar must be gone by then.
     progress.stop();
     await sink.end();
     stopped = run.outcome().stopped;
+  } catch (err) {
+    // The reader went away (`numintel … | head -1`): it has what it wanted; end quietly.
+    if (!isOutputClosed(err)) throw err;
+    stopped = { reason: 'closed' };
   } finally {
     progress.stop();
     await source.close();
@@ -100,12 +106,13 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 
   // The summary and the advice to resume are for bulk runs; one number needs neither.
   const bulk = stats.rows > 1;
-  if (!req.quiet && bulk) world.stderr.write(`${formatSummary(stats, world.clock.now())}\n`);
+  if (!req.quiet && bulk && stopped?.reason !== 'closed') world.stderr.write(`${formatSummary(stats, world.clock.now())}\n`);
+  if (stopped?.reason === 'closed') return EXIT.ok;
   if (stopped) throw stopError(stopped, bulk || req.output ? target.resumeHint : undefined);
   return stats.invalid + stats.failed > 0 ? EXIT.incomplete : EXIT.ok;
 }
 
-type Stop = NonNullable<ReturnType<ReturnType<typeof runPipeline>['outcome']>['stopped']>;
+type Stop = NonNullable<RunOutcome['stopped']>;
 
 function stopError(stop: Stop, resumeHint: string | undefined): NumintelError {
   switch (stop.reason) {
