@@ -47,9 +47,11 @@ export async function openOutput(
     (toTerminal ? 'table' : inputIsCsv ? 'csv' : 'jsonl');
 
   const style: SinkStyle = { color: useColor(req, world, toTerminal), rawCsv: req.rawCsv, width: world.stdout.columns ?? (Number(world.env.COLUMNS) || undefined) };
-  const resumeHint = path
-    ? `run the same command again with --resume to continue ${req.output}`
-    : 'write to a file with -o <file> to make a run resumable';
+  const resumeHint = !path
+    ? 'write to a file with -o <file> (csv or jsonl) to make a run resumable'
+    : format === 'csv' || format === 'jsonl'
+      ? `run the same command again with --resume to continue ${req.output}`
+      : `${format} output cannot be resumed: write csv or jsonl (-f) to make a run resumable`;
 
   if (!path) {
     if (req.resume) throw usageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
