@@ -3,22 +3,11 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NumintelError } from '../../src/core/errors.js';
 import { openSource, type SourceSpec } from '../../src/pipeline/source.js';
-import { collect, inputs, io, pipedStdin } from './source-helpers.js';
+import { collect, inputs, io, pipedStdin, usageFailure } from './source-helpers.js';
 
 const fromFile = (input: string, more: Partial<SourceSpec> = {}) => openSource({ args: [], input, ...more }, io());
 const fromStdin = (text: string, more: Partial<SourceSpec> = {}) => openSource({ args: [], ...more }, io({ stdin: pipedStdin(text) }));
-
-async function usageFailure(promise: Promise<unknown>): Promise<NumintelError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(NumintelError);
-  expect((err as NumintelError).kind).toBe('usage');
-  return err as NumintelError;
-}
 
 describe('recognising CSV', () => {
   it('by a .csv name, with quoted commas and newlines kept in their cells', async () => {

@@ -1,6 +1,8 @@
 // Shared by the source tests: a fake world around openSource and a way to drain items.
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
+import { expect } from 'vitest';
+import { NumintelError } from '../../src/core/errors.js';
 import type { SourceItem } from '../../src/core/run.js';
 import type { SourceIO } from '../../src/pipeline/source.js';
 
@@ -28,3 +30,14 @@ export async function collect(items: AsyncIterable<SourceItem>): Promise<SourceI
 }
 
 export const inputs = (items: readonly SourceItem[]) => items.map((i) => i.input);
+
+/** Awaits a rejection and checks it is a usage error (exit 2). */
+export async function usageFailure(promise: Promise<unknown>): Promise<NumintelError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(NumintelError);
+  expect((err as NumintelError).kind).toBe('usage');
+  return err as NumintelError;
+}

@@ -4,19 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NumintelError } from '../../src/core/errors.js';
 import { openSource } from '../../src/pipeline/source.js';
-import { collect, FIXTURES, inputs, io, pipedStdin, terminalStdin } from './source-helpers.js';
-
-async function usageFailure(promise: Promise<unknown>): Promise<NumintelError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(NumintelError);
-  expect((err as NumintelError).kind).toBe('usage');
-  return err as NumintelError;
-}
+import { collect, FIXTURES, inputs, io, pipedStdin, terminalStdin, usageFailure } from './source-helpers.js';
 
 describe('where numbers come from', () => {
   it('takes arguments first, in order, and counts them', async () => {
