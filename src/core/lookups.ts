@@ -29,6 +29,8 @@ export interface FieldSpec {
   readonly csvPrefix?: string;
   /** GraphQL type name of an object field. */
   readonly graphqlType?: string;
+  /** The service's echo of the number looked up: a table already shows it in its own column. */
+  readonly echo?: boolean;
 }
 
 export interface OptionSpec {
@@ -151,7 +153,7 @@ export const CNAM: LookupDescriptor = {
       description: 'add the spam classification (spam_type)',
     },
   ],
-  fields: [s('number'), s('cnam', { nullable: true }), s('spam_type', { option: 'spam' })],
+  fields: [s('number', { echo: true }), s('cnam', { nullable: true }), s('spam_type', { option: 'spam' })],
 };
 
 export const TRUST: LookupDescriptor = {
@@ -165,7 +167,7 @@ export const TRUST: LookupDescriptor = {
   defaultRate: 50,
   options: [],
   fields: [
-    s('phone_number', { graphqlName: 'phoneNumber' }),
+    s('phone_number', { graphqlName: 'phoneNumber', echo: true }),
     s('is_spam', { graphqlName: 'isSpam', type: 'boolean' }),
     s('is_robocall', { graphqlName: 'isRobocall', type: 'boolean' }),
     s('is_scam', { graphqlName: 'isScam', type: 'boolean' }),

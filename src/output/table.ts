@@ -34,7 +34,7 @@ interface Cell {
 export function createTableSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}, chunk = TABLE_CHUNK): RecordSink {
   // Column names as for list input: the table shows the number cell, not the whole input row.
   const listLayout = { ...layout, inputColumns: null };
-  const plan = csvPlan(listLayout);
+  const { plan, shown } = withoutEchoes(csvPlan(listLayout));
   const c = new Chalk({ level: style.color ? 1 : 0 });
   const termWidth = style.width && style.width > 20 ? style.width : DEFAULT_WIDTH;
   const writer = createTextWriter(out);
@@ -53,7 +53,7 @@ export function createTableSink(out: Writable, layout: OutputLayout, style: Sink
 
   return {
     write(record: OutputRecord): Promise<void> {
-      buffer.push({ values: recordValues(plan, listLayout, record), ok: record.ok });
+      buffer.push({ values: shown(recordValues(plan, listLayout, record)), ok: record.ok });
       return buffer.length >= chunk ? writer.flush(render()) : Promise.resolve();
     },
     end: () => writer.flush(render()),
@@ -61,6 +61,22 @@ export function createTableSink(out: Writable, layout: OutputLayout, style: Sink
 }
 
 const plain = (s: string) => s;
+
+/**
+ * The plan without the fields that only echo the number looked up (CNAM's `number`, trust's
+ * `phone_number`): the table's own number column shows it, and the width is better spent on data.
+ * `shown` drops the same cells from a record's values.
+ */
+function withoutEchoes(full: CsvPlan): { plan: CsvPlan; shown: (v: RecordValues) => RecordValues } {
+  const keep = full.lookups.map(({ descriptor, fields }) => {
+    const echoes = new Set(descriptor.fields.filter((f) => f.echo).map((f) => f.name));
+    return fields.map((f) => !echoes.has(f));
+  });
+  const pick = <T>(items: readonly T[], i: number) => items.filter((_, j) => keep[i]?.[j] !== false);
+  const plan = { ...full, lookups: full.lookups.map((l, i) => ({ ...l, fields: pick(l.fields, i), names: pick(l.names, i) })) };
+  const shown = (v: RecordValues): RecordValues => ({ ...v, groups: v.groups.map((g, i) => ({ ...g, fields: pick(g.fields, i) })) });
+  return { plan, shown };
+}
 
 /** Service values worth an analyst's eye: spam flags that are set, a spam type other than NONE. */
 function valuePaint(field: string, value: string, c: ChalkInstance): (s: string) => string {

@@ -31,6 +31,17 @@ const basic = [
 ];
 
 describe('table sink', () => {
+  it('leaves out the fields that only echo the number (CNAM number, trust phone_number)', async () => {
+    const cnam: OutputLayout = { mode: 'single', lookups: [CNAM], options: { spam: true }, inputColumns: null };
+    const text = await table(cnam, [ok('cnam', '2015550123', '12015550123', CNAM_RESULT)], { width: 120 });
+    expect(lines(text).find((l) => l.includes('input'))).toMatch(/input.*number.*cnam.*spam_type.*status/);
+    expect(text).not.toContain('cnam_number');
+    const trust: OutputLayout = { mode: 'single', lookups: [TRUST], options: {}, inputColumns: null };
+    const vertical = await table(trust, [ok('trust', '2015550123', '12015550123', TRUST_RESULT)], { width: 40 });
+    expect(vertical).toContain('is_spam');
+    expect(vertical).not.toContain('phone_number');
+  });
+
   it('puts few columns on one row per record, within the width', async () => {
     const text = await table(lrn, basic, { width: 100 });
     const header = lines(text).find((l) => l.includes('input'));
