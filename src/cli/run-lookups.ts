@@ -74,7 +74,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 
   let stopped: RunOutcome['stopped'] = null;
   try {
-    const run = runPipeline(skip(source.items, target.skipRows), { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
+    const items = target.skipRows > 0 ? skip(source.items, target.skipRows) : source.items;
+    const run = runPipeline(items, { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
       transport: connection.transport,
       clock: world.clock,
       stats,
