@@ -10,6 +10,8 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { fetch } from 'undici';
 import { parseNumber } from '../../dist/core/numbers.js';
+// Deterministic, so every run benchmarks the same numbers.
+import { prng } from '../../dist/core/prng.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CLI = join(ROOT, 'bin', 'numintel.js');
@@ -75,17 +77,6 @@ export async function startSandboxProcess(args, { timeoutMs = 15_000 } = {}) {
   };
 }
 
-/** A deterministic PRNG (mulberry32), so every run benchmarks the same numbers. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * `count` distinct numbers that numintel accepts as valid U.S. numbers, spread uniformly over the

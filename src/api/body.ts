@@ -1,12 +1,9 @@
 // Reading what the service sent, whatever it sent: JSON or not, an error body of any shape, an
 // HTML page from a proxy. Everything here is total: no input makes it throw.
+import { isObject } from '../core/json.js';
 import { redact } from '../core/secret.js';
 
-export type JsonObject = Record<string, unknown>;
-
-export function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+export { isObject, type JsonObject } from '../core/json.js';
 
 /** The parsed body, or undefined when it is empty or not JSON. */
 export function parseJson(text: string): unknown {

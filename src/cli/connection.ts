@@ -1,17 +1,14 @@
 // Where requests go: the configured service, or the built-in sandbox started in-process.
 import { setFlagsFromString } from 'node:v8';
-import { LOOKUPS, type LookupKind } from '../core/lookups.js';
 import { VERSION } from '../core/version.js';
 import type { Transport } from '../core/transport.js';
-import { checkBaseUrl, createTransport } from '../api/index.js';
+import { createTransport } from '../api/index.js';
 import { requireApiKey, requireBaseUrl, type Settings } from '../settings/resolve.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
 
 export interface Connection {
   readonly transport: Transport;
-  /** Client-side rate per kind: --rate for every kind, else each lookup's documented limit. */
-  rates(rate: number | undefined): Partial<Record<LookupKind, number>>;
   close(): Promise<void>;
 }
 
@@ -34,7 +31,6 @@ export async function connect(
   } else {
     baseUrl = requireBaseUrl(settings);
     apiKey = requireApiKey(settings);
-    checkBaseUrl(baseUrl, true);
   }
   // Numbers given as arguments are a handful: V8's optimising compile of undici's WebAssembly HTTP
   // parser would take longer (≈70 ms, and exit waits for it) than the parsing it could speed up.
@@ -52,7 +48,6 @@ export async function connect(
   });
   return {
     transport,
-    rates: (rate) => Object.fromEntries(req.lookups.map((d) => [d.kind, rate ?? LOOKUPS[d.kind].defaultRate])),
     close: async () => {
       await transport.close();
       await closeSandbox();

@@ -33,4 +33,4 @@ export const EXIT_CODES_HELP = `Exit codes:
   2    usage or setup error (bad flag, no API key or base URL, unreadable input, unknown column)
   3    the service refused the key (401/403) or payment is required (402); the run stopped
   4    the run finished but at least one number was invalid or failed
-  130  interrupted (Ctrl-C); finished rows are written, --resume continues`;
+  130  interrupted (Ctrl-C, or the circuit breaker); finished rows are written, --resume continues`;

@@ -11,13 +11,13 @@ import {
   type OptionName,
 } from '../core/lookups.js';
 import { usageError } from '../core/errors.js';
+import { OUTPUT_FORMATS } from '../output/layout.js';
 import { intOption, numberOption } from './options.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
 
 export type SetExitCode = (code: number) => void;
 
-export const FORMATS = ['table', 'json', 'jsonl', 'csv'] as const;
 
 export function lookupCommand(d: LookupDescriptor, world: World, setExitCode: SetExitCode): Command {
   const cmd = new Command(d.kind)
@@ -75,7 +75,7 @@ function addRunOptions(cmd: Command): void {
     .option('--no-header', 'the CSV input has no header row')
     .option('--no-validate', 'send numbers as given (punctuation stripped) without validating them')
     .optionsGroup('Output:')
-    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, csv for CSV input, else jsonl)').choices(FORMATS))
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, csv for CSV input, else jsonl)').choices(OUTPUT_FORMATS))
     .option('-o, --output <path>', 'write records to a file instead of stdout')
     .option('--resume', 'continue an interrupted run where the -o file stops')
     .option('--raw-csv', 'do not neutralise spreadsheet formulas in CSV cells from the service')

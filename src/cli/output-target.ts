@@ -1,12 +1,11 @@
 // Where records go and in which format: stdout or -o <file>, with --resume continuing a file
 // after its last complete row.
 import { createWriteStream } from 'node:fs';
-import { truncate } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { usageError } from '../core/errors.js';
-import { firstJsonlRecord, inspectOutputForResume } from '../pipeline/resume.js';
+import { firstJsonlRecord, inspectOutputForResume, truncateForResume } from '../pipeline/resume.js';
 import { activeFields, LOOKUP_KINDS } from '../core/lookups.js';
 import { rowKeys } from '../core/run.js';
 import { csvHeader } from '../output/csv-layout.js';
@@ -14,6 +13,7 @@ import type { OutputLayout, SinkStyle } from '../output/sink.js';
 import type { Settings } from '../settings/resolve.js';
 import type { Format, RunRequest } from './run-request.js';
 import type { World } from './world.js';
+import { isObject } from '../core/json.js';
 
 export interface OutputTarget {
   readonly format: Format;
@@ -76,9 +76,12 @@ export async function openOutput(
       throw usageError(`--resume works with csv and jsonl output, not ${format}`, 'use -f csv or -f jsonl');
     }
     const found = await inspectOutputForResume(path, format);
-    await truncate(path, found.validBytes).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw usageError(`cannot resume ${req.output}: ${err.message}`);
-    });
+    // An empty or missing file needs no cutting: it is opened for writing afresh below.
+    if (found.validBytes > 0) {
+      await truncateForResume(path, found.validBytes).catch((err: Error) => {
+        throw usageError(`cannot resume ${req.output}: ${err.message}`);
+      });
+    }
     skipRows = found.rows;
     appending = found.validBytes > 0;
     header = found.header;
@@ -147,7 +150,6 @@ function recordFits(record: Record<string, unknown>, layout: OutputLayout): bool
   });
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Colour only on a terminal, never with NO_COLOR, TERM=dumb or --no-color; CLICOLOR_FORCE=1 forces it. */
 function useColor(req: RunRequest, world: World, toTerminal: boolean): boolean {

@@ -80,9 +80,10 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       clock: world.clock,
       stats,
       concurrency: settings.concurrency,
-      rates: connection.rates(settings.rate),
+      // --rate applies to every kind; without it the runner uses each lookup's documented limit.
+      rates: settings.rate === undefined ? undefined : Object.fromEntries(req.lookups.map((d) => [d.kind, settings.rate])),
       retries: settings.retries,
-      breakerThreshold: req.maxFailures ?? 20,
+      breakerThreshold: req.maxFailures,
       signal: world.interrupt,
     });
     progress.start();

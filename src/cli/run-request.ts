@@ -1,7 +1,9 @@
 // What a lookup command (or enrich) was asked to do, after its flags were parsed.
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 
-export type Format = 'table' | 'json' | 'jsonl' | 'csv';
+import type { OutputFormat } from '../output/layout.js';
+
+export type Format = OutputFormat;
 
 export interface RunRequest {
   readonly command: 'lrn' | 'cnam' | 'trust' | 'enrich';

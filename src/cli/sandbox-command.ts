@@ -6,7 +6,7 @@ import { maskSecret } from '../core/secret.js';
 import { DEFAULT_API_KEY, DEFAULT_LIMITS, optionProblems, type SandboxOptions } from '../sandbox/options.js';
 import type { World } from './world.js';
 
-export const SANDBOX_DEFAULT_PORT = 4010;
+const SANDBOX_DEFAULT_PORT = 4010;
 
 const CHOICES_HELP = `
 Behaviour (stable, so tests can rely on it; see docs/sandbox.md):
@@ -97,7 +97,7 @@ export function sandboxCommand(world: World): Command {
 }
 
 /** Flags to options, refusing bad values as usage errors that quote them. */
-export function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Partial<SandboxOptions> {
+function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Partial<SandboxOptions> {
   const whole = (name: string, v: string | undefined): number | undefined => {
     if (v === undefined) return undefined;
     if (!/^\d+$/.test(v.trim())) throw usageError(`--${name} must be a whole number, got "${v}"`);

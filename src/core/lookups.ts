@@ -203,12 +203,6 @@ export function restBody(d: LookupDescriptor, number: string, opts: LookupOption
   return body;
 }
 
-/** A stable key for "the same lookup": used to look a number up once per run. */
-export function lookupKey(d: LookupDescriptor, number: string, opts: LookupOptions): string {
-  const on = d.options.filter((o) => opts[o.name]).map((o) => o.name);
-  return `${d.kind}:${number}:${on.join(',')}`;
-}
-
 /** The flattened CSV columns of a result: depend only on the lookup and its options. */
 export function csvColumns(d: LookupDescriptor, opts: LookupOptions): string[] {
   const cols: string[] = [];

@@ -1,8 +1,8 @@
 // What a sink needs to know about the run before the first record arrives.
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 
-export type OutputFormat = 'table' | 'json' | 'jsonl' | 'csv';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'jsonl', 'csv'];
+export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface OutputLayout {
   /** `single`: one lookup command (LookupRecord); `enrich`: several lookups per row (EnrichRecord). */

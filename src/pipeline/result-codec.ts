@@ -3,10 +3,9 @@
 // result keeps only its leaf values: `[<shape id>, leaf, leaf, …]`, one flat JSON string (a
 // concatenation would leave V8 a rope of three strings, which costs more than it saves).
 import type { Result } from '../core/records.js';
+import { isObject } from '../core/json.js';
 
 type Skeleton = { [key: string]: Skeleton | 0 };
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export class ResultCodec {
   private readonly skeletons: Skeleton[] = [];
@@ -37,7 +36,7 @@ export class ResultCodec {
 function split(obj: Record<string, unknown>, leaves: unknown[]): Skeleton {
   const skeleton: Skeleton = {};
   for (const [k, v] of Object.entries(obj)) {
-    if (isPlainObject(v)) skeleton[k] = split(v, leaves);
+    if (isObject(v)) skeleton[k] = split(v, leaves);
     else {
       skeleton[k] = 0;
       leaves.push(v);

@@ -1,6 +1,6 @@
 // Fault injection: per-request random draws from a seeded PRNG of their own, so the data of a
 // number never depends on which faults happened before it.
-import { prng } from './hash.js';
+import { prng } from '../core/prng.js';
 import type { SandboxOptions } from './options.js';
 
 export type FaultKind = 'reset' | 'hang' | 'error' | 'rate429';

@@ -23,14 +23,3 @@ export function facet(base: number, i: number): number {
 export function seedValue(seed: number | string): number {
   return typeof seed === 'number' ? fnv1a(`n:${seed}`, 0) : fnv1a(`s:${seed}`, 0);
 }
-
-/** mulberry32: a tiny seeded PRNG giving floats in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

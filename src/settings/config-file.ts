@@ -8,6 +8,7 @@ import { chmod, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { usageError } from '../core/errors.js';
 import { tempSuffix } from '../core/temp-name.js';
+import { isObject } from '../core/json.js';
 
 export type ProfileValues = Record<string, unknown>;
 
@@ -26,8 +27,6 @@ export function isValidProfileName(name: string): boolean {
   return PROFILE_NAME.test(name);
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Where the JSON breaks, without quoting the file: it may hold the API key. */
 function jsonErrorPlace(text: string, err: unknown): string {
@@ -60,11 +59,11 @@ export async function loadConfig(path: string): Promise<ConfigData> {
   } catch (err) {
     throw corrupt(path, `is not valid JSON${jsonErrorPlace(text, err)}`);
   }
-  if (!isPlainObject(parsed)) throw corrupt(path, 'must hold a JSON object');
+  if (!isObject(parsed)) throw corrupt(path, 'must hold a JSON object');
   const { profiles = {}, ...other } = parsed;
-  if (!isPlainObject(profiles)) throw corrupt(path, 'has "profiles" that is not an object');
+  if (!isObject(profiles)) throw corrupt(path, 'has "profiles" that is not an object');
   for (const [name, values] of Object.entries(profiles)) {
-    if (!isPlainObject(values)) throw corrupt(path, `has profile ${JSON.stringify(name)} that is not an object`);
+    if (!isObject(values)) throw corrupt(path, `has profile ${JSON.stringify(name)} that is not an object`);
   }
   return { profiles: profiles as Record<string, ProfileValues>, other };
 }

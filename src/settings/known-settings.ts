@@ -6,8 +6,9 @@ import { maskSecret } from '../core/secret.js';
 import type { Transport } from '../core/transport.js';
 
 export type TransportName = Transport['name'];
-export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/layout.js';
+
+export { OUTPUT_FORMATS, type OutputFormat };
 
 /** The resolved values. Optional ones have no default: absent means "not configured" / "automatic". */
 export interface SettingValues {

@@ -6,7 +6,7 @@ import { parsePhoneNumberFromString, validatePhoneNumberLength } from 'libphonen
 import metadata from 'libphonenumber-js/metadata.max.json' with { type: 'json' };
 import { describe, expect, it } from 'vitest';
 import { parseNumber, type ParsedNumber, type ParseOptions } from '../../src/core/numbers.js';
-import { seeded as prng } from '../pipeline/fakes.js';
+import { prng } from '../../src/core/prng.js';
 
 const EXTENSION = /\s*(?:(?:ext\.?|extension|x|#)\s*\d+)\s*$/i;
 

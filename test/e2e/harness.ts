@@ -4,6 +4,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { parse as parseCsvSync } from 'csv-parse/sync';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 // NUMINTEL_E2E_CLI points the suite at another build of the launcher (e.g. a private copy while
@@ -181,4 +183,19 @@ export function flattenResult(kind: Kind, result: Record<string, unknown>): Reco
     else put(kind === 'cnam' && k === 'number' ? 'cnam_number' : k, v);
   }
   return out;
+}
+
+/**
+ * One sandbox for the whole test file: started before its tests (after checking the CLI is
+ * built), closed after them. Read `ctx.sb` and `ctx.env` inside the tests.
+ */
+export function fileSandbox(): { sb: Sandbox; env: Record<string, string | undefined> } {
+  const ctx = {} as { sb: Sandbox; env: Record<string, string | undefined> };
+  beforeAll(async () => {
+    requireBuiltCli();
+    ctx.sb = await startSandbox({ port: 0 });
+    ctx.env = sandboxEnv(ctx.sb);
+  });
+  afterAll(() => ctx.sb.close());
+  return ctx;
 }

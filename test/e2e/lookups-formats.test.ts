@@ -3,15 +3,15 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
 import {
   CLI,
   LOOKUP_CASES as CASES,
+  fileSandbox,
   flattenResult as flatten,
   jsonl,
   parseCsv,
-  requireBuiltCli,
   restResult,
   runCli,
   runShell,
@@ -22,21 +22,14 @@ import {
 const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 const NUMBERS = ['12015550123', '13125550188', '14155550142'];
 
-let sb: Sandbox;
-let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  requireBuiltCli();
-  sb = await startSandbox({ port: 0 });
-  env = sandboxEnv(sb);
-});
-afterAll(() => sb.close());
+const ctx = fileSandbox();
 
 describe('formats', () => {
   it('-f json is one valid array of the jsonl records, and [] for no input', async () => {
     const [json, lines, empty] = await Promise.all([
-      runCli(['cnam', '--spam', '-f', 'json', ...NUMBERS, '123'], { env }),
-      runCli(['cnam', '--spam', ...NUMBERS, '123'], { env }),
-      runCli(['cnam', '-f', 'json'], { env, stdin: '' }),
+      runCli(['cnam', '--spam', '-f', 'json', ...NUMBERS, '123'], { env: ctx.env }),
+      runCli(['cnam', '--spam', ...NUMBERS, '123'], { env: ctx.env }),
+      runCli(['cnam', '-f', 'json'], { env: ctx.env, stdin: '' }),
     ]);
     expect(json.code).toBe(4);
     const parsed = JSON.parse(json.stdout) as unknown;
@@ -48,22 +41,22 @@ describe('formats', () => {
   it('-f csv: a header that depends only on command and options, flattened results, `code: message` errors', async () => {
     const invalidOnly = [CASES[3]!, CASES[5]!, CASES[6]!];
     const [runs, bad, invalid] = await Promise.all([
-      Promise.all(CASES.map((c) => runCli([c.kind, ...c.flags, '-f', 'csv', ...NUMBERS, '123'], { env }))),
-      Promise.all(invalidOnly.map((c) => runCli([c.kind, ...c.flags, '-f', 'csv', '123'], { env }))),
-      runCli(['lrn', '123'], { env }),
+      Promise.all(CASES.map((c) => runCli([c.kind, ...c.flags, '-f', 'csv', ...NUMBERS, '123'], { env: ctx.env }))),
+      Promise.all(invalidOnly.map((c) => runCli([c.kind, ...c.flags, '-f', 'csv', '123'], { env: ctx.env }))),
+      runCli(['lrn', '123'], { env: ctx.env }),
     ]);
     const message = (jsonl(invalid.stdout)[0]!.error as { message: string }).message;
     for (const [i, c] of CASES.entries()) {
       const rows = parseCsv(runs[i]!.stdout);
       const header = rows[0]!;
-      const expected = flatten(c.kind, await restResult(sb, c.kind, NUMBERS[0]!, c.opts));
+      const expected = flatten(c.kind, await restResult(ctx.sb, c.kind, NUMBERS[0]!, c.opts));
       expect(header).toEqual(['input', 'number', ...Object.keys(expected), 'error']);
       const j = invalidOnly.indexOf(c);
       if (j >= 0) expect(parseCsv(bad[j]!.stdout)[0]).toEqual(header);
       if (c.opts.messaging) expect(header.filter((h) => h.startsWith('messaging_'))).toHaveLength(5);
       for (const [k, n] of NUMBERS.entries()) {
         const cells = Object.fromEntries(header.map((h, m) => [h, rows[k + 1]![m]]));
-        expect(cells).toEqual({ input: n, number: n, ...flatten(c.kind, await restResult(sb, c.kind, n, c.opts)), error: '' });
+        expect(cells).toEqual({ input: n, number: n, ...flatten(c.kind, await restResult(ctx.sb, c.kind, n, c.opts)), error: '' });
       }
       const last = rows[NUMBERS.length + 1]!;
       expect(last[0]).toBe('123');
@@ -74,7 +67,7 @@ describe('formats', () => {
 
   it('CSV leaves normal service values alone (a timezone like -0500 stays a value), with or without --raw-csv', async () => {
     const args = ['lrn', '--enhanced', '-f', 'csv', ...NUMBERS];
-    const [safe, raw] = await Promise.all([runCli(args, { env }), runCli([...args, '--raw-csv'], { env })]);
+    const [safe, raw] = await Promise.all([runCli(args, { env: ctx.env }), runCli([...args, '--raw-csv'], { env: ctx.env })]);
     expect(raw.code).toBe(0);
     expect(raw.stdout).toBe(safe.stdout);
     const rows = parseCsv(safe.stdout);
@@ -85,17 +78,17 @@ describe('formats', () => {
   it('-f table is readable, plain unless CLICOLOR_FORCE=1, and NO_COLOR / --no-color win', async () => {
     const args = ['lrn', '-f', 'table', NUMBERS[0]!, '123'];
     const [plain, forced, noColor, flag] = await Promise.all([
-      runCli(args, { env }),
-      runCli(args, { env: { ...env, CLICOLOR_FORCE: '1' } }),
-      runCli(args, { env: { ...env, CLICOLOR_FORCE: '1', NO_COLOR: '1' } }),
-      runCli([...args, '--no-color'], { env: { ...env, CLICOLOR_FORCE: '1' } }),
+      runCli(args, { env: ctx.env }),
+      runCli(args, { env: { ...ctx.env, CLICOLOR_FORCE: '1' } }),
+      runCli(args, { env: { ...ctx.env, CLICOLOR_FORCE: '1', NO_COLOR: '1' } }),
+      runCli([...args, '--no-color'], { env: { ...ctx.env, CLICOLOR_FORCE: '1' } }),
     ]);
     expect(plain.code).toBe(4);
     expect(plain.stdout).not.toContain('\x1b');
     expect(forced.stdout).toContain('\x1b[');
     expect(noColor.stdout).not.toContain('\x1b');
     expect(flag.stdout).not.toContain('\x1b');
-    const result = await restResult(sb, 'lrn', NUMBERS[0]!);
+    const result = await restResult(ctx.sb, 'lrn', NUMBERS[0]!);
     for (const text of [NUMBERS[0]!, String(result.lrn), String(result.lrn_activated_at), 'lrn_activated_at', 'invalid_number']) {
       expect(plain.stdout).toContain(text);
     }
@@ -108,7 +101,7 @@ describe('formats', () => {
   // util-linux `script` gives the CLI a terminal (stdout and stderr on one pty, as a user sees them).
   it.skipIf(!HAS_SCRIPT)('on a terminal: a table by default, the progress line erased before it is drawn', async () => {
     const cli = `"${process.execPath}" "${CLI}" lrn ${NUMBERS.join(' ')}`;
-    const run = await runShell(`script -qec 'stty cols 120 rows 40 2>/dev/null; exec ${cli}' /dev/null`, { env });
+    const run = await runShell(`script -qec 'stty cols 120 rows 40 2>/dev/null; exec ${cli}' /dev/null`, { env: ctx.env });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     // What the terminal shows once carriage returns and erase-line have done their work.
     const shown = run.stdout
@@ -130,11 +123,11 @@ describe('formats', () => {
     const dir = tempDir();
     const path = (name: string) => join(dir, name);
     const runs = await Promise.all([
-      runCli(['lrn', ...NUMBERS, '-o', path('out.csv')], { env }),
-      runCli(['lrn', ...NUMBERS, '-o', path('out.json')], { env }),
-      runCli(['lrn', ...NUMBERS, '-o', path('out.jsonl')], { env }),
-      runCli(['lrn', ...NUMBERS, '-o', path('other.csv'), '-f', 'jsonl'], { env }),
-      runCli(['lrn', ...NUMBERS], { env }),
+      runCli(['lrn', ...NUMBERS, '-o', path('out.csv')], { env: ctx.env }),
+      runCli(['lrn', ...NUMBERS, '-o', path('out.json')], { env: ctx.env }),
+      runCli(['lrn', ...NUMBERS, '-o', path('out.jsonl')], { env: ctx.env }),
+      runCli(['lrn', ...NUMBERS, '-o', path('other.csv'), '-f', 'jsonl'], { env: ctx.env }),
+      runCli(['lrn', ...NUMBERS], { env: ctx.env }),
     ]);
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
     for (const run of runs.slice(0, 4)) expect(run.stdout).toBe('');

@@ -2,25 +2,18 @@
 // record compared with what the sandbox answers to a direct REST call for the same number.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { LOOKUP_CASES as CASES, jsonl, parseCsv, requireBuiltCli, restResult, runCli, sandboxEnv, sandboxStats, tempDir } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { LOOKUP_CASES as CASES, fileSandbox, jsonl, parseCsv, restResult, runCli, sandboxEnv, sandboxStats, tempDir } from './harness.js';
 
 const RECORD_KEYS = ['input', 'number', 'lookup', 'ok', 'result', 'error'];
 const NUMBERS = ['12015550123', '13125550188', '14155550142'];
 
-let sb: Sandbox;
-let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  requireBuiltCli();
-  sb = await startSandbox({ port: 0 });
-  env = sandboxEnv(sb);
-});
-afterAll(() => sb.close());
+const ctx = fileSandbox();
 
 describe('records (jsonl, the default when piped)', () => {
   it('each command and option gives the exact record shape and the REST result, envelope removed', async () => {
-    const runs = await Promise.all(CASES.map((c) => runCli([c.kind, ...c.flags, ...NUMBERS], { env })));
+    const runs = await Promise.all(CASES.map((c) => runCli([c.kind, ...c.flags, ...NUMBERS], { env: ctx.env })));
     for (const [i, c] of CASES.entries()) {
       const run = runs[i]!;
       expect(run.code, `${c.kind} ${c.flags.join(' ')}: ${run.stderr}`).toBe(0);
@@ -30,7 +23,7 @@ describe('records (jsonl, the default when piped)', () => {
         expect(Object.keys(r)).toEqual(RECORD_KEYS);
         expect(r).toMatchObject({ number: r.input, lookup: c.kind, ok: true, error: null });
         const result = r.result as Record<string, unknown>;
-        expect(result).toEqual(await restResult(sb, c.kind, r.number as string, c.opts));
+        expect(result).toEqual(await restResult(ctx.sb, c.kind, r.number as string, c.opts));
         if (c.kind === 'lrn') {
           expect('enhanced_lrn_data' in result).toBe(c.opts.enhanced === true);
           expect('messaging' in result).toBe(c.opts.messaging === true);
@@ -43,13 +36,13 @@ describe('records (jsonl, the default when piped)', () => {
   it('the same result whichever transport (REST or GraphQL) was used', async () => {
     const args = ['--enhanced', '--messaging', NUMBERS[0]!];
     const [rest, graphql, trust] = await Promise.all([
-      runCli(['lrn', ...args], { env }),
-      runCli(['lrn', ...args, '--transport', 'graphql'], { env }),
-      runCli(['trust', NUMBERS[0]!, '--transport', 'graphql'], { env }),
+      runCli(['lrn', ...args], { env: ctx.env }),
+      runCli(['lrn', ...args, '--transport', 'graphql'], { env: ctx.env }),
+      runCli(['trust', NUMBERS[0]!, '--transport', 'graphql'], { env: ctx.env }),
     ]);
     expect(graphql.code).toBe(0);
     expect(jsonl(graphql.stdout)).toEqual(jsonl(rest.stdout));
-    expect(jsonl(trust.stdout)[0]!.result).toEqual(await restResult(sb, 'trust', NUMBERS[0]!));
+    expect(jsonl(trust.stdout)[0]!.result).toEqual(await restResult(ctx.sb, 'trust', NUMBERS[0]!));
   });
 });
 
@@ -116,10 +109,10 @@ describe('input sources', () => {
     const text = `# leads\r\n\r\n${NUMBERS[0]}\r\n   \n# another comment\n${NUMBERS[1]}\n\n${NUMBERS[2]}`;
     writeFileSync(list, text);
     const [args, file, dash, piped] = await Promise.all([
-      runCli(['trust', ...NUMBERS], { env }),
-      runCli(['trust', '-i', list], { env }),
-      runCli(['trust', '-i', '-'], { env, stdin: text }),
-      runCli(['trust'], { env, stdin: text }),
+      runCli(['trust', ...NUMBERS], { env: ctx.env }),
+      runCli(['trust', '-i', list], { env: ctx.env }),
+      runCli(['trust', '-i', '-'], { env: ctx.env, stdin: text }),
+      runCli(['trust'], { env: ctx.env, stdin: text }),
     ]);
     for (const run of [args, file, dash, piped]) {
       expect(run.code, run.stderr).toBe(0);
@@ -133,9 +126,9 @@ describe('input sources', () => {
     const csv = join(dir, 'leads.csv');
     writeFileSync(csv, `name,Phone Number,number\r\nAlice,(201) 555-0123,a1\r\n"Bob, Jr.",123,b2\r\n`);
     const [asCsv, asJsonl, quiet] = await Promise.all([
-      runCli(['cnam', '-i', csv], { env }),
-      runCli(['cnam', '-i', csv, '-f', 'jsonl'], { env }),
-      runCli(['cnam', '-i', csv, '-q'], { env }),
+      runCli(['cnam', '-i', csv], { env: ctx.env }),
+      runCli(['cnam', '-i', csv, '-f', 'jsonl'], { env: ctx.env }),
+      runCli(['cnam', '-i', csv, '-q'], { env: ctx.env }),
     ]);
     expect(asCsv.code).toBe(4);
     const rows = parseCsv(asCsv.stdout);
@@ -147,7 +140,7 @@ describe('input sources', () => {
     const records = jsonl(asJsonl.stdout);
     expect(records.map((r) => [r.input, r.number])).toEqual([['(201) 555-0123', '12015550123'], ['123', null]]);
     expect(records[1]!.row).toEqual({ name: 'Bob, Jr.', 'Phone Number': '123', number: 'b2' });
-    expect(records[0]!.result).toEqual(await restResult(sb, 'cnam', '12015550123'));
+    expect(records[0]!.result).toEqual(await restResult(ctx.sb, 'cnam', '12015550123'));
     expect(asCsv.stderr).toMatch(/rows: 2/);
     expect(quiet.stderr).toBe('');
     expect(quiet.stdout).toBe(asCsv.stdout);

@@ -5,6 +5,7 @@ import type { LookupError, LookupErrorCode, OutputRecord, Result } from '../../s
 import { newRunStats, type RunStats, type SourceItem } from '../../src/core/run.js';
 import { runPipeline, type RunDeps, type RunOutcome, type RunPlan } from '../../src/pipeline/runner.js';
 import type { Attempt, RateInfo, Transport } from '../../src/core/transport.js';
+import { prng } from '../../src/core/prng.js';
 
 interface Timer {
   at: number;
@@ -192,17 +193,6 @@ export function numbers(n: number, from = 0): string[] {
   return Array.from({ length: n }, (_, i) => `1201555${String(1000 + from + i).padStart(4, '0')}`);
 }
 
-/** A deterministic [0,1) sequence (mulberry32), for jitter under test. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 
 export interface Harness {
@@ -227,7 +217,7 @@ export async function runAll(
   const handle = runPipeline(
     Array.isArray(items) ? source(items) : (items as AsyncIterable<SourceItem>),
     { mode: 'single', lookups: [LRN], options: {}, validate: true, ...plan },
-    { transport: h.transport, clock: h.clock, stats: h.stats, random: seeded(1), ...deps },
+    { transport: h.transport, clock: h.clock, stats: h.stats, random: prng(1), ...deps },
   );
   const records: OutputRecord[] = [];
   for await (const r of handle.records) records.push(r);

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../../src/pipeline/runner.js';
 import { LRN } from '../../src/core/lookups.js';
-import { harness, numbers, refused, runAll, seeded, serverError, source } from './fakes.js';
+import { harness, numbers, refused, runAll, serverError, source } from './fakes.js';
+import { prng } from '../../src/core/prng.js';
 
 const plan = { mode: 'single', lookups: [LRN], options: {}, validate: true } as const;
 
 describe('runner: stopping', () => {
   it('a refused key stops dispatch at once, writes the finished prefix, not the refused row', async () => {
-    const rnd = seeded(3);
+    const rnd = prng(3);
     const inputs = numbers(300);
     const bad = inputs[40] as string;
     const h = harness({ latency: () => 5 + Math.floor(rnd() * 50), script: { [bad]: [refused(402)] } });

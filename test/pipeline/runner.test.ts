@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { CNAM, LRN, TRUST } from '../../src/core/lookups.js';
 import type { EnrichRecord, LookupRecord } from '../../src/core/records.js';
 import { runPipeline } from '../../src/pipeline/runner.js';
-import { harness, idle, invalid, numbers, ok, runAll, seeded, source } from './fakes.js';
+import { harness, idle, invalid, numbers, ok, runAll, source } from './fakes.js';
+import { prng } from '../../src/core/prng.js';
 
 describe('runner: order and completeness', () => {
   it('writes every row exactly once, in input order, whatever the latencies', async () => {
-    const rnd = seeded(7);
+    const rnd = prng(7);
     const h = harness({ latency: () => Math.floor(rnd() * 300) });
     const inputs = numbers(500);
     const { records, outcome } = await runAll(h, inputs, {}, { rates: { lrn: 0 }, concurrency: 16 });
