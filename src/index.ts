@@ -14,6 +14,7 @@ import { newRunStats, type RunStats, type SourceItem } from './core/run.js';
 import { VERSION } from './core/version.js';
 import { createTransport } from './api/index.js';
 import { runPipeline } from './pipeline/runner.js';
+import { stopFailure } from './pipeline/stop.js';
 
 export { LOOKUPS, LOOKUP_KINDS, type LookupKind, type LookupOptions, type LookupDescriptor } from './core/lookups.js';
 export { parseNumber, type ParsedNumber } from './core/numbers.js';
@@ -62,9 +63,9 @@ export function createClient(config: ClientConfig): NumintelClient {
   const transport = createTransport({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
-    transport: config.transport ?? 'rest',
-    timeoutMs: config.timeoutMs ?? 15_000,
-    connections: config.concurrency ?? 16,
+    transport: config.transport,
+    timeoutMs: config.timeoutMs,
+    connections: config.concurrency,
     userAgent: `numintel/${VERSION}`,
     clock,
   });
@@ -81,10 +82,7 @@ export function createClient(config: ClientConfig): NumintelClient {
     });
     yield* handle.records;
     const stopped = handle.outcome().stopped;
-    if (stopped?.reason === 'refused') throw new NumintelError('refused', stopped.error?.message ?? 'the service refused the API key');
-    if (stopped?.reason === 'interrupted' || stopped?.reason === 'breaker') {
-      throw new NumintelError('interrupted', stopped.reason === 'breaker' ? 'the service kept failing' : 'interrupted');
-    }
+    if (stopped && stopped.reason !== 'closed') throw stopFailure(stopped);
   }
 
   return {

@@ -42,7 +42,7 @@ export type Verdict =
 /** Reads an envelope's body; undefined when the body is not in its shape at all. */
 export type EnvelopeReader = (json: unknown, r: Reading) => Verdict | undefined;
 
-export function read(raw: RawResponse, ctx: ClassifyContext): Reading {
+function read(raw: RawResponse, ctx: ClassifyContext): Reading {
   const json = parseJson(raw.text);
   const words = bodyMessage(json, ctx.secret) ?? (raw.text.trim() === '' ? undefined : excerpt(raw.text, ctx.secret));
   return { raw, json, rate: parseRateInfo(raw.headers, ctx.now), ctx, words };
@@ -50,7 +50,7 @@ export function read(raw: RawResponse, ctx: ClassifyContext): Reading {
 
 const is2xx = (status: number) => status >= 200 && status < 300;
 /** The statuses a service uses for "your input is wrong". */
-export const isInputStatus = (status: number) => status === 400 || status === 422;
+const isInputStatus = (status: number) => status === 400 || status === 422;
 
 /** The statuses that decide the class whatever the body says. */
 function statusCode(status: number): FailureCode | undefined {
@@ -99,7 +99,7 @@ function message(code: FailureCode, r: Reading, words: string | undefined, waitM
 }
 
 /** Builds the Attempt for a failure: the code decides the class. */
-export function failure(code: FailureCode, r: Reading, words: string | undefined): Attempt {
+function failure(code: FailureCode, r: Reading, words: string | undefined): Attempt {
   const status = r.raw.status;
   const rate = r.rate ? { rate: r.rate } : {};
   if (code === 'rate_limited' || code === 'timeout' || code === 'server_error') {

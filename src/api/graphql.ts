@@ -7,7 +7,7 @@ import type { Attempt } from '../core/transport.js';
 import { isObject, looksLikeInvalidNumber, oneLine } from './body.js';
 import { classifyWith, type ClassifyContext, type EnvelopeReader, type RawResponse, type Verdict } from './classify.js';
 
-export const GRAPHQL_PATH = '/graphql';
+const GRAPHQL_PATH = '/graphql';
 
 const selection = (fields: readonly FieldSpec[]): string =>
   fields.map((f) => (f.type === 'object' ? `${f.graphqlName} { ${selection(f.fields ?? [])} }` : f.graphqlName)).join(' ');

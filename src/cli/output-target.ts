@@ -5,7 +5,7 @@ import { extname, resolve } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { usageError } from '../core/errors.js';
-import { firstJsonlRecord, inspectOutputForResume, truncateForResume } from '../pipeline/resume.js';
+import { inspectOutputForResume, truncateForResume } from '../pipeline/resume.js';
 import { activeFields, LOOKUP_KINDS } from '../core/lookups.js';
 import { rowKeys } from '../core/run.js';
 import { csvHeader } from '../output/csv-layout.js';
@@ -85,7 +85,7 @@ export async function openOutput(
     skipRows = found.rows;
     appending = found.validBytes > 0;
     header = found.header;
-    if (format === 'jsonl' && found.rows > 0) first = await firstJsonlRecord(path);
+    first = found.first;
   }
   const stream = createWriteStream(path, { flags: appending ? 'a' : 'w' });
   await Promise.race([

@@ -1,9 +1,9 @@
 // The run function of every lookup command and of enrich: settings → connection → source →
 // pipeline → sink, the same for one number and for a million.
 import { newRunStats } from '../core/run.js';
-import { NumintelError } from '../core/errors.js';
 import { openSource } from '../pipeline/source.js';
 import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
+import { stopFailure } from '../pipeline/stop.js';
 import { createSink, type OutputLayout } from '../output/sink.js';
 import { isOutputClosed } from '../output/stream-write.js';
 import { createProgress } from '../output/progress.js';
@@ -110,26 +110,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   const bulk = stats.rows > 1;
   if (!req.quiet && bulk && stopped?.reason !== 'closed') world.stderr.write(`${formatSummary(stats, world.clock.now())}\n`);
   if (stopped?.reason === 'closed') return EXIT.ok;
-  if (stopped) throw stopError(stopped, bulk || req.output ? target.resumeHint : undefined);
+  if (stopped) throw stopFailure(stopped, bulk || req.output ? target.resumeHint : undefined);
   return stats.invalid + stats.failed > 0 ? EXIT.incomplete : EXIT.ok;
-}
-
-type Stop = NonNullable<RunOutcome['stopped']>;
-
-function stopError(stop: Stop, resumeHint: string | undefined): NumintelError {
-  switch (stop.reason) {
-    case 'refused': {
-      // The client's message already says what the service said and what to do about it.
-      const said = stop.error?.message ?? 'the service refused the API key or wants payment';
-      return new NumintelError('refused', `${said}; the run stopped`, resumeHint);
-    }
-    case 'breaker': {
-      const why = stop.error?.message ? `: ${stop.error.message}` : '';
-      return new NumintelError('interrupted', `stopped: the service kept failing${why}`, resumeHint && `when it is healthy again, ${resumeHint}`);
-    }
-    default:
-      return new NumintelError('interrupted', 'interrupted', resumeHint);
-  }
 }
 
 /** Drops the rows a resumed output file already holds. */

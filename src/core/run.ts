@@ -9,8 +9,6 @@ export interface SourceItem {
   readonly input: string;
   /** CSV input only: every input column, unchanged, keyed by header name. */
   readonly row?: Record<string, string>;
-  /** CSV input only: the row's cells in input order (ragged rows keep their own length). */
-  readonly cells?: readonly string[];
 }
 
 /** Counters of one run, for the progress bar and the closing summary. */

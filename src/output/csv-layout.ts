@@ -19,6 +19,8 @@ export interface LookupColumns {
 export interface CsvPlan {
   /** CSV input's columns, written first and unchanged; null for list/argument input. */
   readonly inputColumns: readonly string[] | null;
+  /** Their keys in a record's `row` (a repeated header name has its own key). */
+  readonly inputKeys: readonly string[] | null;
   /** Header of the `input` column (list/argument input only). */
   readonly inputName: string | null;
   readonly numberName: string;
@@ -67,7 +69,8 @@ export function csvPlan(layout: OutputLayout): CsvPlan {
     const errorName = unique(layout.mode === 'enrich' ? `${descriptor.kind}_error` : 'error');
     return { descriptor, fields, names, errorName };
   });
-  return { inputColumns: layout.inputColumns, inputName, numberName, lookups };
+  const inputKeys = layout.inputColumns && rowKeys(layout.inputColumns);
+  return { inputColumns: layout.inputColumns, inputKeys, inputName, numberName, lookups };
 }
 
 /** The header row: input columns (or `input`), `number`, then each lookup's fields and error. */
@@ -82,23 +85,15 @@ export function csvHeader(layout: OutputLayout): string[] {
   return planHeader(csvPlan(layout));
 }
 
-const keysOf = new WeakMap<readonly string[], string[]>();
-
-/** The row-object keys of the input columns (a repeated header name has its own key), per plan. */
-function inputKeys(columns: readonly string[]): string[] {
-  let keys = keysOf.get(columns);
-  if (!keys) keysOf.set(columns, (keys = rowKeys(columns)));
-  return keys;
-}
 
 /** `code: message`, or '' when there is no error. */
-export function errorText(error: LookupError | null | undefined): string {
+function errorText(error: LookupError | null | undefined): string {
   return error ? `${error.code}: ${error.message}` : '';
 }
 
 export function recordValues(plan: CsvPlan, layout: OutputLayout, record: OutputRecord): RecordValues {
   const row = record.row ?? {};
-  const inputCells = plan.inputColumns ? inputKeys(plan.inputColumns).map((k) => row[k] ?? '') : [];
+  const inputCells = plan.inputKeys ? plan.inputKeys.map((k) => row[k] ?? '') : [];
   const groups = plan.lookups.map(({ descriptor }) => {
     if (isEnrichRecord(record)) {
       return {

@@ -82,7 +82,7 @@ export interface TextWriterOptions {
   readonly defer?: (flush: () => void) => void;
 }
 
-export const CHUNK_SIZE = 64 * 1024;
+const CHUNK_SIZE = 64 * 1024;
 
 /**
  * One `write` per record costs a syscall-sized round trip each (fs streams, pipes); joining the

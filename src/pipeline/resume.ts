@@ -5,6 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { truncate } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
+import { isObject } from '../core/json.js';
 import { CsvRecordScanner } from './csv-scan.js';
 import { readError } from './source-errors.js';
 
@@ -15,6 +16,8 @@ export interface ResumePoint {
   readonly validBytes: number;
   /** The CSV header, when the file has a complete one. */
   readonly header?: string[];
+  /** JSON lines: the first record, when it is an object (to check what wrote the file). */
+  readonly first?: Record<string, unknown>;
 }
 
 export interface InspectOptions {
@@ -77,6 +80,8 @@ async function inspectJsonl(chunks: AsyncIterable<Buffer>): Promise<ResumePoint>
   let validBytes = 0;
   let offset = 0;
   let line: Buffer[] = [];
+  let first: Record<string, unknown> | undefined;
+  const done = () => (first ? { rows, validBytes, first } : { rows, validBytes });
   for await (const chunk of chunks) {
     let from = 0;
     for (let lf = chunk.indexOf(0x0a); lf !== -1; lf = chunk.indexOf(0x0a, from)) {
@@ -86,44 +91,25 @@ async function inspectJsonl(chunks: AsyncIterable<Buffer>): Promise<ResumePoint>
       from = lf + 1;
       // A complete line that is not JSON was torn by an earlier interrupted run: everything from
       // here on is redone, so the rows counted must stop here too.
-      if (text !== '' && !isJson(text)) return { rows, validBytes };
-      if (text !== '') rows++;
+      if (text !== '') {
+        const record = parsed(text);
+        if (record === NOT_JSON) return done();
+        if (rows++ === 0 && isObject(record)) first = record;
+      }
       validBytes = offset + from;
     }
     line.push(chunk.subarray(from));
     offset += chunk.length;
   }
-  return { rows, validBytes };
+  return done();
 }
 
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const NOT_JSON = Symbol('not JSON');
 
-/** The first record of a JSON-lines file (for checking that a resumed file is the same kind of output). */
-export async function firstJsonlRecord(path: string): Promise<Record<string, unknown> | undefined> {
-  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
-  const head: Buffer[] = [];
-  let size = 0;
+function parsed(text: string): unknown {
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const lf = chunk.indexOf(0x0a);
-      head.push(lf === -1 ? chunk : chunk.subarray(0, lf));
-      size += chunk.length;
-      if (lf !== -1 || size > MAX_HEADER) break;
-    }
-  } finally {
-    stream.destroy();
-  }
-  try {
-    const value: unknown = JSON.parse(Buffer.concat(head).toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return JSON.parse(text) as unknown;
   } catch {
-    return undefined;
+    return NOT_JSON;
   }
 }

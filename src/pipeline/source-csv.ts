@@ -11,7 +11,6 @@ export interface CsvReadOptions {
   /** false = `--no-header`. Otherwise a header is expected, unless the first row holds a phone number. */
   readonly header: boolean;
   readonly column?: string;
-  readonly skip: number;
   /** How errors name the input: its path, or "standard input". */
   readonly label: string;
 }
@@ -68,22 +67,29 @@ async function* rowItems(
 ): AsyncGenerator<SourceItem> {
   let index = 0;
   const keys = rowKeys(columns);
+  // Rows wider than the header name their extra cells; a file's wide rows are usually all alike.
+  const wide = new Map<number, readonly string[]>();
+  const keysFor = (width: number): readonly string[] => {
+    if (width <= keys.length) return keys;
+    let named = wide.get(width);
+    if (!named) wide.set(width, (named = rowKeys(columns, width)));
+    return named;
+  };
   const item = (cells: string[]): SourceItem => ({
     index,
     input: numberIndex === undefined ? '' : (cells[numberIndex] ?? ''),
-    row: rowObject(columns, keys, cells),
-    cells,
+    row: rowObject(keysFor(cells.length), cells),
   });
   try {
     for (const cells of sample) {
-      if (index >= opts.skip) yield item(cells);
+      yield item(cells);
       index++;
     }
     sample.length = 0;
     for (;;) {
       const next = await records.next();
       if (next.done) return;
-      if (index >= opts.skip) yield item(next.value);
+      yield item(next.value);
       index++;
     }
   } catch (err) {
@@ -94,8 +100,7 @@ async function* rowItems(
 }
 
 /** Missing cells are '', cells past the header get `column<N>` names, repeated names `_2`, `_3`. */
-function rowObject(columns: readonly string[], keys: readonly string[], cells: readonly string[]): Record<string, string> {
-  const names = cells.length > keys.length ? rowKeys(columns, cells.length) : keys;
+function rowObject(names: readonly string[], cells: readonly string[]): Record<string, string> {
   const entries: [string, string][] = [];
   for (let i = 0; i < names.length; i++) entries.push([names[i] as string, cells[i] ?? '']);
   // fromEntries defines own properties, so a column named "__proto__" is kept like any other.

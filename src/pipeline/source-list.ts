@@ -18,14 +18,13 @@ export async function* readLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<
 
 const isEntry = (line: string) => line !== '' && !line.startsWith('#');
 
-/** One item per entry; the first `skip` entries are read but not yielded (for --resume). */
-export async function* listItems(chunks: AsyncIterable<Buffer>, skip: number): AsyncGenerator<SourceItem> {
+/** One item per entry. */
+export async function* listItems(chunks: AsyncIterable<Buffer>): AsyncGenerator<SourceItem> {
   let index = 0;
   for await (const raw of readLines(chunks)) {
     const input = raw.trim();
     if (!isEntry(input)) continue;
-    if (index >= skip) yield { index, input };
-    index++;
+    yield { index: index++, input };
   }
 }
 

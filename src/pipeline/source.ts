@@ -27,8 +27,6 @@ export interface SourceSpec {
   readonly delimiter?: string;
   /** false = `--no-header`. */
   readonly header?: boolean;
-  /** Data rows to read past without yielding them (--resume). */
-  readonly skip?: number;
 }
 
 export interface SourceIO {
@@ -49,7 +47,7 @@ export interface Source {
   /** One item per data row, in order, `index` counting from 0 at the input's first data row. */
   readonly items: AsyncIterable<SourceItem>;
   /**
-   * Data rows in the whole input (rows skipped by `skip` included) for arguments and regular
+   * Data rows in the whole input for arguments and regular
    * files, counted in the background; undefined for stdin, pipes, or when counting failed.
    */
   readonly total: Promise<number | undefined>;
@@ -58,13 +56,11 @@ export interface Source {
 }
 
 export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source> {
-  const skip = spec.skip ?? 0;
-  if (!Number.isInteger(skip) || skip < 0) throw usageError(`cannot skip ${skip} rows: expected a whole number of rows`);
   if (spec.args.length > 0) {
     if (spec.input !== undefined) {
       throw usageError('numbers given both as arguments and with --input', 'pass numbers as arguments or -i <file>, not both');
     }
-    return argsSource(spec.args, skip);
+    return argsSource(spec.args);
   }
   if (spec.input === undefined && io.stdin.isTTY) {
     throw usageError('no numbers given', 'pass numbers as arguments, -i <file>, or pipe them on stdin');
@@ -91,14 +87,14 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   // A lone "phone" line heads a one-column CSV; as a list entry it would only be an invalid number.
   const headed = peek.line !== undefined && isPhoneHeader(peek.line.replace(/^"(.*)"$/, '$1'));
   if (!declared && !headed && (sniffed === undefined || sniffed.fields < 2)) {
-    const items = listItems(withReadErrors(replay(peek, 0), label), skip);
+    const items = listItems(withReadErrors(replay(peek, 0), label));
     return { kind: 'list', columns: null, hasHeader: false, items, total: countInBackground(recount(0), countListEntries), close };
   }
 
   const delimiter = given ?? (named === 'tsv' ? '\t' : (sniffed?.delimiter ?? ','));
   // A sniffed CSV may follow `#` comment lines, which are not its header; a declared one starts at its first line.
   const from = declared ? 0 : peek.start;
-  const csv = await openCsv(replay(peek, from), { delimiter, header: spec.header !== false, column: spec.column, skip, label }).catch((err: unknown) => {
+  const csv = await openCsv(replay(peek, from), { delimiter, header: spec.header !== false, column: spec.column, label }).catch((err: unknown) => {
     stream.destroy();
     throw err;
   });
@@ -107,9 +103,9 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   return { kind: 'csv', columns: csv.columns, hasHeader: csv.hasHeader, delimiter, numberColumn: csv.numberColumn, items: csv.items, total, close };
 }
 
-function argsSource(args: readonly string[], skip: number): Source {
+function argsSource(args: readonly string[]): Source {
   async function* items(): AsyncGenerator<SourceItem> {
-    for (let index = skip; index < args.length; index++) yield { index, input: args[index] as string };
+    for (let index = 0; index < args.length; index++) yield { index, input: args[index] as string };
   }
   return { kind: 'args', columns: null, hasHeader: false, items: items(), total: Promise.resolve(args.length), close: async () => {} };
 }

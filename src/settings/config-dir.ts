@@ -18,7 +18,7 @@ export function configDir(env: Env, homedir: string): string {
   return join(homedir, '.config', 'numintel');
 }
 
-export const CONFIG_FILE_NAME = 'config.json';
+const CONFIG_FILE_NAME = 'config.json';
 
 export function configFilePath(env: Env, homedir: string): string {
   return join(configDir(env, homedir), CONFIG_FILE_NAME);

@@ -19,7 +19,7 @@ export interface ConfigData {
 }
 
 export const DEFAULT_PROFILE = 'default';
-export const EMPTY_CONFIG: ConfigData = { profiles: {} };
+const EMPTY_CONFIG: ConfigData = { profiles: {} };
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 

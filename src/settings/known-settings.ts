@@ -175,14 +175,14 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
 ];
 
-export const SETTING_NAMES: readonly string[] = SETTINGS.map((s) => s.name);
+const SETTING_NAMES: readonly string[] = SETTINGS.map((s) => s.name);
 
 export function findSetting(name: string): SettingSpec | undefined {
   return SETTINGS.find((s) => s.name === name);
 }
 
 /** The error for a value that does not fit; a secret is described, never quoted. */
-export function invalidValue(spec: SettingSpec, raw: RawValue, origin: string) {
+function invalidValue(spec: SettingSpec, raw: RawValue, origin: string) {
   const shown = spec.secret ? 'the value' : (spec.quote ?? JSON.stringify)(raw);
   return usageError(`invalid ${spec.name} ${shown} from ${origin}`, `${spec.name} must be ${spec.expects}`);
 }

@@ -72,24 +72,25 @@ describe('jsonl output', () => {
 
   it('counts complete JSON lines and leaves out a torn one', async () => {
     const path = await file('torn.jsonl', `${rec(10)}${rec(11)}{"input":"2015`);
-    expect(await inspectOutputForResume(path, 'jsonl')).toEqual({ rows: 2, validBytes: Buffer.byteLength(rec(10) + rec(11)) });
+    const first = JSON.parse(rec(10)) as Record<string, unknown>;
+    expect(await inspectOutputForResume(path, 'jsonl')).toEqual({ rows: 2, validBytes: Buffer.byteLength(rec(10) + rec(11)), first });
   });
 
   it('leaves out a last record that lacks its newline, even when it parses', async () => {
     const path = await file('no-newline.jsonl', `${rec(10)}${rec(11).trimEnd()}`);
-    expect(await inspectOutputForResume(path, 'jsonl')).toEqual({ rows: 1, validBytes: Buffer.byteLength(rec(10)) });
+    expect(await inspectOutputForResume(path, 'jsonl')).toEqual({ rows: 1, validBytes: Buffer.byteLength(rec(10)), first: JSON.parse(rec(10)) as Record<string, unknown> });
   });
 
   it('stops at a complete line that is not JSON', async () => {
     const path = await file('garbled.jsonl', `${rec(10)}{"input":\n${rec(12)}`);
-    expect(await inspectOutputForResume(path, 'jsonl')).toEqual({ rows: 1, validBytes: Buffer.byteLength(rec(10)) });
+    expect(await inspectOutputForResume(path, 'jsonl')).toEqual({ rows: 1, validBytes: Buffer.byteLength(rec(10)), first: JSON.parse(rec(10)) as Record<string, unknown> });
   });
 
   it('handles multi-byte text and many chunks', async () => {
     const line = `${JSON.stringify({ input: '2015550123', name: 'Zoë Ñúñez'.repeat(50) })}\n`;
     const content = line.repeat(2_000);
     const path = await file('wide.jsonl', `${content}{"torn":"Zo`);
-    expect(await inspectOutputForResume(path, 'jsonl')).toEqual({ rows: 2_000, validBytes: Buffer.byteLength(content) });
+    expect(await inspectOutputForResume(path, 'jsonl')).toMatchObject({ rows: 2_000, validBytes: Buffer.byteLength(content) });
   });
 });
 

@@ -86,18 +86,6 @@ describe('plain lists', () => {
     const source = await openSource({ args: [] }, io({ stdin: pipedStdin('') }));
     expect(await collect(source.items)).toEqual([]);
   });
-
-  it('skips the first entries for --resume, keeping their positions', async () => {
-    const source = await openSource({ args: [], input: 'list.txt', skip: 2 }, io());
-    expect(await collect(source.items)).toEqual([{ index: 2, input: '+1 201.555.0125' }]);
-    expect(await source.total).toBe(3);
-    const args = await openSource({ args: ['a', 'b', 'c'], skip: 1 }, io());
-    expect(inputs(await collect(args.items))).toEqual(['b', 'c']);
-  });
-
-  it('refuses a negative skip', async () => {
-    await usageFailure(openSource({ args: ['1'], skip: -1 }, io()));
-  });
 });
 
 describe('a slow producer on stdin', () => {

@@ -1,0 +1,22 @@
+// A run that stopped early, as the error that ends the command (or the library's bulk call).
+import { NumintelError } from '../core/errors.js';
+import type { RunOutcome } from './runner.js';
+
+type Stop = NonNullable<RunOutcome['stopped']>;
+
+/** Callers treat `closed` (the reader went away) as success before asking for an error. */
+export function stopFailure(stop: Stop, resumeHint?: string): NumintelError {
+  switch (stop.reason) {
+    case 'refused': {
+      // The client's message already says what the service said and what to do about it.
+      const said = stop.error?.message ?? 'the service refused the API key or wants payment';
+      return new NumintelError('refused', `${said}; the run stopped`, resumeHint);
+    }
+    case 'breaker': {
+      const why = stop.error?.message ? `: ${stop.error.message}` : '';
+      return new NumintelError('interrupted', `stopped: the service kept failing${why}`, resumeHint && `when it is healthy again, ${resumeHint}`);
+    }
+    default:
+      return new NumintelError('interrupted', 'interrupted', resumeHint);
+  }
+}
