@@ -19,4 +19,10 @@ export default tseslint.config(
     files: ['src/cli/**', 'bin/**', 'bench/**', 'test/**', 'scripts/**', 'vitest.config.ts'],
     rules: { 'no-restricted-globals': 'off' },
   },
+  {
+    // The launcher is CommonJS (bin/package.json): see bin/numintel.js for why.
+    files: ['bin/**'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

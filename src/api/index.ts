@@ -1,4 +1,4 @@
-// The service client: REST and GraphQL transports on undici, and the classification of answers.
+// The service client: REST and GraphQL transports on undici or Node's http client, and the classification of answers.
 export { createTransport, type ClientOptions } from './transport.js';
 export { checkBaseUrl, isLoopback } from './base-url.js';
 export { classifyRest } from './rest.js';

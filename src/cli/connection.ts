@@ -1,5 +1,4 @@
 // Where requests go: the configured service, or the built-in sandbox started in-process.
-import { setFlagsFromString } from 'node:v8';
 import { VERSION } from '../core/version.js';
 import type { Transport } from '../core/transport.js';
 import { createTransport } from '../api/index.js';
@@ -32,16 +31,16 @@ export async function connect(
     baseUrl = requireBaseUrl(settings);
     apiKey = requireApiKey(settings);
   }
-  // Numbers given as arguments are a handful: V8's optimising compile of undici's WebAssembly HTTP
-  // parser would take longer (≈70 ms, and exit waits for it) than the parsing it could speed up.
-  // Must be set before the first connection, which compiles the parser.
-  if (req.numbers.length > 0) setFlagsFromString('--liftoff-only');
   const transport = createTransport({
     baseUrl,
     apiKey,
     transport: settings.transport,
     timeoutMs: settings.timeout * 1000,
     connections: settings.concurrency,
+    // Numbers given as arguments are a handful, often one per process (a script's loop): Node's own
+    // HTTP client loads in about a millisecond, undici in about thirty, which is more than such a
+    // run spends on the wire. Files and stdin may hold millions: undici's pool carries those.
+    httpClient: req.numbers.length > 0 ? 'node' : 'undici',
     userAgent: `numintel/${VERSION}`,
     clock: world.clock,
     trace,

@@ -24,6 +24,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     throw err;
   });
 
+  let stderr: NodeJS.WriteStream | undefined;
   const world: World = {
     env: process.env,
     // Only a command that reads stdin should open it.
@@ -31,7 +32,10 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
       return process.stdin;
     },
     stdout: process.stdout,
-    stderr: process.stderr,
+    // Opened on first use: creating the stream costs a run that never writes to it a millisecond or two.
+    get stderr() {
+      return (stderr ??= process.stderr);
+    },
     cwd: process.cwd(),
     home: homedir(),
     clock: systemClock,
@@ -42,7 +46,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   // Leave as soon as the output is out. Waiting for the event loop to empty by itself would also
   // wait for V8 to finish optimising undici's HTTP parser in the background (about 100 ms), which
   // a finished run has no use for.
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  await Promise.all([flushed(process.stdout), stderr && flushed(stderr)]);
   process.exit(code);
 }
 
@@ -59,7 +63,7 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 export async function runProgram(argv: readonly string[], world: World): Promise<number> {
   try {
     let exitCode: number = EXIT.ok;
-    const program = buildProgram(world, (code) => (exitCode = code));
+    const program = buildProgram(world, (code) => (exitCode = code), argv[2]);
     await program.parseAsync(argv as string[]);
     return exitCode;
   } catch (err) {

@@ -5,7 +5,6 @@ import { extname, resolve } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { usageError } from '../core/errors.js';
-import { inspectOutputForResume, truncateForResume } from '../pipeline/resume.js';
 import { activeFields, LOOKUP_KINDS } from '../core/lookups.js';
 import { rowKeys } from '../core/run.js';
 import { csvHeader } from '../output/csv-layout.js';
@@ -75,6 +74,7 @@ export async function openOutput(
     if (format !== 'csv' && format !== 'jsonl') {
       throw usageError(`--resume works with csv and jsonl output, not ${format}`, 'use -f csv or -f jsonl');
     }
+    const { inspectOutputForResume, truncateForResume } = await import('../pipeline/resume.js');
     const found = await inspectOutputForResume(path, format);
     // An empty or missing file needs no cutting: it is opened for writing afresh below.
     if (found.validBytes > 0) {

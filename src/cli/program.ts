@@ -8,15 +8,24 @@ import { sandboxCommand } from './sandbox-command.js';
 import { EXIT_CODES_HELP } from './exit.js';
 import type { World } from './world.js';
 
-export function buildProgram(world: World, setExitCode: SetExitCode): Command {
+/**
+ * `named` is the first word of the command line: when it names a command, only that command is
+ * built (building all of them is a millisecond or two of a one-number run); otherwise, as for
+ * `--help` or a mistyped name, all of them are.
+ */
+export function buildProgram(world: World, setExitCode: SetExitCode, named?: string): Command {
   const program = new Command('numintel')
     .description('U.S. phone number intelligence: LRN, CNAM and trust lookups, one number or millions.')
     .version(VERSION, '-V, --version')
     .addHelpText('after', `\nExamples:\n  numintel lrn 12015550123 --sandbox\n  numintel lrn -i leads.csv -o leads.enriched.csv\n  cat numbers.txt | numintel trust | jq -r 'select(.result.is_spam) | .number'\n\n${EXIT_CODES_HELP}`);
-  for (const kind of LOOKUP_KINDS) program.addCommand(lookupCommand(LOOKUPS[kind], world, setExitCode));
-  program.addCommand(enrichCommand(world, setExitCode));
-  program.addCommand(sandboxCommand(world));
-  program.addCommand(configCommand(world));
+  const commands: Record<string, () => Command> = {
+    ...Object.fromEntries(LOOKUP_KINDS.map((kind) => [kind, () => lookupCommand(LOOKUPS[kind], world, setExitCode)])),
+    enrich: () => enrichCommand(world, setExitCode),
+    sandbox: () => sandboxCommand(world),
+    config: () => configCommand(world),
+  };
+  const names = named !== undefined && Object.hasOwn(commands, named) ? [named] : Object.keys(commands);
+  for (const name of names) program.addCommand(commands[name]!());
   wire(program, world);
   return program;
 }

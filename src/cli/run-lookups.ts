@@ -31,7 +31,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     home: world.home,
     profile: req.profile,
     apiKeyFile: req.apiKeyFile,
-    readApiKeyFile: apiKeyFileReader(world.stdin, world.cwd),
+    // Opening stdin costs a run that never reads it a millisecond or two: only on demand.
+    readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd),
     skipApiKey: req.sandbox,
   });
   // Each trace line carries its time (UTC, ms): enough to see waits, retries and 429 pauses.
@@ -49,7 +50,12 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       delimiter: req.delimiter,
       header: req.header,
     },
-    { stdin: world.stdin, cwd: world.cwd },
+    {
+      get stdin() {
+        return world.stdin;
+      },
+      cwd: world.cwd,
+    },
   );
   const target = await openOutput(req, settings, world, source.kind === 'csv');
   const layout: OutputLayout = {
@@ -67,9 +73,11 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     if (total !== undefined) stats.total = Math.max(0, total - target.skipRows);
   });
   // Records that stream to the terminal are progress enough; a bar on the same screen would tear them.
-  const progress = createProgress(world.stderr, stats, world.clock, {
-    enabled: req.progress && world.stderr.isTTY === true && !(target.stream === world.stdout && world.stdout.isTTY === true),
-  });
+  const progress = createProgress(
+    () => (req.progress && world.stderr.isTTY === true && !(target.stream === world.stdout && world.stdout.isTTY === true) ? world.stderr : undefined),
+    stats,
+    world.clock,
+  );
   const sink = await createSink(target.format, target.stream, layout, target.style);
 
   let stopped: RunOutcome['stopped'] = null;

@@ -43,22 +43,28 @@ export function progressLine(stats: RunStats, now: number): string {
   return parts.join('  ');
 }
 
-const NOTHING: Progress = { start() {}, update() {}, stop() {} };
+type Terminal = Writable & { isTTY?: boolean; columns?: number };
 
-export function createProgress(
-  stream: Writable & { isTTY?: boolean; columns?: number },
-  stats: RunStats,
-  clock: Clock,
-  opts: { enabled: boolean },
-): Progress {
-  if (!opts.enabled) return NOTHING;
+/**
+ * `open` is asked once, when the first line is due, for the stream to draw on, or undefined for no
+ * bar: a run that is over sooner never asks, so it never opens stderr (a millisecond or two of a
+ * one-number run's start-up).
+ */
+export function createProgress(open: () => Terminal | undefined, stats: RunStats, clock: Clock): Progress {
   let lastRender = -Infinity;
   let shown = false;
   let stopped = false;
+  let target: Terminal | null | undefined;
 
   const render = () => {
     const now = clock.now();
     lastRender = now;
+    if (target === undefined) target = open() ?? null;
+    const stream = target;
+    if (stream === null) {
+      stopped = true;
+      return;
+    }
     // One column short of the terminal: a line that wraps cannot be redrawn with `\r`.
     const max = Math.max(10, (stream.columns ?? 80) - 1);
     stream.write(`${ERASE_LINE}${[...progressLine(stats, now)].slice(0, max).join('')}`);
@@ -74,7 +80,7 @@ export function createProgress(
     },
     stop() {
       stopped = true;
-      if (shown) stream.write(ERASE_LINE);
+      if (shown) target?.write(ERASE_LINE);
       shown = false;
     },
   };

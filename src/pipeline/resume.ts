@@ -2,8 +2,8 @@
 // mid-write, so the last record can be torn (half a line, or a quoted cell cut after its embedded
 // newline); only complete records count, and the caller truncates the file to `validBytes` before
 // appending. One streaming pass, so a million-row output costs no memory.
-import { createReadStream } from 'node:fs';
-import { truncate } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
+import { createReadStream, promises as fs } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { isObject } from '../core/json.js';
 import { CsvRecordScanner } from './csv-scan.js';
@@ -42,7 +42,7 @@ export async function inspectOutputForResume(path: string, format: 'csv' | 'json
 
 /** Cuts the torn tail off before appending. */
 export async function truncateForResume(path: string, validBytes: number): Promise<void> {
-  await truncate(path, validBytes);
+  await fs.truncate(path, validBytes);
 }
 
 async function inspectCsv(chunks: AsyncIterable<Buffer>, delimiter: string): Promise<ResumePoint> {

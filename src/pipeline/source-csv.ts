@@ -6,6 +6,9 @@ import { columnByHeader, columnByValues, looksLikeData, noNumberColumn, resolveC
 import { csvRecords } from './csv-records.js';
 import { readError } from './source-errors.js';
 
+// The counting pass for the progress bar's total, loaded with the reader (see source.ts).
+export { countCsvRecords } from './csv-scan.js';
+
 export interface CsvReadOptions {
   readonly delimiter: string;
   /** false = `--no-header`. Otherwise a header is expected, unless the first row holds a phone number. */

@@ -1,15 +1,13 @@
 // Where numbers come from (cli.md): arguments, else -i/--input (a file, or `-` for stdin), else
 // stdin when it is not a terminal. A file or stream is a plain list or CSV; which one is decided
 // by its name, by --csv/--delimiter, or by sniffing its first significant line.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
+import { createReadStream, promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { usageError } from '../core/errors.js';
 import type { SourceItem } from '../core/run.js';
 import { isPhoneHeader } from './column-detect.js';
-import { countCsvRecords } from './csv-scan.js';
-import { openCsv } from './source-csv.js';
 import { readError } from './source-errors.js';
 import { countListEntries, listItems } from './source-list.js';
 import { peekInput, replay, sniffDelimiter } from './source-peek.js';
@@ -66,6 +64,9 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
     throw usageError('no numbers given', 'pass numbers as arguments, -i <file>, or pipe them on stdin');
   }
 
+  // The CSV reader (and csv-parse) loads only for input that may be CSV, while the input is opened.
+  const csvReader = import('./source-csv.js');
+  csvReader.catch(() => undefined);
   const fromFile = spec.input !== undefined && spec.input !== '-';
   const label = fromFile ? (spec.input as string) : 'standard input';
   const path = fromFile ? resolve(io.cwd, spec.input as string) : undefined;
@@ -94,6 +95,7 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   const delimiter = given ?? (named === 'tsv' ? '\t' : (sniffed?.delimiter ?? ','));
   // A sniffed CSV may follow `#` comment lines, which are not its header; a declared one starts at its first line.
   const from = declared ? 0 : peek.start;
+  const { openCsv, countCsvRecords } = await csvReader;
   const csv = await openCsv(replay(peek, from), { delimiter, header: spec.header !== false, column: spec.column, label }).catch((err: unknown) => {
     stream.destroy();
     throw err;
@@ -112,7 +114,7 @@ function argsSource(args: readonly string[]): Source {
 
 /** Fails early, with the reason in words, on what cannot be a readable file; true for a regular file. */
 async function checkFile(path: string, label: string): Promise<boolean> {
-  const info = await stat(path).catch((err: unknown) => {
+  const info = await fs.stat(path).catch((err: unknown) => {
     throw readError(err, label);
   });
   if (info.isDirectory()) throw usageError(`cannot read ${label}: it is a directory`);

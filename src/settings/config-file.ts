@@ -4,7 +4,10 @@
 //   { "profiles": { "default": { "base-url": "https://api.example.com", "concurrency": 32 },
 //                   "staging": { "base-url": "https://staging.example.com", "api-key": "…" } } }
 // Other top-level members are kept as they are on save, so a newer numintel's additions survive.
-import { chmod, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+// Every run reads the config, synchronously: a small file, read before anything else happens, and
+// neither node:fs/promises (a millisecond to load) nor libuv's thread pool (threads to start) is
+// needed for it. fs.promises, for writing (only `config set` writes), loads on first use.
+import { promises as fs, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { usageError } from '../core/errors.js';
 import { tempSuffix } from '../core/temp-name.js';
@@ -47,7 +50,7 @@ function corrupt(path: string, why: string) {
 export async function loadConfig(path: string): Promise<ConfigData> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return EMPTY_CONFIG;
     throw usageError(`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
@@ -74,10 +77,10 @@ export async function loadConfig(path: string): Promise<ConfigData> {
  */
 export async function saveConfig(path: string, data: ConfigData): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const text = `${JSON.stringify({ ...data.other, profiles: data.profiles }, null, 2)}\n`;
   const temp = join(dir, `.${basename(path)}.${tempSuffix()}.tmp`);
-  const file = await open(temp, 'wx', 0o600);
+  const file = await fs.open(temp, 'wx', 0o600);
   try {
     try {
       // chmod because open's mode is filtered by the umask; 0600 is what we promise.
@@ -87,20 +90,20 @@ export async function saveConfig(path: string, data: ConfigData): Promise<void> 
     } finally {
       await file.close();
     }
-    await rename(temp, path);
+    await fs.rename(temp, path);
   } catch (err) {
-    await unlink(temp).catch(() => undefined);
+    await fs.unlink(temp).catch(() => undefined);
     throw err;
   }
   // The rename already replaced any older, looser file; this covers file systems that keep modes.
-  await chmod(path, 0o600);
+  await fs.chmod(path, 0o600);
   await syncDir(dir);
 }
 
 /** Makes the rename itself durable; not every platform can open a directory, which is fine. */
 async function syncDir(dir: string): Promise<void> {
   try {
-    const handle = await open(dir, 'r');
+    const handle = await fs.open(dir, 'r');
     try {
       await handle.sync();
     } finally {

@@ -1,6 +1,7 @@
 // One value per setting from flag > environment > config file profile > default, remembering
 // where each came from so --verbose and error messages can say so.
-import { readFile } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
+import { promises as fs } from 'node:fs';
 import { NumintelError, usageError } from '../core/errors.js';
 import { configFilePath, envValue, type Env } from './config-dir.js';
 import { DEFAULT_PROFILE, hasProfile, type ConfigData, isValidProfileName, loadConfig, profileNames } from './config-file.js';
@@ -56,7 +57,7 @@ export function requireProfile(config: ConfigData, profile: { name: string; expl
 async function keyFromFile(input: ResolveInput, path: string): Promise<string> {
   const read =
     input.readApiKeyFile ??
-    ((p: string) => (p === '-' ? Promise.reject(usageError('--api-key-file - needs standard input, which is not available here')) : readFile(p, 'utf8')));
+    ((p: string) => (p === '-' ? Promise.reject(usageError('--api-key-file - needs standard input, which is not available here')) : fs.readFile(p, 'utf8')));
   const where = path === '-' ? 'standard input' : path;
   let text: string;
   try {

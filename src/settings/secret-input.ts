@@ -1,5 +1,6 @@
 // Reading the API key from where a secret may come from: a file, piped stdin, a hidden prompt.
-import { readFile } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
+import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { NumintelError, usageError } from '../core/errors.js';
@@ -26,10 +27,10 @@ export async function readSecretStream(stream: Readable, what: string): Promise<
 }
 
 /** The `readApiKeyFile` for resolveSettings: `-` reads `stdin`, anything else is a path from `cwd`. */
-export function apiKeyFileReader(stdin: Readable, cwd: string): (pathOrDash: string) => Promise<string> {
+export function apiKeyFileReader(stdin: () => Readable, cwd: string): (pathOrDash: string) => Promise<string> {
   return async (pathOrDash) => {
-    if (pathOrDash === '-') return readSecretStream(stdin, 'standard input');
-    return readFile(resolve(cwd, pathOrDash), 'utf8');
+    if (pathOrDash === '-') return readSecretStream(stdin(), 'standard input');
+    return fs.readFile(resolve(cwd, pathOrDash), 'utf8');
   };
 }
 

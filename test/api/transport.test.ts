@@ -22,9 +22,12 @@ async function setup(script: Script, opts: Partial<ClientOptions> = {}): Promise
   return { server, t, lines };
 }
 
-describe('REST transport', () => {
+// Every case runs on both HTTP clients: a run of a few numbers uses Node's, a bulk run undici's.
+describe.each(['undici', 'node'] as const)('REST transport on the %s HTTP client', (httpClient) => {
+  const on = (script: Script, opts: Partial<ClientOptions> = {}) => setup(script, { httpClient, ...opts });
+
   it('sends the documented request and returns the result', async () => {
-    const { server, t } = await setup((_req, res) => json(res, 200, LRN_OK));
+    const { server, t } = await on((_req, res) => json(res, 200, LRN_OK));
     const a = await t.send(LRN, '12015550123', { enhanced: true });
     expect(a).toEqual({ kind: 'ok', result: LRN_OK });
     const [req] = server.seen;
@@ -41,7 +44,7 @@ describe('REST transport', () => {
   });
 
   it('sends no Authorization header without a key', async () => {
-    const { server, t } = await setup((_req, res) => json(res, 401, { error: 'unauthorized' }), { apiKey: undefined });
+    const { server, t } = await on((_req, res) => json(res, 401, { error: 'unauthorized' }), { apiKey: undefined });
     expect((await t.send(LRN, '12015550123', {})).kind).toBe('fatal');
     expect(server.seen[0]?.headers.authorization).toBeUndefined();
   });
@@ -50,7 +53,7 @@ describe('REST transport', () => {
     const server = await serve((_req, res) => json(res, 200, { data: { number: '1', cnam: 'X' }, errors: [] }));
     cleanup.push(() => server.close());
     for (const [transport, base] of [['rest', `${server.url}/proxy/`], ['graphql', `${server.url}/proxy`]] as const) {
-      const t = createTransport({ baseUrl: base, transport });
+      const t = createTransport({ baseUrl: base, transport, httpClient });
       cleanup.push(() => t.close());
       await t.send(CNAM, '12015550123', {});
     }
@@ -58,7 +61,7 @@ describe('REST transport', () => {
   });
 
   it('reuses one keep-alive connection for sequential requests', async () => {
-    const { server, t } = await setup((_req, res) => json(res, 200, LRN_OK));
+    const { server, t } = await on((_req, res) => json(res, 200, LRN_OK));
     for (let i = 0; i < 5; i++) expect((await t.send(LRN, '12015550123', {})).kind).toBe('ok');
     expect(server.seen).toHaveLength(5);
     expect(server.connections()).toBe(1);
@@ -66,7 +69,7 @@ describe('REST transport', () => {
 
   it('reads rate headers with the clock: a 429 waits for the longest hint', async () => {
     const reset = String(NOW / 1000 + 4);
-    const { t } = await setup((_req, res) =>
+    const { t } = await on((_req, res) =>
       json(res, 429, { data: null, errors: ['Rate limit exceeded'] }, { 'retry-after': '1', 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }),
     );
     const a = await t.send(CNAM, '12015550123', {});
@@ -74,7 +77,7 @@ describe('REST transport', () => {
   });
 
   it('turns a server that never answers into a timeout', async () => {
-    const { t } = await setup(() => undefined, { timeoutMs: 150 });
+    const { t } = await on(() => undefined, { timeoutMs: 150 });
     const a = await t.send(LRN, '12015550123', {});
     expect(a.kind).toBe('retry');
     if (a.kind !== 'ok') expect(a.error).toMatchObject({ code: 'timeout' });
@@ -82,7 +85,7 @@ describe('REST transport', () => {
   });
 
   it('turns a stalled body into a timeout', async () => {
-    const { t } = await setup((_req, res) => {
+    const { t } = await on((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"lrn":');
     }, { timeoutMs: 150 });
@@ -91,13 +94,13 @@ describe('REST transport', () => {
   });
 
   it('turns a reset connection into a network_error', async () => {
-    const { t } = await setup((_req, _res, socket) => socket.destroy());
+    const { t } = await on((_req, _res, socket) => socket.destroy());
     const a = await t.send(LRN, '12015550123', {});
     expect(a.kind === 'retry' && a.error.code).toBe('network_error');
   });
 
   it('turns a refused port into a network_error', async () => {
-    const t = createTransport({ baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: KEY });
+    const t = createTransport({ baseUrl: `http://127.0.0.1:${await freePort()}`, apiKey: KEY, httpClient });
     cleanup.push(() => t.close());
     const a = await t.send(LRN, '12015550123', {});
     expect(a.kind).toBe('retry');
@@ -107,7 +110,7 @@ describe('REST transport', () => {
 
   it('drops a body over the size cap, with or without Content-Length', async () => {
     const big = JSON.stringify({ ...LRN_OK, pad: 'x'.repeat(4096) });
-    const { t } = await setup((req, res) => {
+    const { t } = await on((req, res) => {
       res.writeHead(200, req.url === '/api/v1/lrn' ? { 'content-length': String(Buffer.byteLength(big)) } : {});
       // Without a length the body streams in pieces, so the cap trips mid-read.
       for (let i = 0; i < big.length; i += 512) res.write(big.slice(i, i + 512));
@@ -123,7 +126,7 @@ describe('REST transport', () => {
   it('rejects with the abort reason when the caller cancels, mid-request or before', async () => {
     let arrived: () => void = () => undefined;
     const seen = new Promise<void>((resolve) => (arrived = resolve));
-    const { server, t } = await setup(() => arrived());
+    const { server, t } = await on(() => arrived());
     const ac = new AbortController();
     const pending = t.send(LRN, '12015550123', {}, ac.signal);
     await seen;
@@ -135,17 +138,41 @@ describe('REST transport', () => {
     expect(server.seen).toHaveLength(1);
   });
 
-  it('close() closes its own pool, but leaves an injected dispatcher open', async () => {
-    const { server, t } = await setup((_req, res) => json(res, 200, LRN_OK));
+  it('opens at most `connections` connections, however many requests are in flight', async () => {
+    const { server, t } = await on((_req, res) => setTimeout(() => json(res, 200, LRN_OK), 20), { connections: 2 });
+    const attempts = await Promise.all(Array.from({ length: 8 }, () => t.send(LRN, '12015550123', {})));
+    expect(attempts.map((a) => a.kind)).toEqual(Array(8).fill('ok'));
+    expect(server.connections()).toBe(2);
+  });
+
+  it('close() closes its connections; a request after it fails without reaching the server', async () => {
+    const { server, t } = await on((_req, res) => json(res, 200, LRN_OK));
     await t.send(LRN, '12015550123', {});
     await t.close();
-    expect((await t.send(LRN, '12015550123', {})).kind).toBe('error');
+    const after = await t.send(LRN, '12015550123', {});
+    expect(after.kind).toBe('error');
+    expect(server.seen).toHaveLength(1);
+  });
+});
 
+describe('an injected undici dispatcher', () => {
+  it('is used, and left open by close()', async () => {
+    const server = await serve((_req, res) => json(res, 200, LRN_OK));
+    cleanup.push(() => server.close());
     const agent = new Agent();
     cleanup.push(() => agent.close());
     const injected = createTransport({ baseUrl: server.url, dispatcher: agent });
-    await injected.close();
     expect((await injected.send(LRN, '12015550123', {})).kind).toBe('ok');
+    await injected.close();
+    expect(agent.closed).toBe(false);
+    const again = createTransport({ baseUrl: server.url, dispatcher: agent });
+    expect((await again.send(LRN, '12015550123', {})).kind).toBe('ok');
+    expect(server.seen).toHaveLength(2);
+    expect(server.connections()).toBe(1);
+  });
+
+  it('cannot be combined with the node HTTP client', () => {
+    expect(() => createTransport({ baseUrl: 'http://127.0.0.1:1', dispatcher: new Agent(), httpClient: 'node' })).toThrow(/undici/);
   });
 });
 

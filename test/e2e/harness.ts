@@ -90,7 +90,7 @@ export function sandboxEnv(sb: SandboxLike, extra: Record<string, string | undef
 
 /** Fails early, with the fix, when the CLI was not built (the suite runs bin/numintel.js). */
 export function requireBuiltCli(): void {
-  const bundle = join(CLI, '..', '..', 'dist', 'bundle', 'main.js');
+  const bundle = join(CLI, '..', '..', 'dist', 'bundle', 'main.cjs');
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build\` before the e2e tests`);
 }
 

@@ -22,7 +22,8 @@ describe('progress', () => {
     const stream = terminal();
     const clock = fakeClock();
     const stats = newRunStats(clock.now());
-    const p = createProgress(stream, stats, clock, { enabled: false });
+    let asked = 0;
+    const p = createProgress(() => (asked++, undefined), stats, clock);
     p.start();
     for (let i = 0; i < 10; i++) {
       stats.written++;
@@ -31,6 +32,19 @@ describe('progress', () => {
     }
     p.stop();
     expect(stream.chunks).toEqual([]);
+    expect(asked).toBe(1);
+  });
+
+  it('never asks for the stream when the run is over before the first line is due', () => {
+    const clock = fakeClock();
+    const stats = newRunStats(clock.now());
+    let asked = 0;
+    const p = createProgress(() => (asked++, terminal()), stats, clock);
+    p.start();
+    clock.advance(PROGRESS_FIRST_DRAW_MS - 1);
+    p.update();
+    p.stop();
+    expect(asked).toBe(0);
   });
 
   it('redraws one line with \\r, at most once per interval of the clock', () => {
@@ -38,7 +52,7 @@ describe('progress', () => {
     const clock = fakeClock();
     const stats = newRunStats(clock.now());
     stats.total = 200;
-    const p = createProgress(stream, stats, clock, { enabled: true });
+    const p = createProgress(() => stream, stats, clock);
     p.start();
     expect(stream.chunks).toHaveLength(0); // a run over within PROGRESS_FIRST_DRAW_MS never shows a bar
     for (let i = 0; i < 100; i++) {
@@ -68,7 +82,7 @@ describe('progress', () => {
     const clock = fakeClock();
     const stats = newRunStats(clock.now());
     Object.assign(stats, { total: 1_000_000, written: 12_345, invalid: 3, failed: 2, rateLimited: 7 });
-    const p = createProgress(stream, stats, clock, { enabled: true });
+    const p = createProgress(() => stream, stats, clock);
     p.start();
     clock.advance(PROGRESS_FIRST_DRAW_MS);
     p.update();

@@ -89,15 +89,15 @@ describe('plain lists', () => {
 });
 
 describe('a slow producer on stdin', () => {
-  // The producer waits (a bounded number of event-loop turns) for the first item before it sends
-  // the rest and ends: a source that waited for the end of input would see "end" first.
+  // The producer waits (event-loop turns, for two seconds at most) for the first item before it
+  // sends the rest and ends: a source that waited for the end of input would see "end" first.
   async function firstItemBeforeEnd(first: string, rest: string): Promise<string[]> {
     const stdin = new PassThrough();
     const events: string[] = [];
     let seen = false;
     stdin.write(first);
     const producer = (async () => {
-      for (let turn = 0; turn < 200 && !seen; turn++) await new Promise((r) => setImmediate(r));
+      for (const deadline = Date.now() + 2000; !seen && Date.now() < deadline; ) await new Promise((r) => setImmediate(r));
       stdin.end(rest);
       events.push('producer ended');
     })();

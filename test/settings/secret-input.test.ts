@@ -36,7 +36,7 @@ describe('apiKeyFileReader', () => {
   it('reads a path relative to cwd, and stdin for "-"', async () => {
     const dir = await tempDir();
     await writeFile(`${dir}/key`, 'from-file\n');
-    const read = apiKeyFileReader(Readable.from(['from-stdin\n']), dir);
+    const read = apiKeyFileReader(() => Readable.from(['from-stdin\n']), dir);
     expect(await read('key')).toBe('from-file\n');
     expect(await read('-')).toBe('from-stdin\n');
   });

@@ -1,48 +1,37 @@
-// The wire: one keep-alive pool per origin, one POST, a body read under a size cap.
+// The wire on undici: one keep-alive pool per origin, for throughput.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
-import type { Dispatcher, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 // Only the pool and its request method, not undici's index (fetch, websockets, caches, ...):
 // loading the whole package costs more than the rest of a one-number run together.
 import PoolClass from 'undici/lib/dispatcher/pool.js';
 import request from 'undici/lib/api/api-request.js';
 import { header, type HeaderBag } from './rate-headers.js';
-
-export interface PoolOptions {
-  readonly connections: number;
-  readonly timeoutMs: number;
-}
-
-/** Keep-alive connections to one origin; the timeouts apply to connect, headers and body alike. */
-export function createPool(origin: string, { connections, timeoutMs }: PoolOptions): Pool {
-  return new PoolClass(origin, {
-    connections,
-    connect: { timeout: timeoutMs },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
-}
-
-export interface PostRequest {
-  readonly origin: string;
-  readonly path: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  readonly timeoutMs: number;
-  readonly maxBytes: number;
-  readonly signal?: AbortSignal | undefined;
-}
-
-export type PostOutcome =
-  | { readonly kind: 'response'; readonly status: number; readonly headers: HeaderBag; readonly text: string }
-  /** The body was larger than `maxBytes`: it was dropped unread and its connection destroyed. */
-  | { readonly kind: 'oversize'; readonly status: number; readonly headers: HeaderBag };
+import type { PostOutcome, PostRequest, Wire, WireOptions } from './wire.js';
 
 /**
- * Sends one POST and reads the whole answer. Rejects only for what happened on the wire (timeouts,
- * resets, refused connections) or an abort of `signal`; any status is a normal outcome.
+ * A pool of keep-alive connections to `origin`, or the caller's own dispatcher, which the caller
+ * keeps ownership of (close() leaves it open).
  */
-export async function post(dispatcher: Dispatcher, req: PostRequest): Promise<PostOutcome> {
+export function createUndiciWire(origin: string, { connections, timeoutMs }: WireOptions, injected?: Dispatcher): Wire {
+  const owned = injected
+    ? undefined
+    : new PoolClass(origin, {
+        connections,
+        connect: { timeout: timeoutMs },
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+  const dispatcher = (injected ?? owned) as Dispatcher;
+  return {
+    post: (req) => post(dispatcher, req),
+    close: async () => {
+      if (owned && !owned.closed) await owned.close();
+    },
+  };
+}
+
+async function post(dispatcher: Dispatcher, req: PostRequest): Promise<PostOutcome> {
   const res = await request.call(dispatcher, {
     origin: req.origin,
     path: req.path,
