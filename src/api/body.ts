@@ -7,7 +7,7 @@ export { isObject, type JsonObject } from '../core/json.js';
 
 /** The parsed body, or undefined when it is empty or not JSON. */
 export function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
+  if (!/\S/.test(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -42,11 +42,29 @@ export type Verdict =
 /** Reads an envelope's body; undefined when the body is not in its shape at all. */
 export type EnvelopeReader = (json: unknown, r: Reading) => Verdict | undefined;
 
-function read(raw: RawResponse, ctx: ClassifyContext): Reading {
-  const json = parseJson(raw.text);
-  const words = bodyMessage(json, ctx.secret) ?? (raw.text.trim() === '' ? undefined : excerpt(raw.text, ctx.secret));
-  return { raw, json, rate: parseRateInfo(raw.headers, ctx.now), ctx, words };
+class BodyReading implements Reading {
+  readonly json: unknown;
+  readonly rate: RateInfo | undefined;
+  #words: string | undefined | null = null;
+
+  constructor(
+    readonly raw: RawResponse,
+    readonly ctx: ClassifyContext,
+  ) {
+    this.json = parseJson(raw.text);
+    this.rate = parseRateInfo(raw.headers, ctx.now);
+  }
+
+  /** Worked out when asked: only failures quote the body, so an answer that is fine never pays for it. */
+  get words(): string | undefined {
+    if (this.#words === null) {
+      this.#words = bodyMessage(this.json, this.ctx.secret) ?? (this.raw.text.trim() === '' ? undefined : excerpt(this.raw.text, this.ctx.secret));
+    }
+    return this.#words;
+  }
 }
+
+const read = (raw: RawResponse, ctx: ClassifyContext): Reading => new BodyReading(raw, ctx);
 
 const is2xx = (status: number) => status >= 200 && status < 300;
 /** The statuses a service uses for "your input is wrong". */

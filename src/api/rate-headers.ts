@@ -17,6 +17,30 @@ export function header(headers: HeaderBag, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+const RATE_FIELDS = new Set([
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'ratelimit',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit-policy',
+]);
+
+/**
+ * The rate fields of a response, names lowercased, in one pass over its headers, or undefined
+ * when it has none: every response is read for them, and many carry none (an unlimited key).
+ */
+function rateFields(headers: HeaderBag): HeaderBag | undefined {
+  let out: Record<string, string | string[] | undefined> | undefined;
+  for (const key in headers) {
+    const lower = key.toLowerCase();
+    if (RATE_FIELDS.has(lower)) (out ??= {})[lower] = headers[key];
+  }
+  return out;
+}
+
 /** A non-negative number at the start of a field (`100` or `100, 100;w=60`), else undefined. */
 function leadingNumber(value: string | undefined): number | undefined {
   const m = value === undefined ? null : /^\s*(\d+(?:\.\d+)?)(?:\s*$|\s*[,;])/.exec(value);
@@ -118,7 +142,9 @@ function resetTimes(headers: HeaderBag, now: number, draft = draftLimits(headers
 }
 
 /** The rate budget a response reports, or undefined when it reports none. */
-export function parseRateInfo(headers: HeaderBag, now: number): RateInfo | undefined {
+export function parseRateInfo(all: HeaderBag, now: number): RateInfo | undefined {
+  const headers = rateFields(all);
+  if (headers === undefined) return undefined;
   const draft = draftLimits(headers);
   const limit = leadingNumber(header(headers, 'x-ratelimit-limit')) ?? draft.limit;
   const remaining = leadingNumber(header(headers, 'x-ratelimit-remaining')) ?? draft.remaining;
@@ -161,7 +187,7 @@ export function waitHintMs({ headers, now, bodySeconds = [], rateLimited }: Wait
     if (s !== undefined) hints.push(s * 1000);
   }
   if (rateLimited) {
-    for (const at of resetTimes(headers, now)) hints.push(Math.max(0, at - now));
+    for (const at of resetTimes(rateFields(headers) ?? {}, now)) hints.push(Math.max(0, at - now));
   }
   return maxOf(hints);
 }

@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { usageError } from '../core/errors.js';
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import type { Attempt, Transport } from '../core/transport.js';
-import { checkBaseUrl, endpoint } from './base-url.js';
+import { checkBaseUrl, endpoint, type Endpoint } from './base-url.js';
 import { oversize, type ClassifyContext, type RawResponse } from './classify.js';
 import { classifyGraphql, graphqlRequest } from './graphql.js';
 import { wireFailure } from './net-errors.js';
@@ -93,10 +93,18 @@ export function createTransport(options: ClientOptions): Transport {
     ...(secret ? { authorization: `Bearer ${secret}` } : {}),
   };
 
+  // One per service path (a handful), not one per request.
+  const endpoints = new Map<string, Endpoint>();
+  const endpointOf = (path: string): Endpoint => {
+    let ep = endpoints.get(path);
+    if (ep === undefined) endpoints.set(path, (ep = endpoint(base, path)));
+    return ep;
+  };
+
   async function send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: AbortSignal): Promise<Attempt> {
     signal?.throwIfAborted();
     const req = codec.build(d, number, opts);
-    const ep = endpoint(base, req.path);
+    const ep = endpointOf(req.path);
     const label = codec.label(d);
     const payload = 'variables' in req.body ? req.body.variables : req.body;
     trace?.(requestLine(ep.href, label, payload, secret));

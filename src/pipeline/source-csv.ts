@@ -104,10 +104,15 @@ async function* rowItems(
 
 /** Missing cells are '', cells past the header get `column<N>` names, repeated names `_2`, `_3`. */
 function rowObject(names: readonly string[], cells: readonly string[]): Record<string, string> {
-  const entries: [string, string][] = [];
-  for (let i = 0; i < names.length; i++) entries.push([names[i] as string, cells[i] ?? '']);
-  // fromEntries defines own properties, so a column named "__proto__" is kept like any other.
-  return Object.fromEntries(entries);
+  const row: Record<string, string> = {};
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    const cell = cells[i] ?? '';
+    // Assigning "__proto__" would set the prototype: a column of that name is defined like any other.
+    if (name === '__proto__') Object.defineProperty(row, name, { value: cell, enumerable: true, writable: true, configurable: true });
+    else row[name] = cell;
+  }
+  return row;
 }
 
 const generatedName = (i: number) => `column${i + 1}`;

@@ -1,0 +1,2 @@
+/** Where an import made inside libphonenumber-js should go instead; undefined: where it says. */
+export function libphonenumberPath(specifier: string, importer: string | undefined): string | undefined;
