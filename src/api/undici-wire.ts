@@ -1,11 +1,10 @@
-// The wire on undici: one keep-alive pool per origin, for throughput.
+// The wire on undici: one keep-alive pool per origin, for throughput. Requests go through
+// undici's dispatch API: the answer arrives as chunks to a handler, without the stream and
+// promise machinery of its request API, which a bulk run would pay for on every number.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-// Only the pool and its request method, not undici's index (fetch, websockets, caches, ...):
-// loading the whole package costs more than the rest of a one-number run together.
+// Only the pool, not undici's index (fetch, websockets, caches, ...).
 import PoolClass from 'undici/lib/dispatcher/pool.js';
-import request from 'undici/lib/api/api-request.js';
 import { header, type HeaderBag } from './rate-headers.js';
 import type { PostOutcome, PostRequest, Wire, WireOptions } from './wire.js';
 
@@ -24,60 +23,86 @@ export function createUndiciWire(origin: string, { connections, timeoutMs }: Wir
       });
   const dispatcher = (injected ?? owned) as Dispatcher;
   return {
-    post: (req) => post(dispatcher, req),
+    post: async (req) => {
+      const outcome = await post(dispatcher, req);
+      // The pool marks the connection idle only after this turn: without waiting for it, a
+      // caller's next request would open a second connection instead of reusing this one.
+      await nextTurn();
+      return outcome;
+    },
     close: async () => {
       if (owned && !owned.closed) await owned.close();
     },
   };
 }
 
-async function post(dispatcher: Dispatcher, req: PostRequest): Promise<PostOutcome> {
-  const res = await request.call(dispatcher, {
-    origin: req.origin,
-    path: req.path,
-    method: 'POST',
-    headers: req.headers,
-    body: req.body,
-    signal: req.signal ?? null,
-    // Per request too, so an injected dispatcher honours the configured timeout.
-    headersTimeout: req.timeoutMs,
-    bodyTimeout: req.timeoutMs,
-  });
-  const headers = res.headers as HeaderBag;
-  const declared = Number(header(headers, 'content-length'));
-  if (Number.isFinite(declared) && declared > req.maxBytes) {
-    discard(res.body);
-    return { kind: 'oversize', status: res.statusCode, headers };
-  }
-  const text = await readCapped(res.body, req.maxBytes);
-  if (text === undefined) return { kind: 'oversize', status: res.statusCode, headers };
-  // The pool marks the connection idle only after this turn: without waiting for it, a caller's
-  // next request would open a second connection instead of reusing this one.
-  await nextTurn();
-  return { kind: 'response', status: res.statusCode, headers, text };
-}
-
-/**
- * The whole body as text, or undefined (and the body discarded) once it passes `maxBytes`. With
- * events rather than `for await`, whose iterator costs every response a few allocations more.
- */
-function readCapped(body: Readable, maxBytes: number): Promise<string | undefined> {
+function post(dispatcher: Dispatcher, req: PostRequest): Promise<PostOutcome> {
   return new Promise((resolve, reject) => {
+    const { signal } = req;
+    let controller: Dispatcher.DispatchController | undefined;
+    let settled = false;
+    let status = 0;
+    let headers: HeaderBag = {};
     const chunks: Buffer[] = [];
     let total = 0;
-    body.on('data', (chunk: Buffer) => {
-      total += chunk.length;
-      if (total <= maxBytes) return void chunks.push(chunk);
-      discard(body);
-      resolve(undefined);
-    });
-    body.on('end', () => resolve(Buffer.concat(chunks, total).toString('utf8')));
-    body.on('error', reject);
-  });
-}
 
-/** Drops an unread body: its connection is closed, and the abort it causes is expected. */
-function discard(body: Readable): void {
-  body.on('error', () => undefined);
-  body.destroy();
+    const settle = (finish: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      finish();
+    };
+    // Cancelled, or too big: the request is aborted, which also closes its connection.
+    const drop = (reason: Error) => {
+      if (controller && !controller.aborted) controller.abort(reason);
+    };
+    const onAbort = () => {
+      const reason = signal?.reason instanceof Error ? signal.reason : new Error('aborted');
+      settle(() => reject(reason));
+      drop(reason);
+    };
+    const oversize = () => {
+      settle(() => resolve({ kind: 'oversize', status, headers }));
+      drop(new Error(`the answer is larger than ${req.maxBytes} bytes`));
+    };
+    signal?.addEventListener('abort', onAbort);
+
+    dispatcher.dispatch(
+      {
+        origin: req.origin,
+        path: req.path,
+        method: 'POST',
+        headers: req.headers,
+        body: req.body,
+        // Per request too, so an injected dispatcher honours the configured timeout.
+        headersTimeout: req.timeoutMs,
+        bodyTimeout: req.timeoutMs,
+      },
+      {
+        onRequestStart(c) {
+          controller = c;
+          // Aborted while it waited for a connection: it never goes out.
+          if (settled) c.abort(new Error('aborted'));
+        },
+        onResponseStart(_c, statusCode, responseHeaders) {
+          status = statusCode;
+          headers = responseHeaders as HeaderBag;
+          const declared = Number(header(headers, 'content-length'));
+          if (Number.isFinite(declared) && declared > req.maxBytes) oversize();
+        },
+        onResponseData(_c, chunk) {
+          if (settled) return;
+          total += chunk.length;
+          if (total > req.maxBytes) return oversize();
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          settle(() => resolve({ kind: 'response', status, headers, text: Buffer.concat(chunks, total).toString('utf8') }));
+        },
+        onResponseError(_c, err) {
+          settle(() => reject(err));
+        },
+      },
+    );
+  });
 }
