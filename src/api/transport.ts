@@ -79,13 +79,12 @@ export function createTransport(options: ClientOptions): Transport {
   const clock = options.clock ?? systemClock;
   const trace = options.trace;
   if (options.dispatcher && options.httpClient === 'node') throw usageError('a dispatcher can only be used with the undici HTTP client');
-  // Loaded at the first request, so a process loads only the client it uses.
-  let wire: Promise<Wire> | undefined;
+  // The HTTP client is loaded at the first request, so a process loads only the one it uses.
+  let loading: Promise<Wire> | undefined;
+  let wire: Wire | undefined;
   let closing: Promise<void> | undefined;
-  const openWire = (): Promise<Wire> => {
-    if (closing) return Promise.reject(Object.assign(new Error('the client is closed'), { code: 'CLIENT_CLOSED' }));
-    return (wire ??= openHttpClient(options.httpClient ?? 'undici', base.origin, { connections, timeoutMs }, options.dispatcher));
-  };
+  const load = (): Promise<Wire> =>
+    (loading ??= openHttpClient(options.httpClient ?? 'undici', base.origin, { connections, timeoutMs }, options.dispatcher).then((w) => (wire = w)));
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -112,7 +111,8 @@ export function createTransport(options: ClientOptions): Transport {
     let attempt: Attempt;
     let status: number | undefined;
     try {
-      const out = await (await openWire()).post({ origin: ep.origin, path: ep.path, headers, body: JSON.stringify(req.body), timeoutMs, maxBytes, signal });
+      if (closing) throw Object.assign(new Error('the client is closed'), { code: 'CLIENT_CLOSED' });
+      const out = await (wire ?? (await load())).post({ origin: ep.origin, path: ep.path, headers, body: JSON.stringify(req.body), timeoutMs, maxBytes, signal });
       status = out.status;
       const ctx = { now: clock.now(), secret };
       attempt = out.kind === 'oversize' ? oversize(out.status, out.headers, maxBytes, ctx) : codec.classify(d, opts, out, ctx);
@@ -130,7 +130,7 @@ export function createTransport(options: ClientOptions): Transport {
     send,
     close() {
       // Idempotent: the pipeline and a finally block may both close.
-      closing ??= wire ? wire.then((w) => w.close(), () => undefined) : Promise.resolve();
+      closing ??= loading ? loading.then((w) => w.close(), () => undefined) : Promise.resolve();
       return closing;
     },
   };
