@@ -44,6 +44,8 @@ function post(client: Client, agent: http.Agent, url: URL, req: PostRequest): Pr
     // undici's connect, headers and body timeouts do; the error carries undici's code for it.
     const arm = (code: string, message: string) => {
       clearTimeout(timer);
+      // A settled request keeps no timer: it would hold the event loop open for nothing.
+      if (settled) return;
       timer = setTimeout(() => {
         const err = codedError(code, message);
         settle(() => reject(err));
