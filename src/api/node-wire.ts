@@ -73,13 +73,17 @@ function post(client: Client, agent: http.Agent, url: URL, req: PostRequest): Pr
       awaitBody();
       const chunks: Buffer[] = [];
       let total = 0;
+      const whole = () => settle(() => resolve({ kind: 'response', status, headers, text: Buffer.concat(chunks, total).toString('utf8') }));
       res.on('data', (chunk: Buffer) => {
         total += chunk.length;
         if (total > req.maxBytes) return oversize();
         chunks.push(chunk);
+        // All the declared bytes are the whole answer: the caller has it now, not after 'end' and
+        // the keep-alive bookkeeping that runs first (a millisecond of a one-number run).
+        if (total === declared) return whole();
         awaitBody();
       });
-      res.on('end', () => settle(() => resolve({ kind: 'response', status, headers, text: Buffer.concat(chunks).toString('utf8') })));
+      res.on('end', whole);
       res.on('error', (err) => settle(() => reject(err)));
       res.on('close', () => {
         if (!res.complete) settle(() => reject(codedError('ECONNRESET', 'the connection closed before the answer was complete')));
