@@ -1,6 +1,6 @@
-// The wire on Node's own http client. It loads in about a millisecond where undici takes tens,
-// and for a run of a few numbers that is most of the run: such runs use this one, bulk runs
-// undici's pool. Both answer alike (the wire tests run each case against both).
+// The wire on Node's own http client. It loads in a few milliseconds where undici takes about
+// thirty, which for a run of a few numbers is most of the run: such runs use this one, bulk runs
+// undici's pool. Both answer alike (the transport tests run each case against both).
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
 import type { HeaderBag } from './rate-headers.js';
