@@ -84,11 +84,12 @@ try {
 }
 renameSync(fresh, bundle);
 rmSync(stale, { recursive: true, force: true });
-await warmUp();
+await warmUp().catch((err) => process.stderr.write(`build: no warm-up lookup (${err.message}); the first run will write the code cache\n`));
 
 /**
  * Runs one lookup against a sandbox, so the launcher writes the code cache of what a lookup
- * compiles. Best effort: without it the first real run writes the cache.
+ * compiles (it writes one when there is none). Best effort: without it the first real run writes
+ * the cache.
  */
 async function warmUp() {
   const { startSandbox } = await import('../dist/sandbox/index.js');
