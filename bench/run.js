@@ -13,6 +13,7 @@ const full = process.argv.includes('--full');
 const benches = [
   { file: 'sandbox.js', args: ['5'] },
   { file: 'startup.js', args: ['11'] },
+  { file: 'numbers.js', args: ['100000'] },
   { file: 'bulk-limit.js', args: [] },
   { file: 'bulk-unlimited.js', args: ['100000', '16,32,64'] },
   { file: 'bulk-memory.js', args: [full ? '100000,1000000' : '100000', 'plain,enhanced'] },
@@ -49,7 +50,7 @@ const rows = [];
 for (const r of results) {
   if (r.file === 'sandbox.js') rows.push(['sandbox REST LRN (autocannon, 50 conns)', /([\d,]+) lookups\/s/.exec(r.out)?.[1] ?? '?', 'lookups/s', '']);
   if (r.file === 'startup.js') {
-    for (const m of r.out.matchAll(/^\s+(numintel [^\n]*?)\s+([\d.]+) ms\s+([\d.]+)×/gm)) {
+    for (const m of r.out.matchAll(/^\s+((?:numintel|node:) [^\n]*?)\s+([\d.]+) ms\s+([\d.]+)×/gm)) {
       rows.push([`start-up: ${m[1]}`, m[2] ?? '?', `ms, ${m[3] ?? '?'}× node -e 0`, m[1]?.includes(' lrn ') ? '≤ 2×' : '']);
     }
   }
@@ -58,6 +59,9 @@ for (const r of results) {
       rows.push([`at limit ${f.limit}/s: CLI rows/s (whole run)`, f.rowsRate.toFixed(1), pct(f.rowsRate / f.limit), '≥ 95%']);
       rows.push([`at limit ${f.limit}/s: sandbox billed/s (busy window)`, f.busyRate.toFixed(1), pct(f.busyRate / f.limit), '≥ 95%']);
       rows.push([`at limit ${f.limit}/s: 429 share`, pct(f.share429), '', '≤ 0.5%']);
+    }
+    if (f.name === 'numbers') {
+      rows.push(['number validation: µs/number as bundled', f.bundledUs.toFixed(2), `published build ${f.publishedUs.toFixed(2)}`, '']);
     }
     if (f.name === 'bulk-unlimited') {
       rows.push([`unlimited c=${f.concurrency}: CLI lookups/s`, n(f.cliRate), `${pct(f.ratio)} of bare ${n(f.bareRate)}`, '≥ 10,000; ≥ 50%']);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Start-up cost: `numintel --version` and one `numintel lrn` against a running sandbox, beside a
-// bare `node -e 0`, median of repeated runs (interleaved so machine noise hits all alike).
+// bare `node -e 0` and a bare one-request script, median of repeated runs (interleaved so machine
+// noise hits all alike).
 // Run after `npm run build`: node bench/startup.js [runs]
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -14,8 +15,15 @@ const runs = Number(process.argv[2] ?? 21);
 const sandbox = await startSandbox({ port: 0 });
 const env = { PATH: process.env.PATH, HOME: root, NUMINTEL_CONFIG_DIR: join(root, '.bench-tmp'), NUMINTEL_BASE_URL: sandbox.url, NUMINTEL_API_KEY: sandbox.apiKey };
 
+// What Node alone needs for the same request: load http, one POST, read the answer, exit.
+const bareRequest = `const r = require('node:http').request(process.env.NUMINTEL_BASE_URL + '/api/v1/lrn', { method: 'POST',
+  headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.NUMINTEL_API_KEY } },
+  (res) => { res.resume(); res.on('end', () => process.exit(res.statusCode === 200 ? 0 : 1)); });
+r.end(JSON.stringify({ phone_number: '12015550123' }));`;
+
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
+  { name: 'node: one bare http.request', args: ['-e', bareRequest] },
   { name: 'numintel --version', args: [cli, '--version'] },
   { name: 'numintel lrn 12015550123', args: [cli, 'lrn', '12015550123'] },
 ];

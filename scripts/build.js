@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { libphonenumberPath } from './libphonenumber-resolve.js';
+import { libphonenumberEsbuildPlugin as fasterPhoneNumbers } from './libphonenumber-resolve.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
@@ -48,16 +48,6 @@ const separateParts = {
     });
     b.onResolve({ filter: /^\.\/.*\.cjs$/, namespace: 'part' }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: 'part' }, (args) => ({ contents: `module.exports = require('./${args.path}');`, loader: 'js' }));
-  },
-};
-// The faster way to load libphonenumber-js (see scripts/libphonenumber-resolve.js).
-const fasterPhoneNumbers = {
-  name: 'faster-phone-numbers',
-  setup(b) {
-    b.onResolve({ filter: /\.js$/ }, (args) => {
-      const path = libphonenumberPath(args.path, args.importer);
-      return path === undefined ? undefined : { path };
-    });
   },
 };
 // commander loads child_process (and with it dgram and more) for executable subcommands, which

@@ -20,3 +20,14 @@ export function libphonenumberPath(specifier, importer) {
   }
   return undefined;
 }
+
+/** The same as an esbuild plugin. */
+export const libphonenumberEsbuildPlugin = {
+  name: 'faster-phone-numbers',
+  setup(build) {
+    build.onResolve({ filter: /\.js$/ }, (args) => {
+      const path = libphonenumberPath(args.path, args.importer);
+      return path === undefined ? undefined : { path };
+    });
+  },
+};
