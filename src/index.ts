@@ -11,17 +11,17 @@ import { NumintelError } from './core/errors.js';
 import { LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
 import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
 import { newRunStats, type RunStats, type SourceItem } from './core/run.js';
-import { VERSION } from './core/version.js';
 import { createTransport } from './api/index.js';
 import { runPipeline } from './pipeline/runner.js';
 import { stopFailure } from './pipeline/stop.js';
+import type { Sandbox, SandboxOptions } from './sandbox/index.js';
 
 export { LOOKUPS, LOOKUP_KINDS, type LookupKind, type LookupOptions, type LookupDescriptor } from './core/lookups.js';
 export { parseNumber, type ParsedNumber } from './core/numbers.js';
 export type { EnrichRecord, LookupError, LookupErrorCode, LookupRecord, OutputRecord, Result } from './core/records.js';
 export type { RunStats } from './core/run.js';
 export { NumintelError, type FailureKind } from './core/errors.js';
-export { startSandbox, type Sandbox, type SandboxOptions } from './sandbox/index.js';
+export type { Sandbox, SandboxOptions } from './sandbox/index.js';
 export { VERSION } from './core/version.js';
 
 export interface ClientConfig {
@@ -66,7 +66,6 @@ export function createClient(config: ClientConfig): NumintelClient {
     transport: config.transport,
     timeoutMs: config.timeoutMs,
     connections: config.concurrency,
-    userAgent: `numintel/${VERSION}`,
     clock,
   });
 
@@ -94,6 +93,14 @@ export function createClient(config: ClientConfig): NumintelClient {
     enrich: (kinds, numbers, options) => run('enrich', kinds, numbers, options) as AsyncIterable<EnrichRecord>,
     close: () => transport.close(),
   };
+}
+
+/**
+ * Starts the sandbox emulator (see sandbox/index.ts). Loaded on first use, so importing the library
+ * does not load the sandbox and its GraphQL engine.
+ */
+export async function startSandbox(options?: Partial<SandboxOptions>): Promise<Sandbox> {
+  return (await import('./sandbox/index.js')).startSandbox(options);
 }
 
 async function* items(numbers: Iterable<string> | AsyncIterable<string>): AsyncIterable<SourceItem> {

@@ -49,8 +49,6 @@ export function isLoopback(hostname: string): boolean {
 }
 
 export interface Endpoint {
-  /** scheme://host:port, what the connection pool is keyed by. */
-  readonly origin: string;
   /** The request path, with the base URL's own path prefix in front. */
   readonly path: string;
   /** For traces. */
@@ -61,5 +59,5 @@ export interface Endpoint {
 export function endpoint(base: URL, servicePath: string): Endpoint {
   const prefix = base.pathname.replace(/\/+$/, '');
   const path = `${prefix}/${servicePath.replace(/^\/+/, '')}`;
-  return { origin: base.origin, path, href: `${base.origin}${path}` };
+  return { path, href: `${base.origin}${path}` };
 }

@@ -3,8 +3,6 @@
 import { isObject } from '../core/json.js';
 import { redact } from '../core/secret.js';
 
-export { isObject, type JsonObject } from '../core/json.js';
-
 /** The parsed body, or undefined when it is empty or not JSON. */
 export function parseJson(text: string): unknown {
   if (!/\S/.test(text)) return undefined;

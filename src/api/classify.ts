@@ -4,8 +4,9 @@
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import type { LookupErrorCode } from '../core/records.js';
 import type { Attempt, RateInfo } from '../core/transport.js';
-import { bodyMessage, bodyRetrySeconds, excerpt, looksLikeInvalidNumber, parseJson, type JsonObject } from './body.js';
-import { header, parseRateInfo, waitHintMs, type HeaderBag } from './rate-headers.js';
+import type { JsonObject } from '../core/json.js';
+import { bodyMessage, bodyRetrySeconds, excerpt, looksLikeInvalidNumber, parseJson } from './body.js';
+import { header, parseRateInfo, rateFields, waitHintMs, type HeaderBag } from './rate-headers.js';
 import { reportsInvalidNumber, shapeResult, type Naming } from './result-shape.js';
 
 export interface RawResponse {
@@ -25,6 +26,8 @@ export interface ClassifyContext {
 export interface Reading {
   readonly raw: RawResponse;
   readonly json: unknown;
+  /** The rate fields of the headers (see rateFields), and the budget they report. */
+  readonly rateFields: HeaderBag | undefined;
   readonly rate: RateInfo | undefined;
   readonly ctx: ClassifyContext;
   /** The service's words about an error, else a short excerpt of the body, else undefined. */
@@ -44,6 +47,7 @@ export type EnvelopeReader = (json: unknown, r: Reading) => Verdict | undefined;
 
 class BodyReading implements Reading {
   readonly json: unknown;
+  readonly rateFields: HeaderBag | undefined;
   readonly rate: RateInfo | undefined;
   #words: string | undefined | null = null;
 
@@ -52,7 +56,8 @@ class BodyReading implements Reading {
     readonly ctx: ClassifyContext,
   ) {
     this.json = parseJson(raw.text);
-    this.rate = parseRateInfo(raw.headers, ctx.now);
+    this.rateFields = rateFields(raw.headers);
+    this.rate = parseRateInfo(this.rateFields, ctx.now);
   }
 
   /** Worked out when asked: only failures quote the body, so an answer that is fine never pays for it. */
@@ -122,7 +127,7 @@ function failure(code: FailureCode, r: Reading, words: string | undefined): Atte
   const rate = r.rate ? { rate: r.rate } : {};
   if (code === 'rate_limited' || code === 'timeout' || code === 'server_error') {
     const rateLimited = code === 'rate_limited';
-    const waitMs = waitHintMs({ headers: r.raw.headers, now: r.ctx.now, bodySeconds: bodyRetrySeconds(r.json), rateLimited });
+    const waitMs = waitHintMs({ headers: r.raw.headers, fields: r.rateFields, now: r.ctx.now, bodySeconds: bodyRetrySeconds(r.json), rateLimited });
     const error = { code, message: message(code, r, words, waitMs), status };
     return { kind: 'retry', error, rateLimited, ...(waitMs === undefined ? {} : { waitMs }), ...rate };
   }

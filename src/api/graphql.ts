@@ -4,7 +4,8 @@
 import type { FieldSpec, LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import { activeFields } from '../core/lookups.js';
 import type { Attempt } from '../core/transport.js';
-import { isObject, looksLikeInvalidNumber, oneLine } from './body.js';
+import { isObject } from '../core/json.js';
+import { looksLikeInvalidNumber, oneLine } from './body.js';
 import { classifyWith, type ClassifyContext, type EnvelopeReader, type RawResponse, type Verdict } from './classify.js';
 
 const GRAPHQL_PATH = '/graphql';
@@ -12,27 +13,38 @@ const GRAPHQL_PATH = '/graphql';
 const selection = (fields: readonly FieldSpec[]): string =>
   fields.map((f) => (f.type === 'object' ? `${f.graphqlName} { ${selection(f.fields ?? [])} }` : f.graphqlName)).join(' ');
 
-const onOptions = (d: LookupDescriptor, opts: LookupOptions) => d.options.filter((o) => opts[o.name] === true);
+/** The query for one set of options, and the variables it declares beside the number. */
+interface Prepared {
+  readonly query: string;
+  readonly args: readonly string[];
+}
 
-const cache = new WeakMap<LookupDescriptor, Map<string, string>>();
+const cache = new WeakMap<LookupDescriptor, Map<string, Prepared>>();
+
+/** Worked out once per lookup and set of options (a bulk run has one or a few). */
+function prepare(d: LookupDescriptor, opts: LookupOptions): Prepared {
+  const on = d.options.filter((o) => opts[o.name] === true);
+  const key = on.map((o) => o.name).join(',');
+  let perKind = cache.get(d);
+  if (!perKind) cache.set(d, (perKind = new Map()));
+  let hit = perKind.get(key);
+  if (hit === undefined) {
+    const args = on.map((o) => o.graphqlArg);
+    const vars = ['$phoneNumber: String!', ...args.map((a) => `$${a}: Boolean`)];
+    const params = ['phoneNumber: $phoneNumber', ...args.map((a) => `${a}: $${a}`)];
+    const query = `query(${vars.join(', ')}) { ${d.graphqlField}(${params.join(', ')}) { ${selection(activeFields(d, opts))} } }`;
+    perKind.set(key, (hit = { query, args }));
+  }
+  return hit;
+}
 
 /**
  * The query for one lookup and set of options, e.g.
  * `query($phoneNumber: String!, $includeSpam: Boolean) { lookupCnam(phoneNumber: $phoneNumber, includeSpam: $includeSpam) { number cnam spam_type } }`.
- * Options that are off are left out altogether (the service's default is false). Cached.
+ * Options that are off are left out altogether (the service's default is false).
  */
 export function buildQuery(d: LookupDescriptor, opts: LookupOptions): string {
-  const on = onOptions(d, opts);
-  const key = on.map((o) => o.name).join(',');
-  let perKind = cache.get(d);
-  if (!perKind) cache.set(d, (perKind = new Map()));
-  const hit = perKind.get(key);
-  if (hit !== undefined) return hit;
-  const vars = ['$phoneNumber: String!', ...on.map((o) => `$${o.graphqlArg}: Boolean`)];
-  const args = ['phoneNumber: $phoneNumber', ...on.map((o) => `${o.graphqlArg}: $${o.graphqlArg}`)];
-  const query = `query(${vars.join(', ')}) { ${d.graphqlField}(${args.join(', ')}) { ${selection(activeFields(d, opts))} } }`;
-  perKind.set(key, query);
-  return query;
+  return prepare(d, opts).query;
 }
 
 export interface GraphqlRequest {
@@ -41,9 +53,10 @@ export interface GraphqlRequest {
 }
 
 export function graphqlRequest(d: LookupDescriptor, number: string, opts: LookupOptions): GraphqlRequest {
+  const { query, args } = prepare(d, opts);
   const variables: Record<string, unknown> = { phoneNumber: number };
-  for (const o of onOptions(d, opts)) variables[o.graphqlArg] = true;
-  return { path: GRAPHQL_PATH, body: { query: buildQuery(d, opts), variables } };
+  for (const a of args) variables[a] = true;
+  return { path: GRAPHQL_PATH, body: { query, variables } };
 }
 
 type FailCode = Extract<Verdict, { kind: 'fail' }>['code'];

@@ -1,7 +1,8 @@
 // What went wrong on the wire, as an Attempt: timeouts and dropped connections are worth another
 // try, a name that does not resolve is not.
 import type { Attempt } from '../core/transport.js';
-import { isObject, oneLine } from './body.js';
+import { isObject } from '../core/json.js';
+import { oneLine } from './body.js';
 
 const TIMEOUTS: Readonly<Record<string, string>> = {
   UND_ERR_CONNECT_TIMEOUT: 'could not connect',
@@ -26,7 +27,7 @@ const TRANSIENT = new Set([
 
 /** Codes of the error, its cause and, for happy-eyeballs AggregateErrors, each attempt. */
 function codesOf(err: unknown, depth = 0): string[] {
-  if (!isObject(err) && !(err instanceof Error)) return [];
+  if (!isObject(err)) return [];
   const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
   const own = typeof e.code === 'string' ? [e.code] : [];
   if (depth > 3) return own;

@@ -4,22 +4,22 @@
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
 import type { HeaderBag } from './rate-headers.js';
-import type { PostOutcome, PostRequest, Wire, WireOptions } from './wire.js';
+import { collectBody, type PostOutcome, type PostRequest, type Wire, type WireOptions } from './wire.js';
 
 type Client = Pick<typeof http, 'Agent' | 'request'>;
 
-export async function createNodeWire(origin: string, { connections }: WireOptions): Promise<Wire> {
+export async function createNodeWire(origin: string, options: WireOptions): Promise<Wire> {
   const url = new URL(origin);
   // node:https loads TLS, which a plain-http service (the sandbox) does not need.
   const client: Client = url.protocol === 'https:' ? await import('node:https') : http;
-  const agent = new client.Agent({ keepAlive: true, maxSockets: connections });
+  const agent = new client.Agent({ keepAlive: true, maxSockets: options.connections });
   return {
-    post: (req) => post(client, agent, url, req),
+    post: (req) => post(client, agent, url, options, req),
     close: async () => agent.destroy(),
   };
 }
 
-function post(client: Client, agent: http.Agent, url: URL, req: PostRequest): Promise<PostOutcome> {
+function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes }: WireOptions, req: PostRequest): Promise<PostOutcome> {
   return new Promise((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
@@ -50,7 +50,7 @@ function post(client: Client, agent: http.Agent, url: URL, req: PostRequest): Pr
         const err = codedError(code, message);
         settle(() => reject(err));
         out.destroy(err);
-      }, req.timeoutMs);
+      }, timeoutMs);
     };
     const awaitHeaders = () => arm('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error');
     arm('UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error');
@@ -67,20 +67,17 @@ function post(client: Client, agent: http.Agent, url: URL, req: PostRequest): Pr
         // Destroying an unfinished answer closes its connection: nothing else may read from it.
         res.destroy();
       };
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > req.maxBytes) return oversize();
+      const answer = collectBody(maxBytes);
+      if (answer.declare(res.headers['content-length'])) return oversize();
       const awaitBody = () => arm('UND_ERR_BODY_TIMEOUT', 'Body Timeout Error');
       awaitBody();
-      const chunks: Buffer[] = [];
-      let total = 0;
-      const whole = () => settle(() => resolve({ kind: 'response', status, headers, text: Buffer.concat(chunks, total).toString('utf8') }));
+      const whole = () => settle(() => resolve({ kind: 'response', status, headers, text: answer.text() }));
       res.on('data', (chunk: Buffer) => {
-        total += chunk.length;
-        if (total > req.maxBytes) return oversize();
-        chunks.push(chunk);
+        const got = answer.add(chunk);
+        if (got === 'over') return oversize();
         // All the declared bytes are the whole answer: the caller has it now, not after 'end' and
         // the keep-alive bookkeeping that runs first (a millisecond of a one-number run).
-        if (total === declared) return whole();
+        if (got === 'whole') return whole();
         awaitBody();
       });
       res.on('end', whole);

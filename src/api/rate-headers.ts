@@ -31,14 +31,21 @@ const RATE_FIELDS = new Set([
 /**
  * The rate fields of a response, names lowercased, in one pass over its headers, or undefined
  * when it has none: every response is read for them, and many carry none (an unlimited key).
+ * The functions below that take `fields` take this bag.
  */
-function rateFields(headers: HeaderBag): HeaderBag | undefined {
+export function rateFields(headers: HeaderBag): HeaderBag | undefined {
   let out: Record<string, string | string[] | undefined> | undefined;
   for (const key in headers) {
     const lower = key.toLowerCase();
     if (RATE_FIELDS.has(lower)) (out ??= {})[lower] = headers[key];
   }
   return out;
+}
+
+/** One field of the rate-field bag, whose names are already lowercase. */
+function field(fields: HeaderBag, name: string): string | undefined {
+  const value = fields[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** A non-negative number at the start of a field (`100` or `100, 100;w=60`), else undefined. */
@@ -95,17 +102,17 @@ const minOf = (values: number[]) => (values.length ? Math.min(...values) : undef
 const maxOf = (values: number[]) => (values.length ? Math.max(...values) : undefined);
 
 /** The IETF draft fields: RateLimit-Limit/-Remaining/-Reset, `RateLimit: limit=…`, `RateLimit: "p";r=…;t=…`. */
-export function draftLimits(headers: HeaderBag): DraftLimits {
+export function draftLimits(fields: HeaderBag): DraftLimits {
   const out: DraftLimits = {};
   const num = (name: string) => {
-    const v = header(headers, name)?.trim();
+    const v = field(fields, name)?.trim();
     return v !== undefined && SF_INT.test(v) ? Number(v) : undefined;
   };
   out.limit = num('ratelimit-limit');
   out.remaining = num('ratelimit-remaining');
   out.reset = num('ratelimit-reset');
 
-  const combined = header(headers, 'ratelimit');
+  const combined = field(fields, 'ratelimit');
   if (combined !== undefined) {
     const dict = new Map<string, number>();
     for (const member of combined.split(',')) {
@@ -123,7 +130,7 @@ export function draftLimits(headers: HeaderBag): DraftLimits {
       out.reset ??= maxOf(items.flatMap((i) => (i.params.has('t') ? [i.params.get('t') as number] : [])));
     }
   }
-  const policy = header(headers, 'ratelimit-policy');
+  const policy = field(fields, 'ratelimit-policy');
   if (policy !== undefined && out.limit === undefined) {
     const quotas = sfItems(policy).flatMap((i) => (i.params.has('q') ? [i.params.get('q') as number] : []));
     // The older form is a bare `100;w=60`: its item is the quota.
@@ -132,23 +139,22 @@ export function draftLimits(headers: HeaderBag): DraftLimits {
   return out;
 }
 
-/** Every reset time the headers give, epoch ms, X-RateLimit-Reset first. */
-function resetTimes(headers: HeaderBag, now: number, draft = draftLimits(headers)): number[] {
+/** Every reset time the fields give, epoch ms, X-RateLimit-Reset first. */
+function resetTimes(fields: HeaderBag, now: number, draft = draftLimits(fields)): number[] {
   const times: number[] = [];
-  const xReset = leadingNumber(header(headers, 'x-ratelimit-reset'));
+  const xReset = leadingNumber(field(fields, 'x-ratelimit-reset'));
   if (xReset !== undefined) times.push(resetToEpochMs(xReset, now));
   if (draft.reset !== undefined) times.push(now + draft.reset * 1000);
   return times;
 }
 
 /** The rate budget a response reports, or undefined when it reports none. */
-export function parseRateInfo(all: HeaderBag, now: number): RateInfo | undefined {
-  const headers = rateFields(all);
-  if (headers === undefined) return undefined;
-  const draft = draftLimits(headers);
-  const limit = leadingNumber(header(headers, 'x-ratelimit-limit')) ?? draft.limit;
-  const remaining = leadingNumber(header(headers, 'x-ratelimit-remaining')) ?? draft.remaining;
-  const resetAt = resetTimes(headers, now, draft)[0];
+export function parseRateInfo(fields: HeaderBag | undefined, now: number): RateInfo | undefined {
+  if (fields === undefined) return undefined;
+  const draft = draftLimits(fields);
+  const limit = leadingNumber(field(fields, 'x-ratelimit-limit')) ?? draft.limit;
+  const remaining = leadingNumber(field(fields, 'x-ratelimit-remaining')) ?? draft.remaining;
+  const resetAt = resetTimes(fields, now, draft)[0];
   if (limit === undefined && remaining === undefined && resetAt === undefined) return undefined;
   const info: { limit?: number; remaining?: number; resetAt?: number } = {};
   if (limit !== undefined) info.limit = limit;
@@ -169,7 +175,10 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
 }
 
 export interface WaitHintInput {
+  /** All the response's headers, for Retry-After. */
   readonly headers: HeaderBag;
+  /** Its rate fields, as rateFields() extracted them. */
+  readonly fields: HeaderBag | undefined;
   readonly now: number;
   /** Hints in seconds found in the body (LRN `retry_after`, GraphQL `extensions.retryAfter`). */
   readonly bodySeconds?: readonly unknown[];
@@ -178,7 +187,7 @@ export interface WaitHintInput {
 }
 
 /** The LONGEST wait any hint asks for, in ms; undefined when there is no hint at all. */
-export function waitHintMs({ headers, now, bodySeconds = [], rateLimited }: WaitHintInput): number | undefined {
+export function waitHintMs({ headers, fields, now, bodySeconds = [], rateLimited }: WaitHintInput): number | undefined {
   const hints: number[] = [];
   const ra = retryAfterMs(header(headers, 'retry-after'), now);
   if (ra !== undefined) hints.push(ra);
@@ -186,8 +195,8 @@ export function waitHintMs({ headers, now, bodySeconds = [], rateLimited }: Wait
     const s = seconds(b);
     if (s !== undefined) hints.push(s * 1000);
   }
-  if (rateLimited) {
-    for (const at of resetTimes(rateFields(headers) ?? {}, now)) hints.push(Math.max(0, at - now));
+  if (rateLimited && fields !== undefined) {
+    for (const at of resetTimes(fields, now)) hints.push(Math.max(0, at - now));
   }
   return maxOf(hints);
 }

@@ -2,7 +2,8 @@
 import type { Envelope, LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import { restBody } from '../core/lookups.js';
 import type { Attempt } from '../core/transport.js';
-import { errorMessages, isObject, oneLine } from './body.js';
+import { isObject } from '../core/json.js';
+import { errorMessages, oneLine } from './body.js';
 import { classifyWith, refusal, type ClassifyContext, type EnvelopeReader, type RawResponse } from './classify.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);

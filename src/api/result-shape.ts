@@ -4,7 +4,7 @@
 import type { FieldSpec, LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import { activeFields } from '../core/lookups.js';
 import type { Result } from '../core/records.js';
-import { isObject, type JsonObject } from './body.js';
+import { isObject, type JsonObject } from '../core/json.js';
 
 export type Naming = 'rest' | 'graphql';
 
@@ -29,13 +29,36 @@ export type Shaped = { readonly result: Result } | { readonly missing: readonly 
  * there (no option) and never null by the description.
  */
 export function shapeResult(d: LookupDescriptor, opts: LookupOptions, source: JsonObject, naming: Naming): Shaped {
-  const active = activeFields(d, opts);
-  const missing = active
-    .filter((f) => !f.option && !f.nullable)
+  const { active, required } = fieldsOf(d, opts);
+  const missing = required
     .filter((f) => source[wireName(f, naming)] === undefined || source[wireName(f, naming)] === null)
     .map((f) => f.name);
   if (missing.length > 0) return { missing };
   return { result: reshape(active, source, naming) };
+}
+
+interface ShapeFields {
+  readonly active: readonly FieldSpec[];
+  readonly required: readonly FieldSpec[];
+}
+
+// A run asks with the same options object for every response: its fields are worked out once.
+// Options objects are built before the run and not changed afterwards.
+const shapeCache = new WeakMap<LookupOptions, Map<LookupDescriptor, ShapeFields>>();
+
+function fieldsOf(d: LookupDescriptor, opts: LookupOptions): ShapeFields {
+  let byLookup = shapeCache.get(opts);
+  if (!byLookup) {
+    byLookup = new Map();
+    shapeCache.set(opts, byLookup);
+  }
+  let fields = byLookup.get(d);
+  if (!fields) {
+    const active = activeFields(d, opts);
+    fields = { active, required: active.filter((f) => !f.option && !f.nullable) };
+    byLookup.set(d, fields);
+  }
+  return fields;
 }
 
 /** A result whose spam_type is INVALID_NUMBER is the service refusing the number (CNAM, section 7.3). */

@@ -1,10 +1,10 @@
 // The service client: builds the request for the chosen transport, sends it once, classifies the
 // answer. Retrying, waiting and stopping belong to the pipeline.
-import type { Dispatcher } from 'undici';
 import { systemClock, type Clock } from '../core/clock.js';
 import { usageError } from '../core/errors.js';
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import type { Attempt, Transport } from '../core/transport.js';
+import { VERSION } from '../core/version.js';
 import { checkBaseUrl, endpoint, type Endpoint } from './base-url.js';
 import { oversize, type ClassifyContext, type RawResponse } from './classify.js';
 import { classifyGraphql, graphqlRequest } from './graphql.js';
@@ -25,7 +25,7 @@ export interface ClientOptions {
   readonly connections?: number | undefined;
   /** Larger bodies are dropped as `bad_response`. Default 1 MiB. */
   readonly maxResponseBytes?: number | undefined;
-  /** e.g. 'numintel/0.1.0'. */
+  /** Default `numintel/<VERSION>`. */
   readonly userAgent?: string | undefined;
   readonly clock?: Clock | undefined;
   /**
@@ -33,8 +33,6 @@ export interface ClientOptions {
    * own client), which starts about 30 ms sooner: for a few requests in a short-lived process.
    */
   readonly httpClient?: 'undici' | 'node' | undefined;
-  /** Injected instead of the transport's own undici pool; the caller keeps ownership (close() leaves it open). */
-  readonly dispatcher?: Dispatcher | undefined;
   /** --verbose: receives one line per request and one per response. */
   readonly trace?: TraceSink | undefined;
 }
@@ -78,17 +76,16 @@ export function createTransport(options: ClientOptions): Transport {
   const codec = CODECS[name];
   const clock = options.clock ?? systemClock;
   const trace = options.trace;
-  if (options.dispatcher && options.httpClient === 'node') throw usageError('a dispatcher can only be used with the undici HTTP client');
   // The HTTP client is loaded at the first request, so a process loads only the one it uses.
   let loading: Promise<Wire> | undefined;
   let wire: Wire | undefined;
   let closing: Promise<void> | undefined;
   const load = (): Promise<Wire> =>
-    (loading ??= openHttpClient(options.httpClient ?? 'undici', base.origin, { connections, timeoutMs }, options.dispatcher).then((w) => (wire = w)));
+    (loading ??= openHttpClient(options.httpClient ?? 'undici', base.origin, { connections, timeoutMs, maxBytes }).then((w) => (wire = w)));
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json',
-    ...(options.userAgent ? { 'user-agent': options.userAgent } : {}),
+    'user-agent': options.userAgent || `numintel/${VERSION}`,
     ...(secret ? { authorization: `Bearer ${secret}` } : {}),
   };
 
@@ -104,24 +101,34 @@ export function createTransport(options: ClientOptions): Transport {
     signal?.throwIfAborted();
     const req = codec.build(d, number, opts);
     const ep = endpointOf(req.path);
-    const label = codec.label(d);
-    const payload = 'variables' in req.body ? req.body.variables : req.body;
-    trace?.(requestLine(ep.href, label, payload, secret));
-    const started = clock.now();
+    // The label, the payload and the elapsed time are for the trace alone.
+    let label: string | undefined;
+    let started = 0;
+    if (trace) {
+      label = codec.label(d);
+      trace(requestLine(ep.href, label, 'variables' in req.body ? req.body.variables : req.body, secret));
+      started = clock.now();
+    }
     let attempt: Attempt;
     let status: number | undefined;
-    try {
-      if (closing) throw Object.assign(new Error('the client is closed'), { code: 'CLIENT_CLOSED' });
-      const out = await (wire ?? (await load())).post({ origin: ep.origin, path: ep.path, headers, body: JSON.stringify(req.body), timeoutMs, maxBytes, signal });
-      status = out.status;
-      const ctx = { now: clock.now(), secret };
-      attempt = out.kind === 'oversize' ? oversize(out.status, out.headers, maxBytes, ctx) : codec.classify(d, opts, out, ctx);
-    } catch (err) {
-      if (signal?.aborted) throw signal.reason;
-      attempt = wireFailure(err, { origin: ep.origin, timeoutMs, secret });
+    if (closing) {
+      // Never reaches the wire.
+      attempt = { kind: 'error', error: { code: 'network_error', message: `request to ${base.origin} failed (CLIENT_CLOSED: the client is closed)` } };
+    } else {
+      try {
+        const out = await (wire ?? (await load())).post({ path: ep.path, headers, body: JSON.stringify(req.body), signal });
+        status = out.status;
+        const ctx = { now: clock.now(), secret };
+        attempt = out.kind === 'oversize' ? oversize(out.status, out.headers, maxBytes, ctx) : codec.classify(d, opts, out, ctx);
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        attempt = wireFailure(err, { origin: base.origin, timeoutMs, secret });
+      }
     }
-    const now = clock.now();
-    trace?.(responseLine({ status, path: ep.path, label, elapsedMs: now - started, now, attempt }, secret));
+    if (trace) {
+      const now = clock.now();
+      trace(responseLine({ status, path: ep.path, label, elapsedMs: now - started, now, attempt }, secret));
+    }
     return attempt;
   }
 
@@ -136,7 +143,7 @@ export function createTransport(options: ClientOptions): Transport {
   };
 }
 
-async function openHttpClient(client: 'undici' | 'node', origin: string, options: WireOptions, dispatcher: Dispatcher | undefined): Promise<Wire> {
+async function openHttpClient(client: 'undici' | 'node', origin: string, options: WireOptions): Promise<Wire> {
   if (client === 'node') return (await import('./node-wire.js')).createNodeWire(origin, options);
-  return (await import('./undici-wire.js')).createUndiciWire(origin, options, dispatcher);
+  return (await import('./undici-wire.js')).createUndiciWire(origin, options);
 }

@@ -6,45 +6,38 @@ import type { Dispatcher } from 'undici';
 // Only the pool, not undici's index (fetch, websockets, caches, ...).
 import PoolClass from 'undici/lib/dispatcher/pool.js';
 import { header, type HeaderBag } from './rate-headers.js';
-import type { PostOutcome, PostRequest, Wire, WireOptions } from './wire.js';
+import { collectBody, type PostOutcome, type PostRequest, type Wire, type WireOptions } from './wire.js';
 
-/**
- * A pool of keep-alive connections to `origin`, or the caller's own dispatcher, which the caller
- * keeps ownership of (close() leaves it open).
- */
-export function createUndiciWire(origin: string, { connections, timeoutMs }: WireOptions, injected?: Dispatcher): Wire {
-  const owned = injected
-    ? undefined
-    : new PoolClass(origin, {
-        connections,
-        connect: { timeout: timeoutMs },
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-  const dispatcher = (injected ?? owned) as Dispatcher;
+/** A pool of keep-alive connections to `origin`. */
+export function createUndiciWire(origin: string, { connections, timeoutMs, maxBytes }: WireOptions): Wire {
+  const pool = new PoolClass(origin, {
+    connections,
+    connect: { timeout: timeoutMs },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
   return {
     post: async (req) => {
-      const outcome = await post(dispatcher, req);
+      const outcome = await post(pool, maxBytes, req);
       // The pool marks the connection idle only after this turn: without waiting for it, a
       // caller's next request would open a second connection instead of reusing this one.
       await nextTurn();
       return outcome;
     },
     close: async () => {
-      if (owned && !owned.closed) await owned.close();
+      if (!pool.closed) await pool.close();
     },
   };
 }
 
-function post(dispatcher: Dispatcher, req: PostRequest): Promise<PostOutcome> {
+function post(pool: Dispatcher, maxBytes: number, req: PostRequest): Promise<PostOutcome> {
   return new Promise((resolve, reject) => {
     const { signal } = req;
     let controller: Dispatcher.DispatchController | undefined;
     let settled = false;
     let status = 0;
     let headers: HeaderBag = {};
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const body = collectBody(maxBytes);
 
     const settle = (finish: () => void) => {
       if (settled) return;
@@ -63,21 +56,13 @@ function post(dispatcher: Dispatcher, req: PostRequest): Promise<PostOutcome> {
     };
     const oversize = () => {
       settle(() => resolve({ kind: 'oversize', status, headers }));
-      drop(new Error(`the answer is larger than ${req.maxBytes} bytes`));
+      drop(new Error(`the answer is larger than ${maxBytes} bytes`));
     };
     signal?.addEventListener('abort', onAbort);
 
-    dispatcher.dispatch(
-      {
-        origin: req.origin,
-        path: req.path,
-        method: 'POST',
-        headers: req.headers,
-        body: req.body,
-        // Per request too, so an injected dispatcher honours the configured timeout.
-        headersTimeout: req.timeoutMs,
-        bodyTimeout: req.timeoutMs,
-      },
+    // No origin: the pool sends to its own.
+    pool.dispatch(
+      { path: req.path, method: 'POST', headers: req.headers, body: req.body },
       {
         onRequestStart(c) {
           controller = c;
@@ -87,17 +72,14 @@ function post(dispatcher: Dispatcher, req: PostRequest): Promise<PostOutcome> {
         onResponseStart(_c, statusCode, responseHeaders) {
           status = statusCode;
           headers = responseHeaders as HeaderBag;
-          const declared = Number(header(headers, 'content-length'));
-          if (Number.isFinite(declared) && declared > req.maxBytes) oversize();
+          if (body.declare(header(headers, 'content-length'))) oversize();
         },
         onResponseData(_c, chunk) {
           if (settled) return;
-          total += chunk.length;
-          if (total > req.maxBytes) return oversize();
-          chunks.push(chunk);
+          if (body.add(chunk) === 'over') oversize();
         },
         onResponseEnd() {
-          settle(() => resolve({ kind: 'response', status, headers, text: Buffer.concat(chunks, total).toString('utf8') }));
+          settle(() => resolve({ kind: 'response', status, headers, text: body.text() }));
         },
         onResponseError(_c, err) {
           settle(() => reject(err));

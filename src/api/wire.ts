@@ -4,12 +4,10 @@
 import type { HeaderBag } from './rate-headers.js';
 
 export interface PostRequest {
-  readonly origin: string;
+  /** The request path on the wire's origin. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
-  readonly timeoutMs: number;
-  readonly maxBytes: number;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -26,7 +24,7 @@ export interface Wire {
    * UND_ERR_HEADERS_TIMEOUT, UND_ERR_BODY_TIMEOUT) whichever client sent the request.
    */
   post(req: PostRequest): Promise<PostOutcome>;
-  /** Closes the connections this wire opened (not an injected dispatcher). */
+  /** Closes the connections this wire opened. */
   close(): Promise<void>;
 }
 
@@ -35,4 +33,34 @@ export interface WireOptions {
   readonly connections: number;
   /** Connect, headers and body timeouts, ms. */
   readonly timeoutMs: number;
+  /** Larger bodies are dropped unread: the outcome is `oversize`. */
+  readonly maxBytes: number;
+}
+
+/** The body of one answer as it arrives, kept only up to the size cap. */
+export interface BodyCollector {
+  /** Takes the declared Content-Length; true when it is already over the cap (nothing to read). */
+  declare(contentLength: string | undefined): boolean;
+  /** 'over' once the body passes the cap (the chunk is not kept), 'whole' once all the declared bytes are in. */
+  add(chunk: Buffer): 'over' | 'whole' | 'more';
+  text(): string;
+}
+
+export function collectBody(maxBytes: number): BodyCollector {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let declared = NaN;
+  return {
+    declare(contentLength) {
+      declared = Number(contentLength);
+      return Number.isFinite(declared) && declared > maxBytes;
+    },
+    add(chunk) {
+      total += chunk.length;
+      if (total > maxBytes) return 'over';
+      chunks.push(chunk);
+      return total === declared ? 'whole' : 'more';
+    },
+    text: () => Buffer.concat(chunks, total).toString('utf8'),
+  };
 }

@@ -1,5 +1,4 @@
 // Where requests go: the configured service, or the built-in sandbox started in-process.
-import { VERSION } from '../core/version.js';
 import type { Transport } from '../core/transport.js';
 import { createTransport } from '../api/index.js';
 import { requireApiKey, requireBaseUrl, type Settings } from '../settings/resolve.js';
@@ -38,10 +37,10 @@ export async function connect(
     timeoutMs: settings.timeout * 1000,
     connections: settings.concurrency,
     // Numbers given as arguments are a handful, often one per process (a script's loop): Node's own
-    // HTTP client loads in about a millisecond, undici in about thirty, which is more than such a
-    // run spends on the wire. Files and stdin may hold millions: undici's pool carries those.
+    // HTTP client loads in a few milliseconds, undici in about thirty (see node-wire.ts), which is
+    // more than such a run spends on the wire. Files and stdin may hold millions: undici's pool
+    // carries those.
     httpClient: req.numbers.length > 0 ? 'node' : 'undici',
-    userAgent: `numintel/${VERSION}`,
     clock: world.clock,
     trace,
   });

@@ -1,4 +1,5 @@
-// The one place where failures become exit codes and a one-line message on stderr.
+// The exit codes, and the code and one-line stderr message for whatever a command threw
+// (commander's own --help, --version and usage errors are mapped in main.ts).
 import { NumintelError, type FailureKind } from '../core/errors.js';
 
 export const EXIT = {

@@ -27,7 +27,7 @@ export function lookupCommand(d: LookupDescriptor, world: World, setExitCode: Se
   for (const o of d.options) cmd.option(`--${o.flag}`, o.description);
   addRunOptions(cmd);
   cmd.action(async (numbers: string[], flags: Record<string, unknown>) => {
-    const request = checkStdinUse(toRunRequest(d.kind, [d], numbers, flags));
+    const request = checkStdinUse(toRunRequest('single', [d], numbers, flags));
     const { runLookups } = await import('./run-lookups.js');
     setExitCode(await runLookups(request, world));
   });
@@ -121,7 +121,7 @@ function parseLookupList(value: string): LookupKind[] {
 }
 
 function toRunRequest(
-  command: RunRequest['command'],
+  mode: RunRequest['mode'],
   lookups: LookupDescriptor[],
   numbers: string[],
   flags: Record<string, unknown>,
@@ -131,8 +131,7 @@ function toRunRequest(
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
   return {
-    command,
-    mode: command === 'enrich' ? 'enrich' : 'single',
+    mode,
     lookups,
     options,
     numbers,

@@ -20,7 +20,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   process.on('SIGTERM', onSignal);
   // A closed stdout (`numintel ... | head -1`) is not a failure: the reader has what it wanted.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
     throw err;
   });
 
@@ -60,7 +60,7 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 /** Runs one command line against a world and returns its exit code; never throws. */
-export async function runProgram(argv: readonly string[], world: World): Promise<number> {
+async function runProgram(argv: readonly string[], world: World): Promise<number> {
   try {
     let exitCode: number = EXIT.ok;
     const program = buildProgram(world, (code) => (exitCode = code), argv[2]);

@@ -40,7 +40,6 @@ export async function openOutput(
   const path = req.output === undefined || req.output === '-' ? undefined : resolve(world.cwd, req.output);
   const toTerminal = path === undefined && world.stdout.isTTY === true;
   const format: Format =
-    req.format ??
     settings.format ??
     (path ? EXTENSION_FORMATS[extname(path).toLowerCase()] : undefined) ??
     (toTerminal ? 'table' : inputIsCsv ? 'csv' : 'jsonl');
@@ -129,7 +128,7 @@ function recordFits(record: Record<string, unknown>, layout: OutputLayout): bool
   const rowFits =
     layout.inputColumns === null
       ? row === undefined
-      : row !== null && typeof row === 'object' && rowKeys(layout.inputColumns).every((k) => k in (row as object));
+      : isObject(row) && rowKeys(layout.inputColumns).every((k) => k in row);
   if (!rowFits) return false;
   const results: Record<string, unknown> | undefined =
     layout.mode === 'enrich'

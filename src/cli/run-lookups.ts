@@ -69,12 +69,17 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 
   const connection = await connect(req, settings, world, trace);
   const stats = newRunStats(world.clock.now());
-  void source.total.then((total) => {
-    if (total !== undefined) stats.total = Math.max(0, total - target.skipRows);
-  });
   // Records that stream to the terminal are progress enough; a bar on the same screen would tear them.
+  // Only a bar needs the total, and counting reads a file a second time: it starts with the bar.
   const progress = createProgress(
-    () => (req.progress && world.stderr.isTTY === true && !(target.stream === world.stdout && world.stdout.isTTY === true) ? world.stderr : undefined),
+    () => {
+      const shown = req.progress && world.stderr.isTTY === true && !(target.stream === world.stdout && world.stdout.isTTY === true);
+      if (!shown) return undefined;
+      void source.countTotal().then((total) => {
+        if (total !== undefined) stats.total = Math.max(0, total - target.skipRows);
+      });
+      return world.stderr;
+    },
     stats,
     world.clock,
   );

@@ -6,7 +6,6 @@ import type { OutputFormat } from '../output/layout.js';
 export type Format = OutputFormat;
 
 export interface RunRequest {
-  readonly command: 'lrn' | 'cnam' | 'trust' | 'enrich';
   readonly mode: 'single' | 'enrich';
   readonly lookups: readonly LookupDescriptor[];
   readonly options: LookupOptions;

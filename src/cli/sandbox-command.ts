@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { usageError } from '../core/errors.js';
 import { maskSecret } from '../core/secret.js';
 // Only the options here: the server (and graphql) load when the command runs, not at every start-up.
-import { DEFAULT_API_KEY, DEFAULT_LIMITS, optionProblems, type SandboxOptions } from '../sandbox/options.js';
+import { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, optionProblems, type SandboxOptions } from '../sandbox/options.js';
 import type { World } from './world.js';
 
 const SANDBOX_DEFAULT_PORT = 4010;
@@ -41,7 +41,7 @@ interface SandboxFlags {
   host: string;
   port: string;
   apiKey?: string[];
-  seed?: string;
+  seed: string;
   limitLrn: string;
   limitCnam: string;
   limitTrust: string;
@@ -60,7 +60,7 @@ const collect = (value: string, previous: string[] | undefined) => [...(previous
 export function sandboxCommand(world: World): Command {
   return new Command('sandbox')
     .description('run the built-in emulator of the Number Intelligence Service (REST and GraphQL) on loopback')
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--host <host>', 'interface to listen on', DEFAULT_OPTIONS.host)
     .option('--port <n>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
     .option('--api-key <key>', `accepted API key, repeatable (default ${DEFAULT_API_KEY})`, collect)
     .option('--seed <seed>', 'picks the synthetic data universe', '0')
@@ -98,11 +98,12 @@ export function sandboxCommand(world: World): Command {
 
 /** Flags to options, refusing bad values as usage errors that quote them. */
 function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Partial<SandboxOptions> {
-  const whole = (name: string, v: string | undefined): number | undefined => {
-    if (v === undefined) return undefined;
+  const count = (name: string, v: string): number => {
     if (!/^\d+$/.test(v.trim())) throw usageError(`--${name} must be a whole number, got "${v}"`);
     return Number(v);
   };
+  // Flags with a default in commander always have a value: they go through count() directly.
+  const whole = (name: string, v: string | undefined) => (v === undefined ? undefined : count(name, v));
   const probability = (name: string, v: string | undefined): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
@@ -111,12 +112,12 @@ function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Part
   };
   const options: Partial<SandboxOptions> = {
     host: flags.host,
-    port: whole('port', flags.port),
-    seed: flags.seed === undefined ? undefined : /^-?\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed,
+    port: count('port', flags.port),
+    seed: /^-?\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed,
     limits: {
-      lrn: whole('limit-lrn', flags.limitLrn) ?? DEFAULT_LIMITS.lrn,
-      cnam: whole('limit-cnam', flags.limitCnam) ?? DEFAULT_LIMITS.cnam,
-      trust: whole('limit-trust', flags.limitTrust) ?? DEFAULT_LIMITS.trust,
+      lrn: count('limit-lrn', flags.limitLrn),
+      cnam: count('limit-cnam', flags.limitCnam),
+      trust: count('limit-trust', flags.limitTrust),
     },
     quota: whole('quota', flags.quota),
     latencyMs: whole('latency', flags.latency),
@@ -129,7 +130,6 @@ function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Part
     log: (line) => world.stderr.write(`${line}\n`),
   };
   if (flags.apiKey) options.apiKeys = flags.apiKey;
-  for (const [k, v] of Object.entries(options)) if (v === undefined) delete (options as Record<string, unknown>)[k];
   const problems = optionProblems(options as Record<string, unknown>);
   if (problems.length > 0) throw usageError(`invalid sandbox option: ${problems.join('; ')}`);
   return options;

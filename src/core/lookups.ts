@@ -1,6 +1,7 @@
 // The three lookups of the service, described once as data. The client (REST and GraphQL), the
 // CSV writer, the table, the sandbox and the tests all read these descriptors, so adding a fourth
 // lookup is one more descriptor plus its sandbox data.
+import { isObject } from './json.js';
 
 export type LookupKind = 'lrn' | 'cnam' | 'trust';
 export const LOOKUP_KINDS: readonly LookupKind[] = ['lrn', 'cnam', 'trust'];
@@ -203,33 +204,46 @@ export function restBody(d: LookupDescriptor, number: string, opts: LookupOption
   return body;
 }
 
-/** The flattened CSV columns of a result: depend only on the lookup and its options. */
-export function csvColumns(d: LookupDescriptor, opts: LookupOptions): string[] {
+/** The flattened CSV columns of these (active) fields: an object field gives one per sub-field. */
+export function fieldColumns(active: readonly FieldSpec[]): string[] {
   const cols: string[] = [];
-  for (const f of activeFields(d, opts)) {
+  for (const f of active) {
     if (f.type === 'object') for (const sub of f.fields ?? []) cols.push(`${f.csvPrefix ?? ''}${sub.name}`);
     else cols.push(f.name);
   }
   return cols;
 }
 
-/** Flattens a result to CSV cells (in csvColumns order), values as strings; missing → ''. */
-export function flattenResult(
-  d: LookupDescriptor,
-  opts: LookupOptions,
-  result: Record<string, unknown> | null,
-): string[] {
+/** The flattened CSV columns of a result: depend only on the lookup and its options. */
+export function csvColumns(d: LookupDescriptor, opts: LookupOptions): string[] {
+  return fieldColumns(activeFields(d, opts));
+}
+
+/**
+ * Flattens a result to CSV cells (in fieldColumns(active) order), values as strings; missing → ''.
+ * `active` is computed once per run (activeFields), not per record.
+ */
+export function flattenFields(active: readonly FieldSpec[], result: Record<string, unknown> | null): string[] {
   const cells: string[] = [];
-  for (const f of activeFields(d, opts)) {
+  for (const f of active) {
     const value = result?.[f.name];
     if (f.type === 'object') {
-      const obj = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+      const obj = isObject(value) ? value : undefined;
       for (const sub of f.fields ?? []) cells.push(cell(obj?.[sub.name]));
     } else {
       cells.push(cell(value));
     }
   }
   return cells;
+}
+
+/** flattenFields for a lookup and its options (csvColumns order). */
+export function flattenResult(
+  d: LookupDescriptor,
+  opts: LookupOptions,
+  result: Record<string, unknown> | null,
+): string[] {
+  return flattenFields(activeFields(d, opts), result);
 }
 
 function cell(value: unknown): string {

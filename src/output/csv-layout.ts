@@ -1,7 +1,7 @@
 // The CSV columns of a run and how one record fills them. The header depends only on the layout
 // (command, options, input header), never on data, so it can be written before the first result
 // and compared with an existing file on --resume. The table reuses the same plan.
-import { csvColumns, flattenResult, type LookupDescriptor } from '../core/lookups.js';
+import { activeFields, fieldColumns, flattenFields, type FieldSpec, type LookupDescriptor } from '../core/lookups.js';
 import { isEnrichRecord, type LookupError, type OutputRecord } from '../core/records.js';
 import { rowKeys } from '../core/run.js';
 import type { OutputLayout } from './layout.js';
@@ -9,6 +9,8 @@ import type { OutputLayout } from './layout.js';
 /** The columns one lookup adds: its flattened result fields, then its error column. */
 export interface LookupColumns {
   readonly descriptor: LookupDescriptor;
+  /** The descriptor's fields present for the run's options (activeFields), computed once per run. */
+  readonly active: readonly FieldSpec[];
   /** The descriptor's own column names (csvColumns), for readers that care what a field is. */
   readonly fields: readonly string[];
   /** The header names of those fields, after prefixing and clash renaming. */
@@ -62,12 +64,13 @@ export function csvPlan(layout: OutputLayout): CsvPlan {
   const inputName = layout.inputColumns === null ? unique('input') : null;
   const numberName = unique('number');
   const lookups = layout.lookups.map((descriptor): LookupColumns => {
-    const fields = csvColumns(descriptor, layout.options);
+    const active = activeFields(descriptor, layout.options);
+    const fields = fieldColumns(active);
     const prefixed = (f: string) =>
       layout.mode === 'enrich' || OWN_NAMES.has(f) ? `${descriptor.kind}_${f}` : f;
     const names = fields.map((f) => unique(prefixed(f)));
     const errorName = unique(layout.mode === 'enrich' ? `${descriptor.kind}_error` : 'error');
-    return { descriptor, fields, names, errorName };
+    return { descriptor, active, fields, names, errorName };
   });
   const inputKeys = layout.inputColumns && rowKeys(layout.inputColumns);
   return { inputColumns: layout.inputColumns, inputKeys, inputName, numberName, lookups };
@@ -91,18 +94,18 @@ function errorText(error: LookupError | null | undefined): string {
   return error ? `${error.code}: ${error.message}` : '';
 }
 
-export function recordValues(plan: CsvPlan, layout: OutputLayout, record: OutputRecord): RecordValues {
+export function recordValues(plan: CsvPlan, record: OutputRecord): RecordValues {
   const row = record.row ?? {};
   const inputCells = plan.inputKeys ? plan.inputKeys.map((k) => row[k] ?? '') : [];
-  const groups = plan.lookups.map(({ descriptor }) => {
+  const groups = plan.lookups.map(({ descriptor, active }) => {
     if (isEnrichRecord(record)) {
       return {
-        fields: flattenResult(descriptor, layout.options, record.results[descriptor.kind] ?? null),
+        fields: flattenFields(active, record.results[descriptor.kind] ?? null),
         error: errorText(record.errors[descriptor.kind]),
       };
     }
     if (record.lookup !== descriptor.kind) throw new Error(`a ${record.lookup} record in a ${descriptor.kind} output`);
-    return { fields: flattenResult(descriptor, layout.options, record.result), error: errorText(record.error) };
+    return { fields: flattenFields(active, record.result), error: errorText(record.error) };
   });
   return { inputCells, input: record.input, number: record.number ?? '', groups };
 }

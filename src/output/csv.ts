@@ -41,10 +41,15 @@ export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkSt
 
   return {
     write(record: OutputRecord): Promise<void> {
-      const v = recordValues(plan, layout, record);
-      const cells = plan.inputColumns ? [...v.inputCells] : [v.input];
+      const v = recordValues(plan, record);
+      const cells: string[] = [];
+      if (plan.inputColumns) for (const c of v.inputCells) cells.push(c);
+      else cells.push(v.input);
       cells.push(v.number);
-      for (const g of v.groups) cells.push(...g.fields.map(service), service(g.error));
+      for (const g of v.groups) {
+        for (const f of g.fields) cells.push(service(f));
+        cells.push(service(g.error));
+      }
       return writer.write(header() + csvLine(cells));
     },
     end(): Promise<void> {

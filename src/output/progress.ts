@@ -1,6 +1,7 @@
 // The progress line on stderr: redrawn in place with `\r`, throttled by the run's clock.
-// No timer: the runner calls update() whenever a counter moves, and only those moments can change
-// what the line says worth redrawing, so a timer would add a handle to unref and nothing to see.
+// No timer: the CLI (cli/run-lookups.ts) calls update() once per record written, and only those
+// moments change what the line says worth redrawing, so a timer would add a handle to unref and
+// nothing to see.
 import type { Writable } from 'node:stream';
 import type { Clock } from '../core/clock.js';
 import type { RunStats } from '../core/run.js';

@@ -24,10 +24,10 @@ const isGone = (out: Writable) => out.destroyed || out.writableEnded;
  * Resolves on 'drain'; a stream that errors or closes while we wait rejects instead of hanging.
  * `settled` runs as the event arrives, before anyone awaiting the promise hears of it.
  */
-function drained(out: Writable, settled?: () => void): Promise<void> {
+function drained(out: Writable, settled: () => void): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const done = () => {
-      settled?.();
+      settled();
       out.off('drain', onDrain);
       out.off('error', onError);
       out.off('close', onClose);
@@ -48,16 +48,6 @@ function drained(out: Writable, settled?: () => void): Promise<void> {
     out.on('error', onError);
     out.on('close', onClose);
   });
-}
-
-/**
- * Writes `text` and resolves once the stream will take more: at once when `write` returned true,
- * else on 'drain'. A stream that errors or closes while we wait rejects instead of hanging.
- */
-export function writeText(out: Writable, text: string): Promise<void> {
-  if (text === '') return Promise.resolve();
-  if (isGone(out)) return Promise.reject(new OutputClosedError());
-  return out.write(text) ? Promise.resolve() : drained(out);
 }
 
 /** Text queued for one stream, written as one chunk per event-loop turn. */

@@ -13,7 +13,7 @@ import { stripControl } from './sanitize.js';
 import { createTextWriter } from './stream-write.js';
 import { paintWrapped, textWidth as width } from './wrap.js';
 
-export const TABLE_CHUNK = 50;
+const TABLE_CHUNK = 50;
 const DEFAULT_WIDTH = 80;
 // A status column narrower than this reads badly: go vertical instead.
 const STATUS_MIN = 16;
@@ -34,7 +34,7 @@ interface Cell {
 export function createTableSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}, chunk = TABLE_CHUNK): RecordSink {
   // Column names as for list input: the table shows the number cell, not the whole input row.
   const listLayout = { ...layout, inputColumns: null };
-  const { plan, shown } = withoutEchoes(csvPlan(listLayout));
+  const plan = withoutEchoes(csvPlan(listLayout));
   const c = new Chalk({ level: style.color ? 1 : 0 });
   const termWidth = style.width && style.width > 20 ? style.width : DEFAULT_WIDTH;
   const writer = createTextWriter(out);
@@ -53,7 +53,7 @@ export function createTableSink(out: Writable, layout: OutputLayout, style: Sink
 
   return {
     write(record: OutputRecord): Promise<void> {
-      buffer.push({ values: shown(recordValues(plan, listLayout, record)), ok: record.ok });
+      buffer.push({ values: recordValues(plan, record), ok: record.ok });
       return buffer.length >= chunk ? writer.flush(render()) : Promise.resolve();
     },
     end: () => writer.flush(render()),
@@ -65,17 +65,17 @@ const plain = (s: string) => s;
 /**
  * The plan without the fields that only echo the number looked up (CNAM's `number`, trust's
  * `phone_number`): the table's own number column shows it, and the width is better spent on data.
- * `shown` drops the same cells from a record's values.
+ * Filtered after naming, so the other columns keep the names the full plan gave them; records
+ * flattened with this plan never produce the echo cells. An echo field is a plain field: one column.
  */
-function withoutEchoes(full: CsvPlan): { plan: CsvPlan; shown: (v: RecordValues) => RecordValues } {
-  const keep = full.lookups.map(({ descriptor, fields }) => {
-    const echoes = new Set(descriptor.fields.filter((f) => f.echo).map((f) => f.name));
-    return fields.map((f) => !echoes.has(f));
+function withoutEchoes(full: CsvPlan): CsvPlan {
+  const lookups = full.lookups.map((l) => {
+    const echoes = new Set(l.active.filter((f) => f.echo).map((f) => f.name));
+    const keep = l.fields.map((f) => !echoes.has(f));
+    const pick = <T>(items: readonly T[]) => items.filter((_, j) => keep[j]);
+    return { ...l, active: l.active.filter((f) => !f.echo), fields: pick(l.fields), names: pick(l.names) };
   });
-  const pick = <T>(items: readonly T[], i: number) => items.filter((_, j) => keep[i]?.[j] !== false);
-  const plan = { ...full, lookups: full.lookups.map((l, i) => ({ ...l, fields: pick(l.fields, i), names: pick(l.names, i) })) };
-  const shown = (v: RecordValues): RecordValues => ({ ...v, groups: v.groups.map((g, i) => ({ ...g, fields: pick(g.fields, i) })) });
-  return { plan, shown };
+  return { ...full, lookups };
 }
 
 /** Service values worth an analyst's eye: spam flags that are set, a spam type other than NONE. */
@@ -153,7 +153,7 @@ function renderVertical(plan: CsvPlan, rows: readonly Row[], mode: OutputLayout[
       });
     });
     const singleError = mode === 'single' ? (values.groups[0]?.error ?? '') : '';
-    lines.push(['status', singleError ? cell(singleError, c.red) : statusCell('', ok && !failed, c)]);
+    lines.push(['status', statusCell(singleError, ok && !failed, c)]);
 
     const input = cell(values.input);
     const labelWidth = Math.min(Math.max(width(input.text), ...lines.map(([l]) => width(l))), Math.floor(termWidth / 2));

@@ -3,6 +3,7 @@
 // error counts; a row with every lookup answered resets; invalid numbers and permanent refusals
 // say nothing about the service's health and leave the count alone.
 import type { LookupError, LookupErrorCode } from '../core/records.js';
+import { checkCount } from './check-count.js';
 
 const TRANSIENT: ReadonlySet<LookupErrorCode> = new Set(['server_error', 'timeout', 'network_error', 'rate_limited']);
 
@@ -11,7 +12,7 @@ export class CircuitBreaker {
 
   /** `threshold` 0 switches the breaker off. */
   constructor(private readonly threshold: number) {
-    if (!Number.isInteger(threshold) || threshold < 0) throw new RangeError(`breaker threshold must be an integer ≥ 0, got ${threshold}`);
+    checkCount('breaker threshold', threshold, 0);
   }
 
   /** Records one finished row's errors; true when this row trips the breaker. */

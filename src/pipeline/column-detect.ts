@@ -4,7 +4,7 @@ import { usageError } from '../core/errors.js';
 import { parseNumber } from '../core/numbers.js';
 
 /** Header names that mean "the phone number", in order of preference (cli.md). */
-export const PHONE_HEADERS = ['phone', 'phone_number', 'number', 'mobile', 'cell', 'tel', 'telephone', 'msisdn', 'ani', 'dn', 'tn'] as const;
+const PHONE_HEADERS = ['phone', 'phone_number', 'number', 'mobile', 'cell', 'tel', 'telephone', 'msisdn', 'ani', 'dn', 'tn'] as const;
 /** Failing an exact name, a header containing one of these ("Mobile Phone", "work_phone"). */
 const PHONE_WORDS = ['phone', 'mobile', 'cell', 'msisdn'] as const;
 /** How many rows the value-based guess looks at. */

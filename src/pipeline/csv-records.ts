@@ -8,7 +8,7 @@ import { usageError } from '../core/errors.js';
 import { CsvRecordScanner } from './csv-scan.js';
 
 /** A record still open after this many bytes is a stray quote, not data: stop before memory goes. */
-export const MAX_RECORD_BYTES = 1 << 20;
+const MAX_RECORD_BYTES = 1 << 20;
 
 export async function* csvRecords(chunks: AsyncIterable<Buffer>, delimiter: string, label: string): AsyncGenerator<string[]> {
   const scanner = new CsvRecordScanner(delimiter);

@@ -9,7 +9,7 @@ import type { RunStats } from '../core/run.js';
 import type { Attempt, Transport } from '../core/transport.js';
 import type { Finished } from './dedup.js';
 import type { RateLimiter } from './rate-limiter.js';
-import { mayRetry, retryDelayMs, type Random } from './retry.js';
+import { retryDelayMs, type Random } from './retry.js';
 
 export interface Task {
   /** Index of this lookup in the run's plan. */
@@ -83,7 +83,8 @@ export class Dispatcher<T extends Task> {
   private stopped = false;
   private readonly fresh: Fifo<T>[] = [];
   private readonly again: Fifo<T>[] = [];
-  private readonly wakeAt: number[] = [];
+  /** Per kind: a wakeup is already scheduled. */
+  private readonly waking: boolean[] = [];
   private turn = 0;
 
   constructor(
@@ -93,7 +94,7 @@ export class Dispatcher<T extends Task> {
     for (let i = 0; i < cfg.limiters.length; i++) {
       this.fresh.push(new Fifo());
       this.again.push(new Fifo());
-      this.wakeAt.push(0);
+      this.waking.push(false);
     }
   }
 
@@ -131,11 +132,11 @@ export class Dispatcher<T extends Task> {
   }
 
   private wakeIn(i: number, ms: number): void {
-    if (this.wakeAt[i] !== 0) return;
-    this.wakeAt[i] = this.cfg.clock.now() + ms;
+    if (this.waking[i]) return;
+    this.waking[i] = true;
     this.cfg.clock.sleep(ms, this.cfg.halt).then(
       () => {
-        this.wakeAt[i] = 0;
+        this.waking[i] = false;
         this.pump();
       },
       noop,
@@ -187,7 +188,8 @@ export class Dispatcher<T extends Task> {
 
   private retry(task: T, a: Extract<Attempt, { kind: 'retry' }>): void {
     if (this.stopped) return;
-    if (!mayRetry(task.retries, this.cfg.retries)) {
+    // Retried `retries` times already: the last error stands.
+    if (task.retries >= this.cfg.retries) {
       this.hooks.done(task, { result: null, error: a.error }, false);
       return;
     }

@@ -3,7 +3,8 @@
 // slot at most 3/4 full, instead of ~100 for a Map entry with a string key. 0 marks a free slot,
 // so keys must be ≥ 1.
 
-const MIN_CAPACITY = 1024;
+/** Slots to start with (a power of two); the table doubles when 3/4 full. */
+const INITIAL_CAPACITY = 1024;
 const MAX_LOAD = 0.75;
 
 export interface Located {
@@ -17,11 +18,10 @@ export class NumberIndex {
   private lengths: Uint32Array;
   private count = 0;
 
-  constructor(capacity = MIN_CAPACITY) {
-    const size = 2 ** Math.ceil(Math.log2(Math.max(capacity, MIN_CAPACITY)));
-    this.keys = new Float64Array(size);
-    this.offsets = new Float64Array(size);
-    this.lengths = new Uint32Array(size);
+  constructor() {
+    this.keys = new Float64Array(INITIAL_CAPACITY);
+    this.offsets = new Float64Array(INITIAL_CAPACITY);
+    this.lengths = new Uint32Array(INITIAL_CAPACITY);
   }
 
   get size(): number {

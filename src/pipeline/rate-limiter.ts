@@ -69,7 +69,7 @@ export class RateLimiter {
   }
 
   /** Holds every request of this kind until `until` (epoch ms); never shortens a longer hold. */
-  holdUntil(until: number): void {
+  private holdUntil(until: number): void {
     if (until > this.pausedUntil) this.pausedUntil = until;
   }
 
@@ -89,7 +89,7 @@ export class RateLimiter {
    * A 429: hold the whole kind until the hint (else an exponential full-jitter backoff) and halve
    * the pace, once per second at most, since a burst of in-flight requests answers 429 together.
    */
-  rateLimited(waitMs: number | undefined, now: number): number {
+  rateLimited(waitMs: number | undefined, now: number): void {
     this.backoffs += 1;
     const wait = waitMs ?? backoffMs(this.backoffs, this.random);
     this.holdUntil(now + wait);
@@ -98,7 +98,6 @@ export class RateLimiter {
       this.rate = Math.max(Math.min(FLOOR, this.target), this.rate * DECREASE);
       this.lastChangeAt = now;
     }
-    return wait;
   }
 
   /** A request of this kind went through: after a calm second, climb back toward the target. */

@@ -31,8 +31,8 @@ export function newRow(item: SourceItem, number: string | null, lookups: number)
 export function buildRecord(row: RowState, mode: RunMode, lookups: readonly LookupDescriptor[]): OutputRecord {
   const { item, number } = row;
   if (mode === 'single') {
-    const d = lookups[0];
-    if (!d) throw new Error('a run needs at least one lookup');
+    // The runner takes no single-lookup run without its one lookup.
+    const d = lookups[0] as LookupDescriptor;
     const error = row.errors[0] ?? null;
     const rec: LookupRecord = { input: item.input, number, lookup: d.kind, ok: error === null, result: row.results[0] ?? null, error };
     if (item.row) rec.row = item.row;

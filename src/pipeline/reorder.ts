@@ -1,6 +1,7 @@
 // Output in input order, as soon as the head of the line is done, with a bounded read-ahead:
 // rows live in a ring of fixed capacity; when it is full the reader stops pulling input until the
 // head leaves, so memory stays flat however large the input and however slow one row is.
+import { checkCount } from './check-count.js';
 
 export class ReorderWindow<Row> {
   private readonly ring: (Row | undefined)[];
@@ -8,7 +9,7 @@ export class ReorderWindow<Row> {
   private count = 0;
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`window capacity must be an integer ≥ 1, got ${capacity}`);
+    checkCount('window capacity', capacity, 1);
     this.ring = new Array<Row | undefined>(capacity);
   }
 

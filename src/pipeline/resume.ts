@@ -20,18 +20,15 @@ export interface ResumePoint {
   readonly first?: Record<string, unknown>;
 }
 
-export interface InspectOptions {
-  /** The CSV output's delimiter; `,` unless said otherwise. */
-  readonly delimiter?: string;
-}
-
 /** The header line is kept only up to this size; a longer one is no header numintel wrote. */
 const MAX_HEADER = 1 << 20;
+/** The CSV output's delimiter. */
+const DELIMITER = ',';
 
-export async function inspectOutputForResume(path: string, format: 'csv' | 'jsonl', opts: InspectOptions = {}): Promise<ResumePoint> {
+export async function inspectOutputForResume(path: string, format: 'csv' | 'jsonl'): Promise<ResumePoint> {
   const chunks = createReadStream(path);
   try {
-    return format === 'csv' ? await inspectCsv(chunks, opts.delimiter ?? ',') : await inspectJsonl(chunks);
+    return format === 'csv' ? await inspectCsv(chunks) : await inspectJsonl(chunks);
   } catch (err) {
     if ((err as { code?: unknown }).code === 'ENOENT') return { rows: 0, validBytes: 0 };
     throw readError(err, path);
@@ -45,8 +42,8 @@ export async function truncateForResume(path: string, validBytes: number): Promi
   await fs.truncate(path, validBytes);
 }
 
-async function inspectCsv(chunks: AsyncIterable<Buffer>, delimiter: string): Promise<ResumePoint> {
-  const scanner = new CsvRecordScanner(delimiter);
+async function inspectCsv(chunks: AsyncIterable<Buffer>): Promise<ResumePoint> {
+  const scanner = new CsvRecordScanner(DELIMITER);
   let records = 0;
   let validBytes = 0;
   let headerEnd = -1;
@@ -62,13 +59,13 @@ async function inspectCsv(chunks: AsyncIterable<Buffer>, delimiter: string): Pro
     scanner.scan(chunk, onRecord);
   }
   if (records === 0) return { rows: 0, validBytes };
-  const header = headerEnd <= MAX_HEADER ? parseHeader(Buffer.concat(head).subarray(0, headerEnd), delimiter) : undefined;
+  const header = headerEnd <= MAX_HEADER ? parseHeader(Buffer.concat(head).subarray(0, headerEnd)) : undefined;
   return { rows: records - 1, validBytes, ...(header && { header }) };
 }
 
-function parseHeader(bytes: Buffer, delimiter: string): string[] | undefined {
+function parseHeader(bytes: Buffer): string[] | undefined {
   try {
-    const [header] = parse(bytes, { delimiter, bom: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
+    const [header] = parse(bytes, { delimiter: DELIMITER, bom: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
     return header;
   } catch {
     return undefined;

@@ -6,18 +6,14 @@
 /** A source of uniform randomness in [0, 1); injectable so tests can pin the jitter. */
 export type Random = () => number;
 
-export interface BackoffPolicy {
-  /** Ceiling of the first retry's wait, ms. */
-  readonly baseMs: number;
-  /** No wait is ever longer than this (unless the service asked for longer). */
-  readonly capMs: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, capMs: 30_000 };
+/** Ceiling of the first retry's wait, ms. */
+const BASE_MS = 250;
+/** No wait is ever longer than this (unless the service asked for longer). */
+const CAP_MS = 30_000;
 
 /** Full jitter: uniform in [0, min(cap, base·2^(attempt-1))) for the 1-based retry `attempt`. */
-export function backoffMs(attempt: number, random: Random, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
-  const ceiling = Math.min(policy.capMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
+export function backoffMs(attempt: number, random: Random): number {
+  const ceiling = Math.min(CAP_MS, BASE_MS * 2 ** Math.max(0, attempt - 1));
   return Math.floor(random() * ceiling);
 }
 
@@ -25,17 +21,7 @@ export function backoffMs(attempt: number, random: Random, policy: BackoffPolicy
  * How long to wait before retry number `attempt` (1-based): the jittered backoff, or the service's
  * own hint when that is longer.
  */
-export function retryDelayMs(
-  attempt: number,
-  hintMs: number | undefined,
-  random: Random,
-  policy: BackoffPolicy = DEFAULT_BACKOFF,
-): number {
-  const jittered = backoffMs(attempt, random, policy);
+export function retryDelayMs(attempt: number, hintMs: number | undefined, random: Random): number {
+  const jittered = backoffMs(attempt, random);
   return hintMs !== undefined && hintMs > jittered ? Math.ceil(hintMs) : jittered;
-}
-
-/** Whether a lookup that has been retried `retriesSoFar` times may be tried again. */
-export function mayRetry(retriesSoFar: number, maxRetries: number): boolean {
-  return retriesSoFar < maxRetries;
 }

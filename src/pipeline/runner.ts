@@ -3,13 +3,14 @@
 // through here; only the source and the sink differ.
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../core/clock.js';
-import { LOOKUPS, optionsFor, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
-import { parseNumber } from '../core/numbers.js';
+import { optionsFor, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
+import { parseNumber, type ParseOptions } from '../core/numbers.js';
 import type { LookupError, OutputRecord } from '../core/records.js';
 import type { RunStats, SourceItem } from '../core/run.js';
 import type { Transport } from '../core/transport.js';
 import { CircuitBreaker } from './breaker.js';
-import { LookupCache, type Finished } from './dedup.js';
+import { checkCount } from './check-count.js';
+import { cacheKey, LookupCache, type CacheKey, type Finished } from './dedup.js';
 import { Dispatcher, type RetryInfo, type Task } from './dispatcher.js';
 import { RateLimiter } from './rate-limiter.js';
 import { buildRecord, newRow, type RowState, type RunMode } from './records-build.js';
@@ -27,9 +28,7 @@ export interface RunPlan {
   readonly validate: boolean;
 }
 
-export type RunEvent =
-  | { readonly type: 'written'; readonly record: OutputRecord }
-  | { readonly type: 'stopped'; readonly reason: StopReason; readonly error?: LookupError };
+export type RunEvent = { readonly type: 'stopped'; readonly reason: StopReason; readonly error?: LookupError };
 
 export interface RunDeps {
   readonly transport: Transport;
@@ -76,6 +75,8 @@ export interface RunHandle {
 }
 
 interface LookupTask extends Task {
+  /** The number's cache key, worked out once for the row. */
+  readonly key: CacheKey;
   readonly row: RowState;
   /** Rows with the same number that arrived while this lookup was in flight. */
   more: RowState[] | undefined;
@@ -92,6 +93,7 @@ class Run {
   private readonly dispatcher: Dispatcher<LookupTask>;
   private readonly breaker: CircuitBreaker;
   private readonly opts: LookupOptions[];
+  private readonly parsing: ParseOptions;
   private readonly halt = new AbortController();
   private readonly changed = new Notifier();
   private readonly space = new Notifier();
@@ -121,9 +123,10 @@ class Run {
     this.cache = new LookupCache(plan.lookups.length);
     this.breaker = new CircuitBreaker(deps.breakerThreshold ?? 20);
     this.opts = plan.lookups.map((d) => optionsFor(d, plan.options));
+    this.parsing = { validate: plan.validate };
     const random = deps.random ?? Math.random;
     const now = deps.clock.now();
-    const limiters = plan.lookups.map((d) => new RateLimiter(deps.rates?.[d.kind] ?? LOOKUPS[d.kind].defaultRate, now, random));
+    const limiters = plan.lookups.map((d) => new RateLimiter(deps.rates?.[d.kind] ?? d.defaultRate, now, random));
     // Every in-flight request and pending wakeup listens on this one signal.
     setMaxListeners(0, this.halt.signal);
     this.dispatcher = new Dispatcher<LookupTask>(
@@ -131,7 +134,7 @@ class Run {
       {
         done: (task, answer, keep) => this.done(task, answer, keep),
         fatal: (task, error) => {
-          this.cache.forget(task.lookup, task.number);
+          this.cache.forget(task.lookup, task.key);
           this.stop('refused', error);
         },
         settled: () => this.changed.notify(),
@@ -203,7 +206,7 @@ class Run {
   private admit(item: SourceItem): void {
     this.deps.stats.rows += 1;
     const lookups = this.plan.lookups.length;
-    const parsed = parseNumber(item.input, { validate: this.plan.validate });
+    const parsed = parseNumber(item.input, this.parsing);
     if (!parsed.ok) {
       const row = newRow(item, null, lookups);
       row.errors.fill({ code: 'invalid_number', message: parsed.message });
@@ -214,32 +217,33 @@ class Run {
     }
     const row = newRow(item, parsed.number, lookups);
     this.window.push(row);
-    for (let i = 0; i < lookups; i++) this.lookup(row, i, parsed.number);
+    const key = cacheKey(parsed.number);
+    for (let i = 0; i < lookups; i++) this.lookup(row, i, parsed.number, key);
     this.dispatcher.pump();
   }
 
-  private lookup(row: RowState, i: number, number: string): void {
+  private lookup(row: RowState, i: number, number: string, key: CacheKey): void {
     const stats = this.deps.stats;
-    const running = this.cache.inFlight(i, number);
+    const running = this.cache.inFlight(i, key);
     if (running) {
       (running.more ??= []).push(row);
       stats.duplicates += 1;
       return;
     }
-    const answer = this.cache.finished(i, number);
+    const answer = this.cache.finished(i, key);
     if (answer) {
       stats.duplicates += 1;
       this.settle(row, i, answer);
       return;
     }
-    const task: LookupTask = { lookup: i, d: this.plan.lookups[i] as LookupDescriptor, opts: this.opts[i] as LookupOptions, number, retries: 0, row, more: undefined };
-    this.cache.start(i, number, task);
+    const task: LookupTask = { lookup: i, d: this.plan.lookups[i] as LookupDescriptor, opts: this.opts[i] as LookupOptions, number, key, retries: 0, row, more: undefined };
+    this.cache.start(i, key, task);
     stats.lookups += 1;
     this.dispatcher.enqueue(task);
   }
 
   private done(task: LookupTask, answer: Finished, keep: boolean): void {
-    this.cache.finish(task.lookup, task.number, keep ? answer : undefined);
+    this.cache.finish(task.lookup, task.key, keep ? answer : undefined);
     this.settle(task.row, task.lookup, answer);
     if (task.more) for (const row of task.more) this.settle(row, task.lookup, answer);
   }
@@ -266,7 +270,6 @@ class Run {
     }
     if (invalid) stats.invalid += 1;
     if (failed) stats.failed += 1;
-    this.deps.onEvent?.({ type: 'written', record });
     return record;
   }
 
@@ -294,8 +297,4 @@ class Run {
       );
     }
   }
-}
-
-function checkCount(name: string, value: number, min: number): void {
-  if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer ≥ ${min}, got ${String(value)}`);
 }

@@ -42,7 +42,7 @@ async function start(records: Records, opts: CsvReadOptions): Promise<CsvSource>
   if (first.done) return { columns: [], hasHeader: false, items: rowItems(records, [], [], undefined, opts) };
 
   const hasHeader = opts.header && !looksLikeData(first.value);
-  const columns = hasHeader ? first.value : first.value.map((_, i) => generatedName(i));
+  const columns = hasHeader ? first.value : rowKeys([], first.value.length);
   const sample: string[][] = hasHeader ? [] : [first.value];
 
   let index: number | undefined;
@@ -57,7 +57,8 @@ async function start(records: Records, opts: CsvReadOptions): Promise<CsvSource>
     index = columnByValues(sample, columns.length);
     if (index === undefined) throw noNumberColumn(columns, opts.label);
   }
-  const numberColumn = { index, name: columns[index] ?? generatedName(index) };
+  // Each way of finding the column returns an index into `columns`.
+  const numberColumn = { index, name: columns[index] as string };
   return { columns, hasHeader, numberColumn, items: rowItems(records, sample, columns, index, opts) };
 }
 
@@ -102,7 +103,7 @@ async function* rowItems(
   }
 }
 
-/** Missing cells are '', cells past the header get `column<N>` names, repeated names `_2`, `_3`. */
+/** One property per name (rowKeys: already unique, `column<N>` past the header); missing cells are ''. */
 function rowObject(names: readonly string[], cells: readonly string[]): Record<string, string> {
   const row: Record<string, string> = {};
   for (let i = 0; i < names.length; i++) {
@@ -114,5 +115,3 @@ function rowObject(names: readonly string[], cells: readonly string[]): Record<s
   }
   return row;
 }
-
-const generatedName = (i: number) => `column${i + 1}`;

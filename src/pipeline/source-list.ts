@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { SourceItem } from '../core/run.js';
 
 /** The input's lines, as they arrive (CRLF or LF; the last line may lack its newline). */
-export async function* readLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+async function* readLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   let partial = '';
   for await (const chunk of chunks) {
@@ -16,7 +16,8 @@ export async function* readLines(chunks: AsyncIterable<Buffer>): AsyncGenerator<
   if (last !== '') yield last;
 }
 
-const isEntry = (line: string) => line !== '' && !line.startsWith('#');
+/** A trimmed line that is neither blank nor a `#` comment. */
+export const isEntry = (line: string): boolean => line !== '' && !line.startsWith('#');
 
 /** One item per entry. */
 export async function* listItems(chunks: AsyncIterable<Buffer>): AsyncGenerator<SourceItem> {

@@ -2,6 +2,7 @@
 // delimiter), without losing a byte of it: the bytes read while peeking are replayed in front of
 // the rest of the stream. Peeking stops at the first line that says something, so a slow producer
 // on stdin is only waited for until that line arrives.
+import { isEntry } from './source-list.js';
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** A "first line" longer than this is sniffed as far as it got rather than read to its end. */
@@ -41,7 +42,7 @@ export async function peekInput(input: AsyncIterable<Buffer | string>): Promise<
       const end = lf === -1 ? head.length : lf;
       if (lf === -1 && !ended && head.length - start < MAX_PEEK) break;
       const line = head.subarray(start, end).toString('utf8').trim();
-      if (line !== '' && !line.startsWith('#')) return { head, start, line, dropped, rest };
+      if (isEntry(line)) return { head, start, line, dropped, rest };
       if (lf === -1) return { head, start: head.length, line: undefined, dropped, rest };
       start = lf + 1;
     }
@@ -66,10 +67,12 @@ async function* bytesOf(input: AsyncIterable<Buffer | string>): AsyncGenerator<B
   for await (const chunk of input) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 }
 
+const CANDIDATES = [',', '\t', ';', '|'];
+
 /** The candidate that splits `line` into the most fields outside quotes (ties: earlier wins). */
-export function sniffDelimiter(line: string, candidates: readonly string[] = [',', '\t', ';', '|']): { delimiter: string; fields: number } {
-  let best = { delimiter: candidates[0] ?? ',', fields: 1 };
-  for (const delimiter of candidates) {
+export function sniffDelimiter(line: string): { delimiter: string; fields: number } {
+  let best = { delimiter: ',', fields: 1 };
+  for (const delimiter of CANDIDATES) {
     const fields = countFields(line, delimiter);
     if (fields > best.fields) best = { delimiter, fields };
   }

@@ -45,10 +45,11 @@ export interface Source {
   /** One item per data row, in order, `index` counting from 0 at the input's first data row. */
   readonly items: AsyncIterable<SourceItem>;
   /**
-   * Data rows in the whole input for arguments and regular
-   * files, counted in the background; undefined for stdin, pipes, or when counting failed.
+   * Data rows in the whole input for arguments and regular files; undefined for stdin, pipes, or
+   * when counting failed. A file is read a second time to count it, so only on the first call (then
+   * in the background, never holding up `items`); later calls share that count.
    */
-  readonly total: Promise<number | undefined>;
+  readonly countTotal: () => Promise<number | undefined>;
   /** Stops reading the input, for when `items` is not iterated to its end. */
   readonly close: () => Promise<void>;
 }
@@ -83,13 +84,14 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
 
   const named = /\.tsv$/i.test(label) ? 'tsv' : /\.csv$/i.test(label) ? 'csv' : undefined;
   const given = spec.delimiter === undefined ? undefined : delimiterOption(spec.delimiter);
-  const sniffed = peek.line === undefined ? undefined : sniffDelimiter(peek.line, given === undefined ? undefined : [given]);
+  // A given delimiter is the delimiter: sniffing would only be thrown away.
+  const sniffed = peek.line === undefined || given !== undefined ? undefined : sniffDelimiter(peek.line);
   const declared = spec.csv === true || named !== undefined || given !== undefined;
   // A lone "phone" line heads a one-column CSV; as a list entry it would only be an invalid number.
   const headed = peek.line !== undefined && isPhoneHeader(peek.line.replace(/^"(.*)"$/, '$1'));
   if (!declared && !headed && (sniffed === undefined || sniffed.fields < 2)) {
     const items = listItems(withReadErrors(replay(peek, 0), label));
-    return { kind: 'list', columns: null, hasHeader: false, items, total: countInBackground(recount(0), countListEntries), close };
+    return { kind: 'list', columns: null, hasHeader: false, items, countTotal: countInBackground(recount(0), countListEntries), close };
   }
 
   const delimiter = given ?? (named === 'tsv' ? '\t' : (sniffed?.delimiter ?? ','));
@@ -101,15 +103,16 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
     throw err;
   });
   const headerRows = csv.hasHeader ? 1 : 0;
-  const total = countInBackground(recount(from), async (chunks) => Math.max(0, (await countCsvRecords(chunks, delimiter)) - headerRows));
-  return { kind: 'csv', columns: csv.columns, hasHeader: csv.hasHeader, delimiter, numberColumn: csv.numberColumn, items: csv.items, total, close };
+  const countTotal = countInBackground(recount(from), async (chunks) => Math.max(0, (await countCsvRecords(chunks, delimiter)) - headerRows));
+  return { kind: 'csv', columns: csv.columns, hasHeader: csv.hasHeader, delimiter, numberColumn: csv.numberColumn, items: csv.items, countTotal, close };
 }
 
 function argsSource(args: readonly string[]): Source {
   async function* items(): AsyncGenerator<SourceItem> {
     for (let index = 0; index < args.length; index++) yield { index, input: args[index] as string };
   }
-  return { kind: 'args', columns: null, hasHeader: false, items: items(), total: Promise.resolve(args.length), close: async () => {} };
+  const total = Promise.resolve(args.length);
+  return { kind: 'args', columns: null, hasHeader: false, items: items(), countTotal: () => total, close: async () => {} };
 }
 
 /** Fails early, with the reason in words, on what cannot be a readable file; true for a regular file. */
@@ -127,10 +130,20 @@ function delimiterOption(value: string): string {
   return value;
 }
 
-/** Counting never blocks the items and never fails the run: without a count there is no ETA. */
-function countInBackground(open: (() => AsyncIterable<Buffer>) | undefined, count: (chunks: AsyncIterable<Buffer>) => Promise<number>): Promise<number | undefined> {
-  if (open === undefined) return Promise.resolve(undefined);
-  return new Promise<void>((done) => setImmediate(done)).then(() => count(open())).catch(() => undefined);
+/**
+ * Counting starts on the first call, never blocks the items and never fails the run: without a
+ * count there is no ETA. Later calls get the same promise.
+ */
+function countInBackground(
+  open: (() => AsyncIterable<Buffer>) | undefined,
+  count: (chunks: AsyncIterable<Buffer>) => Promise<number>,
+): () => Promise<number | undefined> {
+  let total: Promise<number | undefined> | undefined;
+  return () => {
+    if (total !== undefined) return total;
+    total = open === undefined ? Promise.resolve(undefined) : new Promise<void>((done) => setImmediate(done)).then(() => count(open())).catch(() => undefined);
+    return total;
+  };
 }
 
 async function* afterBytes(stream: Readable, skip: number): AsyncGenerator<Buffer> {

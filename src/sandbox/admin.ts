@@ -51,7 +51,7 @@ export function handleAdmin(engine: SandboxEngine, path: string, req: IncomingMe
 }
 
 /** The runtime options, without the keys and the log sink. */
-export function publicConfig(o: SandboxOptions): Record<string, unknown> {
+function publicConfig(o: SandboxOptions): Record<string, unknown> {
   return {
     seed: o.seed,
     limits: o.limits,

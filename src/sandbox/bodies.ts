@@ -2,10 +2,8 @@
 // shared/spec/unspecified.md): LRN {error, details}, CNAM {data, errors}, trust {success:false, error}.
 import type { Envelope, LookupDescriptor } from '../core/lookups.js';
 
-export const UNAUTHORIZED_BODY = JSON.stringify({
-  error: 'unauthorized',
-  message: 'missing, malformed, unknown or revoked API key: send "Authorization: Bearer <key>"',
-});
+export const UNAUTHORIZED_MESSAGE = 'missing, malformed, unknown or revoked API key: send "Authorization: Bearer <key>"';
+export const UNAUTHORIZED_BODY = JSON.stringify({ error: 'unauthorized', message: UNAUTHORIZED_MESSAGE });
 export const UNAUTHORIZED_HEADERS = ['WWW-Authenticate', 'Bearer realm="numintel-sandbox"'];
 
 export const PAYMENT_REQUIRED_MESSAGE = 'the lookup quota of this API key is used up: fund the wallet to continue';
@@ -23,8 +21,12 @@ export function errorBody(envelope: Envelope, short: string, detail: string): st
   }
 }
 
+export function rateLimitedMessage(d: LookupDescriptor, retryAfter: number): string {
+  return `rate limit of ${d.title} lookups per second for this API key exceeded; retry in ${retryAfter} s`;
+}
+
 export function rateLimitedBody(d: LookupDescriptor, retryAfter: number): string {
-  const message = `rate limit of ${d.title} lookups per second for this API key exceeded; retry in ${retryAfter} s`;
+  const message = rateLimitedMessage(d, retryAfter);
   switch (d.envelope) {
     case 'none':
       return JSON.stringify({ error: 'rate_limit_exceeded', message, retry_after: retryAfter });

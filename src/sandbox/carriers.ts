@@ -13,7 +13,7 @@ export interface Carrier {
   readonly messaging: string;
 }
 
-export const CARRIERS: readonly Carrier[] = [
+const CARRIERS: readonly Carrier[] = [
   { name: 'Verizon Wireless', ocn: '6006', type: 'WIRELESS', weight: 30, messaging: 'Verizon Wireless' },
   { name: 'T-Mobile USA', ocn: '6529', type: 'WIRELESS', weight: 28, messaging: 'T-Mobile' },
   { name: 'AT&T Mobility', ocn: '6214', type: 'WIRELESS', weight: 26, messaging: 'AT&T' },
@@ -36,14 +36,14 @@ export const CARRIERS: readonly Carrier[] = [
   { name: 'Vonage America', ocn: '7395', type: 'VOIP', weight: 6, messaging: 'Vonage' },
 ];
 
-export const TOLL_FREE_CARRIERS: readonly Carrier[] = [
+const TOLL_FREE_CARRIERS: readonly Carrier[] = [
   { name: 'AT&T Toll Free', ocn: 'ATX1', type: 'TOLLFREE', weight: 40, messaging: 'Syniverse' },
   { name: 'Verizon Business', ocn: 'VZB1', type: 'TOLLFREE', weight: 35, messaging: 'Syniverse' },
   { name: 'Bandwidth Toll Free', ocn: 'BWT1', type: 'TOLLFREE', weight: 25, messaging: 'Bandwidth' },
 ];
 
 /** Share of geographic numbers by type, in percent. */
-export const TYPE_SHARE: ReadonlyArray<readonly [CarrierType, number]> = [
+const TYPE_SHARE: ReadonlyArray<readonly [CarrierType, number]> = [
   ['WIRELESS', 62],
   ['LANDLINE', 22],
   ['VOIP', 16],
@@ -56,7 +56,7 @@ export interface WeightedPick<T> {
   readonly total: number;
 }
 
-export function weighted<T>(items: readonly T[], weightOf: (t: T) => number): WeightedPick<T> {
+function weighted<T>(items: readonly T[], weightOf: (t: T) => number): WeightedPick<T> {
   const cumulative: number[] = [];
   let total = 0;
   for (const it of items) cumulative.push((total += weightOf(it)));

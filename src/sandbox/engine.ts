@@ -6,7 +6,7 @@ import { FaultInjector } from './faults.js';
 import { seedValue } from './hash.js';
 import { KeyRing, bearerKey, type KeyState } from './keys.js';
 import { applyPatch, optionProblems, type SandboxOptions } from './options.js';
-import { peek, take, type RateVerdict } from './rate-window.js';
+import { peek, rateHeaders, take, type RateVerdict } from './rate-window.js';
 import { StatsRecorder } from './stats.js';
 
 /** What each lookup accepts, and how a refusal explains it. */
@@ -71,8 +71,24 @@ export class SandboxEngine {
     return v;
   }
 
+  /**
+   * The rate verdict of one request: counted in the key's window, or refused without counting when
+   * the server injects a spurious 429 (a fault, counted as rate-limited like a real refusal).
+   */
+  admit(kind: LookupKind, key: KeyState, injected429: boolean): RateVerdict {
+    if (!injected429) return this.take(kind, key);
+    this.stats.count('rateLimited');
+    this.stats.fault('rate429');
+    return { ...this.peek(kind, key), allowed: false, remaining: 0 };
+  }
+
   peek(kind: LookupKind, key: KeyState | undefined): RateVerdict {
     return peek(key?.windows[kind], this.options.limits[kind], this.now());
+  }
+
+  /** The rate headers of an answer no key's window counts (wrong method, no key, server error). */
+  uncountedRateHeaders(kind: LookupKind): string[] {
+    return rateHeaders(kind, this.peek(kind, undefined), false);
   }
 
   /** Bills one lookup, or returns false when the key's quota is used up. */

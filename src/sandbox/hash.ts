@@ -1,5 +1,5 @@
-// Cheap deterministic hashing for the synthetic data, and a seeded PRNG for fault injection.
-// Both are 32-bit integer arithmetic: no allocation, no crypto, fast enough for the hot path.
+// Cheap deterministic hashing for the synthetic data (the seeded PRNG for fault injection is
+// core/prng.ts). 32-bit integer arithmetic: no allocation, no crypto, fast enough for the hot path.
 
 /** FNV-1a over a string, starting from a seed, so the seed changes every derived value. */
 export function fnv1a(text: string, seed: number): number {

@@ -1,6 +1,7 @@
 // Small HTTP helpers on plain node:http, written for the hot path: one writeHead with a flat
 // header list, bodies read into one string, a hard cap on body size.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isObject, type JsonObject } from '../core/json.js';
 
 export const MAX_BODY = 64 * 1024;
 /** After a 413, bytes still accepted (and dropped) before the connection is cut. */
@@ -19,7 +20,7 @@ export function readBody(req: IncomingMessage, res: ServerResponse, done: (outco
   const declared = Number(req.headers['content-length']);
   if (declared > MAX_BODY) {
     stopReading(req);
-    finishNow(res, done);
+    safely(res, () => done({ ok: false, tooLarge: true }));
     return;
   }
   const chunks: Buffer[] = [];
@@ -29,11 +30,7 @@ export function readBody(req: IncomingMessage, res: ServerResponse, done: (outco
     if (finished) return;
     finished = true;
     // Runs from a stream event: an exception here would take the whole sandbox down.
-    try {
-      done(o);
-    } catch {
-      sendJson(res, 500, INTERNAL_ERROR_BODY);
-    }
+    safely(res, () => done(o));
   };
   req.on('data', (chunk: Buffer) => {
     if (finished) return;
@@ -51,15 +48,16 @@ export function readBody(req: IncomingMessage, res: ServerResponse, done: (outco
   req.on('aborted', () => finish({ ok: false, tooLarge: false }));
 }
 
-function finishNow(res: ServerResponse, done: (outcome: BodyOutcome) => void): void {
+const INTERNAL_ERROR_BODY = '{"error":"internal_error","message":"the sandbox failed to answer this request"}';
+
+/** Runs a handler; one that throws answers 500 instead of taking the sandbox down. */
+export function safely(res: ServerResponse, fn: () => void): void {
   try {
-    done({ ok: false, tooLarge: true });
+    fn();
   } catch {
     sendJson(res, 500, INTERNAL_ERROR_BODY);
   }
 }
-
-export const INTERNAL_ERROR_BODY = '{"error":"internal_error","message":"the sandbox failed to answer this request"}';
 
 /** Drops the rest of an oversized body without buffering it, and cuts a client that keeps sending. */
 function stopReading(req: IncomingMessage): void {
@@ -80,10 +78,10 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 /** JSON.parse that reports failure instead of throwing, and insists on an object at the top. */
-export function parseObject(text: string): Record<string, unknown> | undefined {
+export function parseObject(text: string): JsonObject | undefined {
   try {
     const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return isObject(v) ? v : undefined;
   } catch {
     return undefined;
   }

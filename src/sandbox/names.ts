@@ -39,7 +39,7 @@ function rawName(kind: NameKind, u: number, city: string, state: string): string
     case 'business':
       return BUSINESS[u % BUSINESS.length] as string;
     case 'place':
-      return city === '' ? 'TOLL FREE' : `${city.toUpperCase()} ${state}`;
+      return `${city.toUpperCase()} ${state}`;
     case 'generic':
       return GENERIC[u % GENERIC.length] as string;
     case 'suspicious':

@@ -1,6 +1,7 @@
 // The sandbox's knobs, their defaults and their checks. The CLI and the admin endpoint share the
 // checks, so a bad value is refused the same way wherever it comes from.
-import type { LookupKind } from '../core/lookups.js';
+import { isObject } from '../core/json.js';
+import { isLookupKind, type LookupKind } from '../core/lookups.js';
 
 /** Requests per second per API key and lookup; 0 = unlimited. */
 export type SandboxLimits = Record<LookupKind, number>;
@@ -56,7 +57,7 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
 };
 
 /** What may change while the sandbox runs (configure() and POST /__sandbox/config). */
-export const RUNTIME_KEYS = [
+const RUNTIME_KEYS = [
   'apiKeys',
   'seed',
   'limits',
@@ -128,12 +129,12 @@ export function optionProblems(patch: Readonly<Record<string, unknown>>): string
 }
 
 function limitProblems(value: unknown, problems: string[]): void {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!isObject(value)) {
     problems.push('limits must be an object like {"lrn":200,"cnam":50,"trust":100}');
     return;
   }
   for (const [kind, n] of Object.entries(value)) {
-    if (kind !== 'lrn' && kind !== 'cnam' && kind !== 'trust') problems.push(`limits.${kind}: unknown lookup`);
+    if (!isLookupKind(kind)) problems.push(`limits.${kind}: unknown lookup`);
     else if (!isCount(n, 1_000_000_000)) problems.push(`limits.${kind} must be a whole number ≥ 0 (0 = unlimited), got ${JSON.stringify(n)}`);
   }
 }

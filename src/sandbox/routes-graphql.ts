@@ -12,8 +12,9 @@ import {
   type FragmentDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { isObject } from '../core/json.js';
 import { LOOKUPS, type LookupKind } from '../core/lookups.js';
-import { UNAUTHORIZED_HEADERS, graphqlError } from './bodies.js';
+import { UNAUTHORIZED_HEADERS, UNAUTHORIZED_MESSAGE, graphqlError, rateLimitedMessage } from './bodies.js';
 import type { SandboxEngine } from './engine.js';
 import { buildLookupSchema, type GraphqlContext } from './graphql-schema.js';
 import { MAX_BODY, isJsonContentType, parseObject, readBody, sendJson } from './http.js';
@@ -36,7 +37,7 @@ export function handleGraphql(
   }
   const key = engine.authenticate(req.headers.authorization);
   if (!key) {
-    sendJson(res, 401, graphqlError('UNAUTHENTICATED', 'missing, malformed, unknown or revoked API key: send "Authorization: Bearer <key>"'), UNAUTHORIZED_HEADERS);
+    sendJson(res, 401, graphqlError('UNAUTHENTICATED', UNAUTHORIZED_MESSAGE), UNAUTHORIZED_HEADERS);
     return;
   }
   meta.key = key.label;
@@ -55,7 +56,7 @@ export function handleGraphql(
     if (
       !body ||
       typeof body.query !== 'string' ||
-      (vars !== undefined && vars !== null && (typeof vars !== 'object' || Array.isArray(vars))) ||
+      (vars !== undefined && vars !== null && !isObject(vars)) ||
       (opName !== undefined && opName !== null && typeof opName !== 'string')
     ) {
       sendJson(res, 400, graphqlError('BAD_REQUEST', 'the body must be a JSON object {"query": string, "variables"?: object, "operationName"?: string}'));
@@ -77,17 +78,10 @@ export function handleGraphql(
     const kinds = lookupKinds(document, operationName);
     let verdict: { kind: LookupKind; v: RateVerdict } | undefined;
     for (const kind of kinds) {
-      let v: RateVerdict;
-      if (spurious429) {
-        v = { ...engine.peek(kind, key), allowed: false, remaining: 0 };
-        engine.stats.count('rateLimited');
-        engine.stats.fault('rate429');
-      } else {
-        v = engine.take(kind, key);
-      }
+      const v = engine.admit(kind, key, spurious429);
       verdict ??= { kind, v };
       if (!v.allowed) {
-        const message = `rate limit of ${LOOKUPS[kind].title} lookups per second for this API key exceeded; retry in ${v.resetIn} s`;
+        const message = rateLimitedMessage(LOOKUPS[kind], v.resetIn);
         sendJson(res, 429, graphqlError('RATE_LIMITED', message, { retryAfter: v.resetIn }), rateHeaders(kind, v, true));
         return;
       }

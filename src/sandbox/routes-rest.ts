@@ -13,7 +13,7 @@ import {
 } from './bodies.js';
 import { acceptNumber, numberRule, type SandboxEngine } from './engine.js';
 import { MAX_BODY, isJsonContentType, parseObject, readBody, sendJson } from './http.js';
-import { rateHeaders, type RateVerdict } from './rate-window.js';
+import { rateHeaders } from './rate-window.js';
 
 /** Request-body names the service also accepts for an option (spec 4.1: include_spam_check). */
 const REST_ALIASES: Partial<Record<OptionName, readonly string[]>> = { spam: ['include_spam_check'] };
@@ -33,25 +33,18 @@ export function handleRest(
 ): void {
   const kind = d.kind;
   if (req.method !== 'POST') {
-    const h = rateHeaders(kind, engine.peek(kind, undefined), false);
+    const h = engine.uncountedRateHeaders(kind);
     sendJson(res, 405, errorBody(d.envelope, 'Method not allowed', `use POST ${d.restPath}`), ['Allow', 'POST', ...h]);
     return;
   }
   const key = engine.authenticate(req.headers.authorization);
   if (!key) {
-    const h = rateHeaders(kind, engine.peek(kind, undefined), false);
+    const h = engine.uncountedRateHeaders(kind);
     sendJson(res, 401, UNAUTHORIZED_BODY, [...UNAUTHORIZED_HEADERS, ...h]);
     return;
   }
   meta.key = key.label;
-  let verdict: RateVerdict;
-  if (spurious429) {
-    verdict = { ...engine.peek(kind, key), allowed: false, remaining: 0 };
-    engine.stats.count('rateLimited');
-    engine.stats.fault('rate429');
-  } else {
-    verdict = engine.take(kind, key);
-  }
+  const verdict = engine.admit(kind, key, spurious429);
   if (!verdict.allowed) {
     sendJson(res, 429, rateLimitedBody(d, verdict.resetIn), rateHeaders(kind, verdict, true));
     return;

@@ -6,8 +6,7 @@ import { ADMIN_PATHS, handleAdmin } from './admin.js';
 import { errorBody, graphqlError, plainError } from './bodies.js';
 import type { SandboxEngine } from './engine.js';
 import { ERROR_TEXT, type FaultKind } from './faults.js';
-import { INTERNAL_ERROR_BODY, sendJson } from './http.js';
-import { rateHeaders } from './rate-window.js';
+import { safely, sendJson } from './http.js';
 import { handleGraphql } from './routes-graphql.js';
 import { handleRest, type RequestMeta } from './routes-rest.js';
 
@@ -45,7 +44,7 @@ export function createSandboxServer(engine: SandboxEngine): SandboxServer {
       const status = engine.faults.errorStatus();
       const text = ERROR_TEXT[status] ?? 'server error';
       if (route.kind === 'graphql') sendJson(res, status, graphqlError('INTERNAL_SERVER_ERROR', text));
-      else sendJson(res, status, errorBody(route.d.envelope, 'Server error', text), rateHeaders(route.d.kind, engine.peek(route.d.kind, undefined), false));
+      else sendJson(res, status, errorBody(route.d.envelope, 'Server error', text), engine.uncountedRateHeaders(route.d.kind));
       return;
     }
     if (route.kind === 'graphql') handleGraphql(engine, req, res, fault === 'rate429', meta);
@@ -100,15 +99,6 @@ export function createSandboxServer(engine: SandboxEngine): SandboxServer {
         server.closeAllConnections();
       }),
   };
-}
-
-/** A handler that throws answers 500 instead of taking the sandbox down. */
-function safely(res: ServerResponse, fn: () => void): void {
-  try {
-    fn();
-  } catch {
-    sendJson(res, 500, INTERNAL_ERROR_BODY);
-  }
 }
 
 function logWhenDone(engine: SandboxEngine, req: IncomingMessage, res: ServerResponse, path: string, meta: RequestMeta): void {

@@ -4,11 +4,9 @@
 import { usageError } from '../core/errors.js';
 import { maskSecret } from '../core/secret.js';
 import type { Transport } from '../core/transport.js';
-
-export type TransportName = Transport['name'];
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/layout.js';
 
-export { OUTPUT_FORMATS, type OutputFormat };
+export type TransportName = Transport['name'];
 
 /** The resolved values. Optional ones have no default: absent means "not configured" / "automatic". */
 export interface SettingValues {

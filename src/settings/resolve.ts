@@ -1,7 +1,5 @@
 // One value per setting from flag > environment > config file profile > default, remembering
 // where each came from so --verbose and error messages can say so.
-// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
-import { promises as fs } from 'node:fs';
 import { NumintelError, usageError } from '../core/errors.js';
 import { configFilePath, envValue, type Env } from './config-dir.js';
 import { DEFAULT_PROFILE, hasProfile, type ConfigData, isValidProfileName, loadConfig, profileNames } from './config-file.js';
@@ -19,8 +17,8 @@ export interface ResolveInput {
   readonly home: string;
   /** `--api-key-file` */
   readonly apiKeyFile?: string;
-  /** Reads `--api-key-file`; `-` means stdin. Default: the file system, no stdin. */
-  readonly readApiKeyFile?: (pathOrDash: string) => Promise<string>;
+  /** Reads `--api-key-file`; `-` means stdin (the CLI passes secret-input's apiKeyFileReader). */
+  readonly readApiKeyFile: (pathOrDash: string) => Promise<string>;
   /** `--profile` */
   readonly profile?: string;
   /** `--sandbox`: the key is the sandbox's own, so none is read (no prompt for stdin either). */
@@ -55,13 +53,10 @@ export function requireProfile(config: ConfigData, profile: { name: string; expl
 }
 
 async function keyFromFile(input: ResolveInput, path: string): Promise<string> {
-  const read =
-    input.readApiKeyFile ??
-    ((p: string) => (p === '-' ? Promise.reject(usageError('--api-key-file - needs standard input, which is not available here')) : fs.readFile(p, 'utf8')));
   const where = path === '-' ? 'standard input' : path;
   let text: string;
   try {
-    text = trimOneNewline(await read(path));
+    text = trimOneNewline(await input.readApiKeyFile(path));
   } catch (err) {
     if (err instanceof NumintelError) throw err;
     const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));

@@ -1,5 +1,6 @@
-// Shared test helpers: a fake clock and a reading context.
+// Shared test helpers: a fake clock, a reading context and every set of a lookup's options.
 import type { Clock } from '../../src/core/clock.js';
+import type { LookupDescriptor, LookupOptions } from '../../src/core/lookups.js';
 
 /** 2025-01-01T00:00:00Z. */
 export const NOW = Date.UTC(2025, 0, 1);
@@ -20,3 +21,10 @@ export function fakeClock(start = NOW): Clock & { advance(ms: number): void } {
 }
 
 export const ctx = { now: NOW, secret: KEY };
+
+/** Every subset of a lookup's options. */
+export function combinations(d: LookupDescriptor): LookupOptions[] {
+  let out: LookupOptions[] = [{}];
+  for (const o of d.options) out = out.flatMap((c) => [c, { ...c, [o.name]: true }]);
+  return out;
+}

@@ -3,17 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { buildQuery, classifyGraphql, graphqlRequest } from '../../src/api/graphql.js';
 import { classifyRest } from '../../src/api/rest.js';
 import { CNAM, LOOKUPS, LRN, TRUST, type FieldSpec, type LookupDescriptor, type LookupOptions } from '../../src/core/lookups.js';
-import { KEY, NOW, ctx } from './fixtures.js';
+import { KEY, NOW, combinations, ctx } from './fixtures.js';
 import { SPEC_SCHEMA as SCHEMA } from './graphql-spec-schema.js';
 import { check, res, type Expect } from './responses.js';
 import type { RawResponse } from '../../src/api/classify.js';
-
-/** Every subset of a lookup's options. */
-function combinations(d: LookupDescriptor): LookupOptions[] {
-  let out: LookupOptions[] = [{}];
-  for (const o of d.options) out = out.flatMap((c) => [c, { ...c, [o.name]: true }]);
-  return out;
-}
 
 const cases = Object.values(LOOKUPS).flatMap((d) => combinations(d).map((opts) => [d.kind, JSON.stringify(opts), d, opts] as const));
 
@@ -43,7 +36,7 @@ describe('buildQuery', () => {
     }
   });
 
-  it('caches the text per lookup and options', () => {
+  it('ignores options the lookup does not have, and differs per option it has', () => {
     expect(buildQuery(LRN, { enhanced: true })).toBe(buildQuery(LRN, { enhanced: true, spam: true }));
     expect(buildQuery(LRN, { enhanced: true })).not.toBe(buildQuery(LRN, { messaging: true }));
   });

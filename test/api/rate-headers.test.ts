@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { draftLimits, parseRateInfo, resetToEpochMs, retryAfterMs, waitHintMs } from '../../src/api/rate-headers.js';
+import { draftLimits, parseRateInfo, rateFields, resetToEpochMs, retryAfterMs, waitHintMs, type WaitHintInput } from '../../src/api/rate-headers.js';
 import { NOW } from './fixtures.js';
 
 describe('parseRateInfo', () => {
@@ -16,7 +16,7 @@ describe('parseRateInfo', () => {
     ['older policy form', { 'ratelimit-policy': '100;w=60' }, { limit: 100 }],
     ['X-RateLimit wins over the draft', { 'x-ratelimit-remaining': '3', 'ratelimit-remaining': '9' }, { remaining: 3 }],
   ])('%s', (_name, headers, expected) => {
-    expect(parseRateInfo(headers, NOW)).toEqual(expected);
+    expect(parseRateInfo(rateFields(headers), NOW)).toEqual(expected);
   });
 
   it.each([
@@ -25,7 +25,7 @@ describe('parseRateInfo', () => {
     ['malformed draft fields', { ratelimit: 'garbage==;;', 'ratelimit-remaining': '5.5x', 'ratelimit-policy': ';;' }],
     ['draft list with non-integer parameters', { ratelimit: '"p";r=abc;t=-3' }],
   ])('%s → undefined', (_name, headers) => {
-    expect(parseRateInfo(headers, NOW)).toBeUndefined();
+    expect(parseRateInfo(rateFields(headers), NOW)).toBeUndefined();
   });
 });
 
@@ -54,24 +54,26 @@ describe('retryAfterMs', () => {
 
 describe('waitHintMs', () => {
   const headers = { 'retry-after': '1', 'x-ratelimit-reset': '2' };
+  /** As the classifier calls it: the rate fields extracted once. */
+  const hint = (input: Omit<WaitHintInput, 'fields'>) => waitHintMs({ ...input, fields: rateFields(input.headers) });
 
   it('takes the longest hint: header, body and reset', () => {
-    expect(waitHintMs({ headers, now: NOW, bodySeconds: [3], rateLimited: true })).toBe(3000);
-    expect(waitHintMs({ headers, now: NOW, bodySeconds: [], rateLimited: true })).toBe(2000);
-    expect(waitHintMs({ headers: { ...headers, ratelimit: 'limit=10, remaining=0, reset=9' }, now: NOW, rateLimited: true })).toBe(9000);
+    expect(hint({ headers, now: NOW, bodySeconds: [3], rateLimited: true })).toBe(3000);
+    expect(hint({ headers, now: NOW, bodySeconds: [], rateLimited: true })).toBe(2000);
+    expect(hint({ headers: { ...headers, ratelimit: 'limit=10, remaining=0, reset=9' }, now: NOW, rateLimited: true })).toBe(9000);
   });
 
   it('ignores the window reset unless rate limited', () => {
-    expect(waitHintMs({ headers, now: NOW, rateLimited: false })).toBe(1000);
+    expect(hint({ headers, now: NOW, rateLimited: false })).toBe(1000);
   });
 
   it('reads numeric strings in the body and skips junk', () => {
-    expect(waitHintMs({ headers: {}, now: NOW, bodySeconds: ['4', 'later', null, -1], rateLimited: true })).toBe(4000);
+    expect(hint({ headers: {}, now: NOW, bodySeconds: ['4', 'later', null, -1], rateLimited: true })).toBe(4000);
   });
 
   it('is undefined without any hint', () => {
-    expect(waitHintMs({ headers: {}, now: NOW, rateLimited: true })).toBeUndefined();
-    expect(waitHintMs({ headers: { 'retry-after': 'whenever' }, now: NOW, rateLimited: true })).toBeUndefined();
+    expect(hint({ headers: {}, now: NOW, rateLimited: true })).toBeUndefined();
+    expect(hint({ headers: { 'retry-after': 'whenever' }, now: NOW, rateLimited: true })).toBeUndefined();
   });
 
   it('joins repeated headers', () => {

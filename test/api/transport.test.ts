@@ -1,10 +1,9 @@
-import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTransport, type ClientOptions } from '../../src/api/index.js';
 import { graphqlRequest } from '../../src/api/graphql.js';
-import { CNAM, LOOKUPS, LRN, TRUST, type LookupDescriptor, type LookupOptions } from '../../src/core/lookups.js';
+import { CNAM, LOOKUPS, LRN, TRUST } from '../../src/core/lookups.js';
 import type { Transport } from '../../src/core/transport.js';
-import { KEY, NOW, fakeClock } from './fixtures.js';
+import { KEY, NOW, combinations, fakeClock } from './fixtures.js';
 import { freePort, json, serve, type Script, type ScriptedServer } from './server.js';
 
 const LRN_OK = { lrn: '12015550000', lrn_activated_at: null };
@@ -155,27 +154,6 @@ describe.each(['undici', 'node'] as const)('REST transport on the %s HTTP client
   });
 });
 
-describe('an injected undici dispatcher', () => {
-  it('is used, and left open by close()', async () => {
-    const server = await serve((_req, res) => json(res, 200, LRN_OK));
-    cleanup.push(() => server.close());
-    const agent = new Agent();
-    cleanup.push(() => agent.close());
-    const injected = createTransport({ baseUrl: server.url, dispatcher: agent });
-    expect((await injected.send(LRN, '12015550123', {})).kind).toBe('ok');
-    await injected.close();
-    expect(agent.closed).toBe(false);
-    const again = createTransport({ baseUrl: server.url, dispatcher: agent });
-    expect((await again.send(LRN, '12015550123', {})).kind).toBe('ok');
-    expect(server.seen).toHaveLength(2);
-    expect(server.connections()).toBe(1);
-  });
-
-  it('cannot be combined with the node HTTP client', () => {
-    expect(() => createTransport({ baseUrl: 'http://127.0.0.1:1', dispatcher: new Agent(), httpClient: 'node' })).toThrow(/undici/);
-  });
-});
-
 describe('traces and the key', () => {
   it('traces one line per request and per response, the key masked', async () => {
     const { server, t, lines } = await setup((_req, res) => json(res, 200, LRN_OK, { 'x-ratelimit-remaining': '199' }));
@@ -215,12 +193,6 @@ describe('traces and the key', () => {
     expect(messages[0]).toContain('sk_t…(24 chars)');
   });
 });
-
-function combinations(d: LookupDescriptor): LookupOptions[] {
-  let out: LookupOptions[] = [{}];
-  for (const o of d.options) out = out.flatMap((c) => [c, { ...c, [o.name]: true }]);
-  return out;
-}
 
 describe('GraphQL transport', () => {
   const restData: Record<string, Record<string, unknown>> = {

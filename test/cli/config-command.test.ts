@@ -106,7 +106,7 @@ describe('numintel config', () => {
     expect(list.stdout).toBe('api-key=sk_l…(24 chars)\n');
     for (const run of [set, get, list]) expect(everything(run)).not.toContain(KEY);
     // What was stored is what a lookup command will use.
-    const settings = await resolveSettings({ flags: {}, env: { NUMINTEL_CONFIG_DIR: dir }, home: dir });
+    const settings = await resolveSettings({ flags: {}, env: { NUMINTEL_CONFIG_DIR: dir }, home: dir, readApiKeyFile: () => Promise.reject(new Error('no --api-key-file here')) });
     expect([settings.apiKey, settings.source.apiKey]).toEqual([KEY, 'config']);
   });
 

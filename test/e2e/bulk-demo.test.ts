@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, cleanEnv } from './harness.js';
+import { ROOT, cleanEnv, parseCsv } from './harness.js';
 import { csvRows } from '../fixtures/e2e/support.js';
 
 function npmRunDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -29,7 +29,7 @@ describe('npm run demo', () => {
     const r = await npmRunDemo();
     expect(r.code, r.stderr).toBe(0);
     const contacts = csvRows(readFileSync(join(ROOT, 'samples', 'contacts.csv'), 'utf8'));
-    const enriched = csvRows(readFileSync(join(ROOT, 'demo-output', 'contacts.enriched.csv'), 'utf8'));
+    const enriched = parseCsv(readFileSync(join(ROOT, 'demo-output', 'contacts.enriched.csv'), 'utf8'));
     expect(enriched).toHaveLength(contacts.length);
     const width = (contacts[0] ?? []).length;
     expect(enriched.map((row) => row.slice(0, width))).toEqual(contacts.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? '')));

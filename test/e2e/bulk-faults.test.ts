@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { jsonl, runCli, tempDir } from './harness.js';
-import { normalised, numbers, sandboxEnv, summaryOf, writeList } from '../fixtures/e2e/support.js';
+import { jsonl, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
+import { normalised, numbers, writeList } from '../fixtures/e2e/support.js';
 
 const dir = tempDir('numintel-faults-e2e-');
 
@@ -36,7 +36,7 @@ describe('transient faults', () => {
       expect(recs.every((x) => x.ok === true)).toBe(true);
       const faults = i === 0 ? stats.faults.error : stats.faults.reset;
       expect(faults).toBeGreaterThan(0);
-      const summary = summaryOf(r.stderr);
+      const summary = readSummary(r.stderr);
       expect(summary.retries).toBe(faults);
       expect(summary.failed).toBe(0);
       expect(stats.requests.cnam).toBe(40 + faults);
@@ -63,7 +63,7 @@ describe('transient faults', () => {
     expect(ok.map((x) => x.input)).toEqual(input);
     expect(ok.every((x) => x.ok === true)).toBe(true);
     expect(retried.stats.faults.hang).toBeGreaterThan(0);
-    expect(summaryOf(retried.r.stderr).retries).toBe(retried.stats.faults.hang);
+    expect(readSummary(retried.r.stderr).retries).toBe(retried.stats.faults.hang);
 
     expect(exhausted.r.code).toBe(4);
     const recs = jsonl(exhausted.r.stdout);
@@ -72,7 +72,7 @@ describe('transient faults', () => {
     expect(timedOut.length).toBe(exhausted.stats.faults.hang);
     expect(timedOut.length).toBeGreaterThan(0);
     for (const x of timedOut) expect(x.error).toMatchObject({ code: 'timeout' });
-    expect(summaryOf(exhausted.r.stderr)).toMatchObject({ failed: timedOut.length, retries: 0 });
+    expect(readSummary(exhausted.r.stderr)).toMatchObject({ failed: timedOut.length, retries: 0 });
   }, 60_000);
 });
 

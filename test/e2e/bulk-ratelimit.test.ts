@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LookupKind } from '../../src/core/lookups.js';
 import { DEFAULT_LIMITS, startSandbox } from '../../src/sandbox/index.js';
-import { jsonl, runCli, tempDir } from './harness.js';
-import { numbers, sandboxEnv, summaryOf, writeList } from '../fixtures/e2e/support.js';
+import { jsonl, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
+import { numbers, writeList } from '../fixtures/e2e/support.js';
 
 const dir = tempDir('numintel-429-e2e-');
 const LIMIT = 10;
@@ -70,7 +70,7 @@ describe('under a 10/s limit with --rate 100', () => {
       expect(recs.map((x) => x.input)).toEqual(input);
       expect(recs.every((x) => x.ok === true)).toBe(true);
       expect(stats.billed).toBe(input.length);
-      expect(summaryOf(r.stderr)['429s']).toBe(stats.rateLimited);
+      expect(readSummary(r.stderr).rateLimited).toBe(stats.rateLimited);
     }
     expect(storm.stats.rateLimited).toBeGreaterThan(0);
     // Every 429 the sandbox served must be found in the trace, or the check below checks nothing.

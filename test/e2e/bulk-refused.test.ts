@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { jsonl, runCli, tempDir } from './harness.js';
-import { numbers, requestLog, sandboxEnv, startCli, writeList } from '../fixtures/e2e/support.js';
+import { jsonl, runCli, sandboxEnv, tempDir } from './harness.js';
+import { numbers, requestLog, startCli, writeList } from '../fixtures/e2e/support.js';
 
 const dir = tempDir('numintel-refused-e2e-');
 

@@ -2,8 +2,8 @@
 // stderr (never stdout), --quiet, no progress bar when stderr is not a terminal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { jsonl, runCli, tempDir } from './harness.js';
-import { normalised, numbers, sandboxEnv, startCli, summaryOf, writeList } from '../fixtures/e2e/support.js';
+import { jsonl, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
+import { normalised, numbers, startCli, writeList } from '../fixtures/e2e/support.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -62,7 +62,7 @@ describe('duplicates', () => {
       expect(stats.billed).toBe(40);
       expect(Object.keys(stats.byNumber).sort()).toEqual(distinct.map((n) => `lrn:${normalised(n)}`).sort());
       expect(Object.values(stats.byNumber).every((n) => n === 1)).toBe(true);
-      expect(summaryOf(r.stderr)).toMatchObject({ rows: 200, 'lookups sent': 40, 'duplicates saved': 160 });
+      expect(readSummary(r.stderr)).toMatchObject({ rows: 200, lookups: 40, duplicates: 160 });
     } finally {
       await own.close();
     }

@@ -4,11 +4,11 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { ROOT, jsonl, runCli, tempDir } from './harness.js';
-import { FIXTURES, csvRows, sandboxEnv, summaryOf } from '../fixtures/e2e/support.js';
+import { ROOT, jsonl, parseCsv, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
+import { FIXTURES, csvRows } from '../fixtures/e2e/support.js';
 
 let sb: Sandbox;
-let env: Record<string, string>;
+let env: Record<string, string | undefined>;
 const dir = tempDir('numintel-csv-e2e-');
 
 beforeAll(async () => {
@@ -21,7 +21,7 @@ const fixture = (name: string) => join(FIXTURES, name);
 
 /** Every input row appears once, in order, with its cells unchanged, followed by the added columns. */
 function expectRowsKept(inputRows: string[][], output: string, opts: { header?: boolean } = {}): string[][] {
-  const out = csvRows(output);
+  const out = parseCsv(output);
   const width = (inputRows[0] ?? []).length;
   const data = opts.header === false ? inputRows : inputRows.slice(1);
   const outData = out.slice(1);
@@ -139,7 +139,7 @@ describe('awkward CSV', () => {
     const path = fixture('semicolon.txt');
     const r = await runCli(['lrn', '-i', path, '--delimiter', ';', '-f', 'csv'], { env });
     expect(r.code, r.stderr).toBe(0);
-    const out = csvRows(r.stdout);
+    const out = parseCsv(r.stdout);
     expect(out[0]?.slice(0, 3)).toEqual(['name', 'mobile', 'city']);
     expect(out.slice(1).map((row) => row.slice(0, 3))).toEqual([
       ['Ann', '201 555 0111', 'Paris, TX'],
@@ -165,7 +165,7 @@ describe('awkward CSV', () => {
     expect(recs[4]?.row).toMatchObject({ note: 'x', column5: 'extra cell' });
     expect(recs[3]?.row).toEqual({ id: '4', name: 'Carl', phone: '2015550104', note: '' });
     expect(recs[2]).toMatchObject({ input: '', number: null, ok: false, error: { code: 'invalid_number' } });
-    expect(summaryOf(csv.stderr)).toMatchObject({ rows: 7, invalid: 2, 'duplicates saved': 1, 'lookups sent': 4 });
+    expect(readSummary(csv.stderr)).toMatchObject({ rows: 7, invalid: 2, duplicates: 1, lookups: 4 });
   });
 
   it('an added column never overwrites an input column of the same name', async () => {
@@ -213,7 +213,7 @@ describe('samples/contacts.csv', () => {
       const stats = own.stats();
       expect(stats.billed).toBe(distinct.size);
       expect(Object.values(stats.byNumber).every((n) => n === 1)).toBe(true);
-      expect(summaryOf(r.stderr)).toMatchObject({ rows: input.length - 1, 'duplicates saved': numbers.length - distinct.size, invalid });
+      expect(readSummary(r.stderr)).toMatchObject({ rows: input.length - 1, duplicates: numbers.length - distinct.size, invalid });
     } finally {
       await own.close();
     }

@@ -4,8 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, startSandbox } from '../../src/sandbox/index.js';
-import { jsonl, runCli, tempDir } from './harness.js';
-import { csvRows, normalised, numbers, sandboxEnv, summaryOf } from '../fixtures/e2e/support.js';
+import { jsonl, parseCsv, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
+import { csvRows, normalised, numbers } from '../fixtures/e2e/support.js';
 
 const dir = tempDir('numintel-enrich-e2e-');
 
@@ -24,10 +24,10 @@ describe('enrich', () => {
       const [csv, records] = await Promise.all([runCli([...args, '-f', 'csv'], { env: sandboxEnv(sb) }), runCli([...args, '-f', 'jsonl'], { env: sandboxEnv(sb2) })]);
       for (const r of [csv, records]) {
         expect(r.code, r.stderr).toBe(4); // "call me"
-        expect(summaryOf(r.stderr)).toMatchObject({ rows: 24, invalid: 1, failed: 0, 'duplicates saved': 3 });
+        expect(readSummary(r.stderr)).toMatchObject({ rows: 24, invalid: 1, failed: 0, duplicates: 3 });
       }
 
-      const out = csvRows(csv.stdout);
+      const out = parseCsv(csv.stdout);
       const header = out[0] ?? [];
       expect(header.slice(0, 4)).toEqual(['name', 'phone', 'error', 'number']);
       expect(new Set(header).size).toBe(header.length);

@@ -2,8 +2,8 @@
 // `numintel config set transport`), default rest; flag > env > config. Each run gets a sandbox of
 // its own, whose stats say which endpoint the CLI really used.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonl, tempDir } from './harness.js';
-import { cli, restRequests, sandbox, serviceEnv, type Sandbox, type TransportName } from './graphql-support.js';
+import { jsonl, sandboxEnv, tempDir } from './harness.js';
+import { cli, restRequests, sandbox, type Sandbox, type TransportName } from './graphql-support.js';
 
 const opened: Sandbox[] = [];
 const configs = {} as Record<TransportName, string>;
@@ -43,7 +43,7 @@ const COMMANDS = [
 async function used(sources: Sources, command: readonly string[]): Promise<TransportName> {
   const sb = await sandbox();
   opened.push(sb);
-  const env: Record<string, string> = serviceEnv(sb);
+  const env: Record<string, string | undefined> = sandboxEnv(sb);
   if (sources.config) env.NUMINTEL_CONFIG_DIR = configs[sources.config];
   if (sources.env) env.NUMINTEL_TRANSPORT = sources.env;
   const flag = sources.flag ? ['--transport', sources.flag] : [];
@@ -97,8 +97,8 @@ describe('a bad transport is a usage error (exit 2) wherever it comes from', () 
     const sb = await sandbox();
     opened.push(sb);
     const [flag, env, set] = await Promise.all([
-      cli(['lrn', '--transport', 'soap', '12015550123'], { env: serviceEnv(sb) }),
-      cli(['lrn', '12015550123'], { env: serviceEnv(sb, { NUMINTEL_TRANSPORT: 'soap' }) }),
+      cli(['lrn', '--transport', 'soap', '12015550123'], { env: sandboxEnv(sb) }),
+      cli(['lrn', '12015550123'], { env: sandboxEnv(sb, { NUMINTEL_TRANSPORT: 'soap' }) }),
       cli(['config', 'set', 'transport', 'soap']),
     ]);
     expect(flag.code).toBe(2);
@@ -116,7 +116,7 @@ describe('--verbose is the only place the transport shows', () => {
     const sb = await sandbox();
     opened.push(sb);
     const [rest, graphql] = await Promise.all(
-      (['rest', 'graphql'] as const).map((t) => cli(['trust', '-v', '--transport', t, '-f', 'json', '12129876543'], { env: serviceEnv(sb) })),
+      (['rest', 'graphql'] as const).map((t) => cli(['trust', '-v', '--transport', t, '-f', 'json', '12129876543'], { env: sandboxEnv(sb) })),
     );
     expect(graphql?.code).toBe(0);
     expect(graphql?.stdout).toBe(rest?.stdout);

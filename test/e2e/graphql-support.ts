@@ -1,6 +1,7 @@
 // Shared by the GraphQL end-to-end suites: the inputs both transports are fed, sandboxes started in
 // the test process (so their stats show what the CLI really sent), and a bounded CLI runner.
 import { writeFileSync } from 'node:fs';
+import { getNamedType, isObjectType, type GraphQLSchema } from 'graphql';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
@@ -60,10 +61,6 @@ export function sandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandbox> {
   return startSandbox({ port: 0, limits: UNLIMITED, ...opts });
 }
 
-export function serviceEnv(sb: Sandbox, extra: Record<string, string> = {}): Record<string, string> {
-  return { NUMINTEL_BASE_URL: sb.url, NUMINTEL_API_KEY: sb.apiKey, ...extra };
-}
-
 // Two cores are shared by every suite: a few CLI processes at a time finish sooner than dozens.
 const slots = pLimit(4);
 
@@ -71,30 +68,20 @@ export function cli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   return slots(() => runCli(args, { timeoutMs: 25_000, ...opts }));
 }
 
-export interface Summary {
-  rows: number;
-  lookups: number;
-  invalid: number;
-  failed: number;
-  retries: number;
-  rateLimited: number;
-}
-
-/** The counters of the closing summary on stderr (its wording is part of the contract). */
-export function readSummary(stderr: string): Summary {
-  const num = (re: RegExp) => {
-    const m = re.exec(stderr);
-    if (!m?.[1]) throw new Error(`no summary in stderr: ${stderr}`);
-    return Number(m[1]);
-  };
-  return {
-    rows: num(/rows: (\d+)/),
-    lookups: num(/lookups sent: (\d+)/),
-    invalid: num(/invalid: (\d+)/),
-    failed: num(/failed: (\d+)/),
-    retries: num(/retries: (\d+)/),
-    rateLimited: num(/429s: (\d+)/),
-  };
+/**
+ * Every object type of a schema (introspection types aside) as {field: "NamedType(arg: Type, ...)"},
+ * nullability of results aside (the service description does not document it). Two schemas with
+ * equal outlines have the same types, fields, field types and arguments.
+ */
+export function schemaOutline(schema: GraphQLSchema): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [name, type] of Object.entries(schema.getTypeMap())) {
+    if (name.startsWith('__') || !isObjectType(type)) continue;
+    out[name] = Object.fromEntries(
+      Object.values(type.getFields()).map((f) => [f.name, `${getNamedType(f.type).name}(${f.args.map((a) => `${a.name}: ${String(a.type)}`).join(', ')})`]),
+    );
+  }
+  return out;
 }
 
 /** Requests per REST endpoint: what must stay 0 over GraphQL. */

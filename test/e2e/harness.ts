@@ -1,11 +1,12 @@
 // Runs the real CLI (bin/numintel.js, built) as a child process, with a clean environment.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { parse as parseCsvSync } from 'csv-parse/sync';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { RunStats } from '../../src/core/run.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 // NUMINTEL_E2E_CLI points the suite at another build of the launcher (e.g. a private copy while
@@ -26,16 +27,34 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
+// Every directory tempDir makes, removed once the test file that made it is done. (Test files run
+// with their own copy of this module, so the hook is registered for each file that imports it.)
+const madeDirs: string[] = [];
+afterAll(() => {
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary directory, removed after the current test file. */
 export function tempDir(prefix = 'numintel-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
 }
 
-/** A fresh environment: no key, no base URL, a private config directory, no colour forcing. */
+/**
+ * A fresh environment: no key, no base URL, a private HOME and config directory (new for every
+ * call, removed after the test file), no colour forcing.
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const root = tempDir('numintel-env-');
+  const home = join(root, 'home');
+  const config = join(root, 'config');
+  mkdirSync(home);
+  mkdirSync(config);
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
-    HOME: tempDir('numintel-home-'),
-    NUMINTEL_CONFIG_DIR: tempDir('numintel-config-'),
+    HOME: home,
+    NUMINTEL_CONFIG_DIR: config,
     ...extra,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
@@ -150,9 +169,30 @@ export function hasStackTrace(text: string): boolean {
   return /^\s+at .+[:(]\d+:\d+\)?$/m.test(text) || /\b(?:Type|Reference|Range)?Error \[?[A-Z_]*\]?:/.test(text) || text.includes('node:internal');
 }
 
-/** A CSV document as rows of cells. */
+/** The CLI's CSV output as rows of cells, parsed strictly: every row as wide as the header, quotes well formed. */
 export function parseCsv(text: string): string[][] {
   return parseCsvSync(text, { relax_column_count: false }) as string[][];
+}
+
+/** What the closing summary shows of the run's counters. */
+export type Summary = Pick<RunStats, 'rows' | 'lookups' | 'duplicates' | 'invalid' | 'failed' | 'retries' | 'rateLimited'>;
+
+/** The counters of the closing summary on stderr (its wording is part of the contract); throws when it is missing. */
+export function readSummary(stderr: string): Summary {
+  const num = (re: RegExp) => {
+    const m = re.exec(stderr);
+    if (!m?.[1]) throw new Error(`no summary in stderr: ${stderr}`);
+    return Number(m[1]);
+  };
+  return {
+    rows: num(/rows: (\d+)/),
+    lookups: num(/lookups sent: (\d+)/),
+    duplicates: num(/duplicates saved: (\d+)/),
+    invalid: num(/invalid: (\d+)/),
+    failed: num(/failed: (\d+)/),
+    retries: num(/retries: (\d+)/),
+    rateLimited: num(/429s: (\d+)/),
+  };
 }
 
 export interface LookupCase {

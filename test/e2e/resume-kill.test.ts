@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { runCli, tempDir } from './harness.js';
-import { numbers, sandboxEnv, startCli, waitForLines, writeList } from '../fixtures/e2e/support.js';
+import { runCli, sandboxEnv, tempDir } from './harness.js';
+import { numbers, startCli, waitForLines, writeList } from '../fixtures/e2e/support.js';
 
 const dir = tempDir('numintel-kill-e2e-');
 const CONCURRENCY = 4;

@@ -5,8 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runCli, tempDir } from './harness.js';
-import { numbers, sandboxEnv, startCli, waitForLines } from '../fixtures/e2e/support.js';
+import { runCli, sandboxEnv, tempDir } from './harness.js';
+import { numbers, startCli, waitForLines } from '../fixtures/e2e/support.js';
 
 const dir = tempDir('numintel-sigint-e2e-');
 let slow: Sandbox;

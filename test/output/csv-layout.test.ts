@@ -66,9 +66,7 @@ describe('csvHeader, CSV input', () => {
   });
 
   it('depends only on the layout', () => {
-    const a = single(CNAM, { spam: true }, ['a']);
-    expect(single(CNAM, { spam: true }, ['a'])).toEqual(a);
-    expect(a).toEqual(['a', 'number', 'cnam_number', 'cnam', 'spam_type', 'error']);
+    expect(single(CNAM, { spam: true }, ['a'])).toEqual(['a', 'number', 'cnam_number', 'cnam', 'spam_type', 'error']);
   });
 
   it('refuses a layout that cannot be written', () => {

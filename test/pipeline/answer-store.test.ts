@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LookupCache } from '../../src/pipeline/dedup.js';
+import { cacheKey, LookupCache } from '../../src/pipeline/dedup.js';
 import { NumberIndex } from '../../src/pipeline/number-index.js';
 import { SpillStore } from '../../src/pipeline/spill-store.js';
 
@@ -91,19 +91,19 @@ describe('LookupCache', () => {
     const numbers = Array.from({ length: 3000 }, (_, i) => String(12_015_550_000 + i * 37));
     numbers.push('0012015550123', '12345678901234567890', '1', '999999999999999');
     numbers.forEach((n, i) => {
-      cache.finish(0, n, { result: { lrn: n, i, nested: { lata: String(i % 500) } }, error: null });
-      if (i % 3 === 0) cache.finish(1, n, { result: null, error: { code: 'invalid_number', message: `bad ${n}` } });
+      cache.finish(0, cacheKey(n), { result: { lrn: n, i, nested: { lata: String(i % 500) } }, error: null });
+      if (i % 3 === 0) cache.finish(1, cacheKey(n), { result: null, error: { code: 'invalid_number', message: `bad ${n}` } });
     });
     expect(cache.size).toBe(numbers.length + Math.ceil(numbers.length / 3));
     numbers.forEach((n, i) => {
-      expect(cache.finished(0, n)).toEqual({ result: { lrn: n, i, nested: { lata: String(i % 500) } }, error: null });
-      expect(cache.finished(1, n)).toEqual(i % 3 === 0 ? { result: null, error: { code: 'invalid_number', message: `bad ${n}` } } : undefined);
+      expect(cache.finished(0, cacheKey(n))).toEqual({ result: { lrn: n, i, nested: { lata: String(i % 500) } }, error: null });
+      expect(cache.finished(1, cacheKey(n))).toEqual(i % 3 === 0 ? { result: null, error: { code: 'invalid_number', message: `bad ${n}` } } : undefined);
     });
     // A number and the same digits with a leading zero are different numbers.
-    expect(cache.finished(0, '012015550000')).toBeUndefined();
-    expect(cache.finished(0, '12015550001')).toBeUndefined();
+    expect(cache.finished(0, cacheKey('012015550000'))).toBeUndefined();
+    expect(cache.finished(0, cacheKey('12015550001'))).toBeUndefined();
     cache.close();
-    expect(cache.finished(0, numbers[0] as string)).toBeUndefined();
+    expect(cache.finished(0, cacheKey(numbers[0] as string))).toBeUndefined();
     expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CNAM, LRN } from '../../src/core/lookups.js';
 import type { LookupRecord } from '../../src/core/records.js';
-import { LookupCache } from '../../src/pipeline/dedup.js';
+import { cacheKey, LookupCache } from '../../src/pipeline/dedup.js';
 import { harness, invalid, numbers, ok, runAll, serverError } from './fakes.js';
 
 describe('dedup: never pay twice', () => {
@@ -45,15 +45,17 @@ describe('dedup: never pay twice', () => {
 
   it('the cache hands out independent copies of a stored result', () => {
     const cache = new LookupCache<object>(1);
-    cache.start(0, '1', {});
-    expect(cache.inFlight(0, '1')).toBeDefined();
-    cache.finish(0, '1', { result: { a: 1 }, error: null });
-    expect(cache.inFlight(0, '1')).toBeUndefined();
-    const a = cache.finished(0, '1');
+    const one = cacheKey('1');
+    const two = cacheKey('2');
+    cache.start(0, one, {});
+    expect(cache.inFlight(0, one)).toBeDefined();
+    cache.finish(0, one, { result: { a: 1 }, error: null });
+    expect(cache.inFlight(0, one)).toBeUndefined();
+    const a = cache.finished(0, one);
     (a?.result as { a: number }).a = 2;
-    expect(cache.finished(0, '1')).toEqual({ result: { a: 1 }, error: null });
-    cache.finish(0, '2', undefined);
-    expect(cache.finished(0, '2')).toBeUndefined();
+    expect(cache.finished(0, one)).toEqual({ result: { a: 1 }, error: null });
+    cache.finish(0, two, undefined);
+    expect(cache.finished(0, two)).toBeUndefined();
     expect(cache.size).toBe(1);
   });
 });

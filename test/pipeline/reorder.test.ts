@@ -25,14 +25,21 @@ describe('ReorderWindow', () => {
     expect(() => new ReorderWindow(0)).toThrow(/got 0/);
   });
 
-  it('a notifier wakes its waiter once per notify', async () => {
+  it('a notifier wakes the waiter there is; a notify nobody waits for is not kept', async () => {
     const n = new Notifier();
     let woke = 0;
     void n.wait().then(() => woke++);
     n.notify();
+    // The extra notify finds no waiter: it must not wake the next wait() ahead of time.
     n.notify();
-    await Promise.resolve();
+    await new Promise((done) => setImmediate(done));
     expect(woke).toBe(1);
+    void n.wait().then(() => woke++);
+    await new Promise((done) => setImmediate(done));
+    expect(woke).toBe(1);
+    n.notify();
+    await new Promise((done) => setImmediate(done));
+    expect(woke).toBe(2);
   });
 });
 

@@ -21,7 +21,7 @@ describe('recognising CSV', () => {
       row: { id: '2', name: 'Smith, John', phone: '201.555.0124', city: 'Jersey City' },
     });
     expect(items[3]?.row?.name).toBe('Multi\nLine Name');
-    expect(await source.total).toBe(4);
+    expect(await source.countTotal()).toBe(4);
   });
 
   it('by a .tsv name, split on tabs', async () => {
@@ -81,7 +81,7 @@ describe('recognising CSV', () => {
       ['Ada', '2015550123', 'a;b'],
       ['Bob', '2015550124', 'plain'],
     ]);
-    expect(await source.total).toBe(2);
+    expect(await source.countTotal()).toBe(2);
   });
 });
 
@@ -99,7 +99,7 @@ describe('ragged rows and empty cells', () => {
       },
       { index: 3, input: '', row: { name: '', phone: '' } },
     ]);
-    expect(await source.total).toBe(4);
+    expect(await source.countTotal()).toBe(4);
   });
 
   it('keeps a column named __proto__ as a plain column', async () => {
@@ -198,7 +198,7 @@ describe('headerless CSV', () => {
     const items = await collect(source.items);
     expect(items[0]).toEqual({ index: 0, input: '2015550123', row: { column1: 'Ada', column2: '2015550123', column3: 'NJ' } });
     expect(items).toHaveLength(2);
-    expect(await source.total).toBe(2);
+    expect(await source.countTotal()).toBe(2);
   });
 
   it('with --no-header takes --column as an index', async () => {
@@ -210,7 +210,7 @@ describe('headerless CSV', () => {
     const source = await fromFile('headerless.csv');
     expect(source).toMatchObject({ hasHeader: false, columns: ['column1', 'column2', 'column3'] });
     expect(await collect(source.items)).toHaveLength(2);
-    expect(await source.total).toBe(2);
+    expect(await source.countTotal()).toBe(2);
   });
 });
 
@@ -244,6 +244,7 @@ describe('a large file', () => {
       return stream;
     };
     const source = await openSource({ args: [], input: 'big.csv' }, io({ cwd: dir, openFile }));
+    const total = source.countTotal();
     let count = 0;
     let outOfOrder = 0;
     let last: unknown;
@@ -260,6 +261,6 @@ describe('a large file', () => {
     expect(count).toBe(ROWS);
     expect(outOfOrder).toBe(0);
     expect(last).toMatchObject({ index: ROWS - 1, input: '2015559999', row: { id: `${ROWS - 1}`, name: `Name ${ROWS - 1}, Jr` } });
-    expect(await source.total).toBe(ROWS);
+    expect(await total).toBe(ROWS);
   });
 });

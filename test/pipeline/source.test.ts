@@ -16,7 +16,7 @@ describe('where numbers come from', () => {
       { index: 0, input: '2015550123' },
       { index: 1, input: '(201) 555-0124' },
     ]);
-    expect(await source.total).toBe(2);
+    expect(await source.countTotal()).toBe(2);
   });
 
   it('refuses arguments together with --input', async () => {
@@ -34,7 +34,7 @@ describe('where numbers come from', () => {
     const stdin = Object.assign(pipedStdin('2015550123\n'), { isTTY: true });
     const source = await openSource({ args: [], input: '-' }, io({ stdin }));
     expect(inputs(await collect(source.items))).toEqual(['2015550123']);
-    expect(await source.total).toBeUndefined();
+    expect(await source.countTotal()).toBeUndefined();
   });
 
   it('reads piped stdin when nothing else is given', async () => {
@@ -57,7 +57,7 @@ describe('plain lists', () => {
       { index: 1, input: '(201) 555-0124' },
       { index: 2, input: '+1 201.555.0125' },
     ]);
-    expect(await source.total).toBe(3);
+    expect(await source.countTotal()).toBe(3);
   });
 
   it('handles a BOM and CRLF line ends', async () => {
@@ -167,13 +167,30 @@ describe('total', () => {
   it('counts list entries of a regular file', async () => {
     await writeFile(join(dir, 'n.txt'), '# x\n2015550123\n\n2015550124\n  # y\n2015550125');
     const source = await openSource({ args: [], input: 'n.txt' }, io({ cwd: dir }));
-    expect(await source.total).toBe(3);
+    expect(await source.countTotal()).toBe(3);
     expect(await collect(source.items)).toHaveLength(3);
+  });
+
+  it('reads the file a second time only when asked, and only once', async () => {
+    await writeFile(join(dir, 'lazy.txt'), '2015550123\n2015550124\n');
+    const opened: string[] = [];
+    const openFile = (path: string) => {
+      opened.push(path);
+      return createReadStream(path);
+    };
+    const source = await openSource({ args: [], input: 'lazy.txt' }, io({ cwd: dir, openFile }));
+    expect(await collect(source.items)).toHaveLength(2);
+    await new Promise((done) => setImmediate(done));
+    expect(opened).toHaveLength(1);
+    const first = source.countTotal();
+    expect(source.countTotal()).toBe(first);
+    expect(await first).toBe(2);
+    expect(opened).toHaveLength(2);
   });
 
   it('is unknown for stdin', async () => {
     const source = await openSource({ args: [] }, io({ stdin: pipedStdin('name,phone\nA,2015550123\n') }));
-    expect(await source.total).toBeUndefined();
+    expect(await source.countTotal()).toBeUndefined();
   });
 
   it('lets a source that is never read be closed', async () => {

@@ -1,12 +1,19 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { NumintelError } from '../../src/core/errors.js';
 import { saveConfig } from '../../src/settings/config-file.js';
 import { requireApiKey, requireBaseUrl, resolveSettings, type ResolveInput } from '../../src/settings/resolve.js';
+import { apiKeyFileReader } from '../../src/settings/secret-input.js';
 import { useTempDirs } from './temp-dir.js';
 
 const tempDir = useTempDirs();
+
+type Input = Omit<ResolveInput, 'readApiKeyFile'> & Partial<Pick<ResolveInput, 'readApiKeyFile'>>;
+
+/** resolveSettings with the CLI's key-file reader (paths from `home`, an empty stdin) unless given one. */
+const resolve = (input: Input) => resolveSettings({ readApiKeyFile: apiKeyFileReader(() => Readable.from([]), input.home), ...input });
 
 /** A config dir holding `profiles`, and the env pointing at it. */
 async function configured(profiles: Record<string, Record<string, unknown>>) {
@@ -32,13 +39,13 @@ const LEVELS = [
 describe('resolveSettings precedence: flag > env > config > default', () => {
   it.each(LEVELS)('$name', async (row) => {
     const { dir, env } = await configured({ default: { [row.name]: row.config[0] } });
-    const full: ResolveInput = {
+    const full: Input = {
       flags: { [row.name]: row.flag[0] },
       env: 'env' in row ? { ...env, [row.env[0]]: row.env[1] } : env,
       home: dir,
     };
-    const pick = async (input: ResolveInput) => {
-      const s = await resolveSettings(input);
+    const pick = async (input: Input) => {
+      const s = await resolve(input);
       return [s[row.prop], s.source[row.prop]];
     };
     expect(await pick(full)).toEqual([row.flag[1], 'flag']);
@@ -53,20 +60,20 @@ describe('resolveSettings precedence: flag > env > config > default', () => {
 
   it('ignores NUMINTEL_FORMAT (format has no environment variable)', async () => {
     const { dir, env } = await configured({});
-    const s = await resolveSettings({ flags: {}, env: { ...env, NUMINTEL_FORMAT: 'csv' }, home: dir });
+    const s = await resolve({ flags: {}, env: { ...env, NUMINTEL_FORMAT: 'csv' }, home: dir });
     expect(s.format).toBeUndefined();
   });
 
   it('says where a bad value came from', async () => {
     const { dir, env } = await configured({ default: { retries: 'many' } });
-    await expect(resolveSettings({ flags: {}, env, home: dir })).rejects.toMatchObject({
+    await expect(resolve({ flags: {}, env, home: dir })).rejects.toMatchObject({
       kind: 'usage',
       message: expect.stringMatching(/"many" from profile default of .*config\.json/),
     });
-    await expect(resolveSettings({ flags: {}, env: { ...env, NUMINTEL_TRANSPORT: 'soap' }, home: dir })).rejects.toMatchObject({
+    await expect(resolve({ flags: {}, env: { ...env, NUMINTEL_TRANSPORT: 'soap' }, home: dir })).rejects.toMatchObject({
       message: expect.stringContaining('"soap" from NUMINTEL_TRANSPORT'),
     });
-    await expect(resolveSettings({ flags: { concurrency: '0' }, env, home: dir })).rejects.toMatchObject({
+    await expect(resolve({ flags: { concurrency: '0' }, env, home: dir })).rejects.toMatchObject({
       message: expect.stringContaining('"0" from --concurrency'),
     });
   });
@@ -77,16 +84,16 @@ describe('profiles', () => {
 
   it('uses "default" unless one is named', async () => {
     const { dir, env } = await configured(profiles);
-    const s = await resolveSettings({ flags: {}, env, home: dir });
+    const s = await resolve({ flags: {}, env, home: dir });
     expect([s.profile, s.retries]).toEqual(['default', 1]);
     expect(s.configPath).toBe(join(dir, 'config.json'));
   });
 
   it('selects by NUMINTEL_PROFILE, and --profile wins over it', async () => {
     const { dir, env } = await configured(profiles);
-    const byEnv = await resolveSettings({ flags: {}, env: { ...env, NUMINTEL_PROFILE: 'work' }, home: dir });
+    const byEnv = await resolve({ flags: {}, env: { ...env, NUMINTEL_PROFILE: 'work' }, home: dir });
     expect([byEnv.profile, byEnv.retries]).toEqual(['work', 2]);
-    const byFlag = await resolveSettings({ flags: {}, env: { ...env, NUMINTEL_PROFILE: 'work' }, home: dir, profile: 'home' });
+    const byFlag = await resolve({ flags: {}, env: { ...env, NUMINTEL_PROFILE: 'work' }, home: dir, profile: 'home' });
     expect([byFlag.profile, byFlag.retries]).toEqual(['home', 3]);
   });
 
@@ -96,7 +103,7 @@ describe('profiles', () => {
       { flags: {}, env, home: dir, profile: 'wrok' },
       { flags: {}, env: { ...env, NUMINTEL_PROFILE: 'wrok' }, home: dir },
     ]) {
-      await expect(resolveSettings(input)).rejects.toMatchObject({
+      await expect(resolve(input)).rejects.toMatchObject({
         kind: 'usage',
         message: expect.stringContaining('unknown profile "wrok"'),
         hint: expect.stringContaining('known profiles: default, work, home'),
@@ -106,15 +113,15 @@ describe('profiles', () => {
 
   it('accepts a missing file for the default profile, named or not', async () => {
     const { dir, env } = await configured({});
-    const s = await resolveSettings({ flags: {}, env, home: dir });
+    const s = await resolve({ flags: {}, env, home: dir });
     expect([s.profile, s.concurrency]).toEqual(['default', 16]);
-    const named = await resolveSettings({ flags: {}, env: { ...env, NUMINTEL_PROFILE: 'default' }, home: dir });
+    const named = await resolve({ flags: {}, env: { ...env, NUMINTEL_PROFILE: 'default' }, home: dir });
     expect(named.profile).toBe('default');
   });
 
   it('refuses a profile name that could not be stored', async () => {
     const { dir, env } = await configured({});
-    await expect(resolveSettings({ flags: {}, env, home: dir, profile: '__proto__' })).rejects.toMatchObject({
+    await expect(resolve({ flags: {}, env, home: dir, profile: '__proto__' })).rejects.toMatchObject({
       kind: 'usage',
       message: expect.stringContaining('invalid profile name'),
     });
@@ -128,18 +135,18 @@ describe('the API key', () => {
     const { dir, env } = await configured({ default: { 'api-key': 'from-config-key' } });
     const file = join(dir, 'key.txt');
     await writeFile(file, `${KEY}\n`);
-    const withFile = await resolveSettings({ flags: {}, env: { ...env, NUMINTEL_API_KEY: 'from-env-key' }, home: dir, apiKeyFile: file });
+    const withFile = await resolve({ flags: {}, env: { ...env, NUMINTEL_API_KEY: 'from-env-key' }, home: dir, apiKeyFile: file });
     expect([withFile.apiKey, withFile.source.apiKey]).toEqual([KEY, 'flag']);
-    const withEnv = await resolveSettings({ flags: {}, env: { ...env, NUMINTEL_API_KEY: 'from-env-key' }, home: dir });
+    const withEnv = await resolve({ flags: {}, env: { ...env, NUMINTEL_API_KEY: 'from-env-key' }, home: dir });
     expect([withEnv.apiKey, withEnv.source.apiKey]).toEqual(['from-env-key', 'env']);
-    const fromProfile = await resolveSettings({ flags: {}, env, home: dir });
+    const fromProfile = await resolve({ flags: {}, env, home: dir });
     expect([fromProfile.apiKey, fromProfile.source.apiKey]).toEqual(['from-config-key', 'config']);
   });
 
   it("reads '-' through the injected reader (stdin) and trims one trailing newline", async () => {
     const { dir, env } = await configured({});
     const asked: string[] = [];
-    const s = await resolveSettings({
+    const s = await resolve({
       flags: {},
       env,
       home: dir,
@@ -157,24 +164,24 @@ describe('the API key', () => {
     const { dir, env } = await configured({});
     const empty = join(dir, 'empty');
     await writeFile(empty, '\n');
-    await expect(resolveSettings({ flags: {}, env, home: dir, apiKeyFile: empty })).rejects.toMatchObject({
+    await expect(resolve({ flags: {}, env, home: dir, apiKeyFile: empty })).rejects.toMatchObject({
       kind: 'usage',
       message: expect.stringContaining('is empty'),
     });
-    await expect(resolveSettings({ flags: {}, env, home: dir, apiKeyFile: join(dir, 'missing') })).rejects.toMatchObject({
+    await expect(resolve({ flags: {}, env, home: dir, apiKeyFile: join(dir, 'missing') })).rejects.toMatchObject({
       kind: 'usage',
       message: expect.stringContaining('ENOENT'),
     });
     const two = join(dir, 'two');
     await writeFile(two, `${KEY}\nsecond-line\n`);
-    const err = await resolveSettings({ flags: {}, env, home: dir, apiKeyFile: two }).catch((e: unknown) => e);
+    const err = await resolve({ flags: {}, env, home: dir, apiKeyFile: two }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NumintelError);
     expect(String((err as NumintelError).message)).not.toContain(KEY);
   });
 
   it('is not read at all with skipApiKey (the sandbox has its own)', async () => {
     const { dir, env } = await configured({});
-    const s = await resolveSettings({
+    const s = await resolve({
       flags: {},
       env: { ...env, NUMINTEL_API_KEY: KEY },
       home: dir,
