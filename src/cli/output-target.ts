@@ -20,23 +20,18 @@ export interface OutputTarget {
   readonly style: SinkStyle;
   /** Input rows already in the output file (--resume): the source skips them. */
   readonly skipRows: number;
-  /** The file already holds a header / rows: write none again. */
-  readonly appending: boolean;
   /** How to continue after a stop, for the message that ends an interrupted run. */
   readonly resumeHint: string;
-  /** Refuses to resume a file whose CSV header another command or other options wrote. */
-  checkLayout(layout: OutputLayout): Promise<void>;
+  /** What the sink writes: the run's layout, appending or not. */
+  readonly layout: OutputLayout;
   close(): Promise<void>;
 }
 
 const EXTENSION_FORMATS: Record<string, Format> = { '.csv': 'csv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl' };
 
-export async function openOutput(
-  req: RunRequest,
-  settings: Settings,
-  world: World,
-  inputIsCsv: boolean,
-): Promise<OutputTarget> {
+/** `written`: what the run writes, so that a file it cannot continue is refused before it is touched. */
+export async function openOutput(req: RunRequest, settings: Settings, world: World, written: Omit<OutputLayout, 'appending'>): Promise<OutputTarget> {
+  const inputIsCsv = written.inputColumns !== null;
   const path = req.output === undefined || req.output === '-' ? undefined : resolve(world.cwd, req.output);
   const toTerminal = path === undefined && world.stdout.isTTY === true;
   const format: Format =
@@ -58,23 +53,31 @@ export async function openOutput(
       stream: world.stdout,
       style,
       skipRows: 0,
-      appending: false,
       resumeHint,
-      checkLayout: async () => {},
+      layout: { ...written, appending: false },
       close: async () => {},
     };
   }
 
   let skipRows = 0;
   let appending = false;
-  let header: string[] | undefined;
-  let first: Record<string, unknown> | undefined;
   if (req.resume) {
     if (format !== 'csv' && format !== 'jsonl') {
       throw usageError(`--resume works with csv and jsonl output, not ${format}`, 'use -f csv or -f jsonl');
     }
     const { inspectOutputForResume, truncateForResume } = await import('../pipeline/resume.js');
     const found = await inspectOutputForResume(path, format);
+    // Refused before anything is cut or opened, so the file stays as the interrupted run left it.
+    const differs =
+      format === 'csv'
+        ? found.header !== undefined && csvHeader({ ...written, appending: true }).join('\u0000') !== found.header.join('\u0000')
+        : found.first !== undefined && !recordFits(found.first, written);
+    if (differs) {
+      throw usageError(
+        `cannot resume ${req.output}: ${format === 'csv' ? 'its columns differ from' : 'its records differ from'} what this command writes`,
+        'resume with the same command, input and options as the interrupted run',
+      );
+    }
     // An empty or missing file needs no cutting: it is opened for writing afresh below.
     if (found.validBytes > 0) {
       await truncateForResume(path, found.validBytes).catch((err: Error) => {
@@ -83,8 +86,6 @@ export async function openOutput(
     }
     skipRows = found.rows;
     appending = found.validBytes > 0;
-    header = found.header;
-    first = found.first;
   }
   const stream = createWriteStream(path, { flags: appending ? 'a' : 'w' });
   await Promise.race([
@@ -98,19 +99,8 @@ export async function openOutput(
     stream,
     style,
     skipRows,
-    appending,
     resumeHint,
-    checkLayout: async (layout) => {
-      const differs =
-        format === 'csv' ? header !== undefined && csvHeader(layout).join('\u0000') !== header.join('\u0000') : first !== undefined && !recordFits(first, layout);
-      if (differs) {
-        stream.destroy();
-        throw usageError(
-          `cannot resume ${req.output}: ${format === 'csv' ? 'its columns differ from' : 'its records differ from'} what this command writes`,
-          'resume with the same command, input and options as the interrupted run',
-        );
-      }
-    },
+    layout: { ...written, appending },
     close: async () => {
       stream.end();
       await once(stream, 'close');
@@ -123,7 +113,7 @@ export async function openOutput(
  * kind, or enrich's kinds), CSV rows with the same columns or none, and each result's optional
  * parts present exactly when their option is on.
  */
-function recordFits(record: Record<string, unknown>, layout: OutputLayout): boolean {
+function recordFits(record: Record<string, unknown>, layout: Omit<OutputLayout, 'appending'>): boolean {
   const row = record.row;
   const rowFits =
     layout.inputColumns === null

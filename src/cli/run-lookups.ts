@@ -4,7 +4,7 @@ import { newRunStats } from '../core/run.js';
 import { openSource } from '../pipeline/source.js';
 import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
 import { stopFailure } from '../pipeline/stop.js';
-import { createSink, type OutputLayout } from '../output/sink.js';
+import { createSink } from '../output/sink.js';
 import { isOutputClosed } from '../output/stream-write.js';
 import { createProgress } from '../output/progress.js';
 import { formatSummary } from '../output/summary.js';
@@ -57,15 +57,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       cwd: world.cwd,
     },
   );
-  const target = await openOutput(req, settings, world, source.kind === 'csv');
-  const layout: OutputLayout = {
-    mode: req.mode,
-    lookups: [...req.lookups],
-    options: req.options,
-    inputColumns: source.columns,
-    appending: target.appending,
-  };
-  await target.checkLayout(layout);
+  const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns });
+  const { layout } = target;
 
   const connection = await connect(req, settings, world, trace);
   const stats = newRunStats(world.clock.now());

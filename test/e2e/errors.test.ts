@@ -75,6 +75,29 @@ describe('usage errors: exit 2, one clear line, nothing sent', () => {
   });
 });
 
+describe('a --resume that cannot continue the file', () => {
+  it('is refused (exit 2) before the file is cut or written, torn last line included', async () => {
+    const env = sandboxEnv(sb);
+    const dir = tempDir();
+    for (const format of ['csv', 'jsonl'] as const) {
+      const out = join(dir, `out.${format}`);
+      const first = await runCli(['lrn', '-f', format, '-o', out, NUMBERS[0]!, NUMBERS[1]!], { env });
+      expect(first.code).toBe(0);
+      // An interrupted run's torn last line, which a resume that goes ahead would cut off.
+      writeFileSync(out, `${readFileSync(out, 'utf8')}${format === 'csv' ? '19735551' : '{"input":"1973'}`);
+      const before = readFileSync(out);
+      const requests = (await sandboxStats(sb)).requests.total;
+
+      const other = await runCli(['cnam', '-f', format, '-o', out, '--resume', NUMBERS[0]!, NUMBERS[1]!, NUMBERS[2]!], { env });
+      expectClean(other);
+      expect(other.code).toBe(2);
+      expect(other.stderr).toMatch(/cannot resume .*differ from what this command writes/);
+      expect(readFileSync(out).equals(before)).toBe(true);
+      expect((await sandboxStats(sb)).requests.total).toBe(requests);
+    }
+  });
+});
+
 describe('the service refuses: exit 3, an actionable message, nothing more sent', () => {
   it('a wrong key (401)', async () => {
     const own = await startSandbox({ port: 0, apiKeys: [KEY] });
