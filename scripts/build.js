@@ -4,7 +4,7 @@
 // once per number, so start-up is most of such a run: one bundled file loads several times faster
 // than hundreds of modules from node_modules, and compiled code from the cache skips V8's compiler.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,9 @@ const options = {
   minify: process.argv[2] !== '--no-minify',
   legalComments: 'linked',
   logLevel: 'warning',
+  // import() becomes require(): the launcher's vm.Script has no loader for dynamic imports, so an
+  // import() left in a bundle (node:https, node:readline) would fail only on the path that reaches it.
+  supported: { 'dynamic-import': false },
 };
 const separateParts = {
   name: 'separate-parts',
@@ -72,9 +75,18 @@ try {
 } catch {
   // first build: nothing to move aside
 }
+assertNoDynamicImport(fresh);
 renameSync(fresh, bundle);
 rmSync(stale, { recursive: true, force: true });
 await warmUp().catch((err) => process.stderr.write(`build: no warm-up lookup (${err.message}); the first run will write the code cache\n`));
+
+/** Fails the build if any bundle still holds an import(), which the launcher cannot serve. */
+function assertNoDynamicImport(dir) {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cjs'))) {
+    const found = /\bimport\(\s*["'`]/.exec(readFileSync(join(dir, file), 'utf8'));
+    if (found) throw new Error(`build: ${file} holds a dynamic import (${found[0]}…), which the launcher cannot load`);
+  }
+}
 
 /**
  * Runs one lookup against a sandbox, so the launcher writes the code cache of what a lookup
