@@ -17,9 +17,15 @@ import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
 
 export type SetExitCode = (code: number) => void;
+/** A command's run function: by default run-lookups' (loaded only when the command runs); tests pass their own. */
+export type RunF = (req: RunRequest, world: World) => Promise<number>;
 
+async function defaultRun(req: RunRequest, world: World): Promise<number> {
+  const { runLookups } = await import('./run-lookups.js');
+  return runLookups(req, world);
+}
 
-export function lookupCommand(d: LookupDescriptor, world: World, setExitCode: SetExitCode): Command {
+export function lookupCommand(d: LookupDescriptor, world: World, setExitCode: SetExitCode, run: RunF = defaultRun): Command {
   const cmd = new Command(d.kind)
     .summary(`${d.title} lookup`)
     .description(describe(d))
@@ -27,14 +33,12 @@ export function lookupCommand(d: LookupDescriptor, world: World, setExitCode: Se
   for (const o of d.options) cmd.option(`--${o.flag}`, o.description);
   addRunOptions(cmd);
   cmd.action(async (numbers: string[], flags: Record<string, unknown>) => {
-    const request = checkStdinUse(toRunRequest('single', [d], numbers, flags));
-    const { runLookups } = await import('./run-lookups.js');
-    setExitCode(await runLookups(request, world));
+    setExitCode(await run(checkStdinUse(toRunRequest('single', [d], numbers, flags)), world));
   });
   return cmd;
 }
 
-export function enrichCommand(world: World, setExitCode: SetExitCode): Command {
+export function enrichCommand(world: World, setExitCode: SetExitCode, run: RunF = defaultRun): Command {
   const cmd = new Command('enrich')
     .summary('several lookups per number in one pass')
     .description(
@@ -58,9 +62,7 @@ export function enrichCommand(world: World, setExitCode: SetExitCode): Command {
       throw usageError(`both a file argument ("${file}") and --input were given`, 'give the input once');
     }
     const kinds = parseLookupList(String(flags.lookups));
-    const request = checkStdinUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), [], { ...flags, input: file ?? flags.input }));
-    const { runLookups } = await import('./run-lookups.js');
-    setExitCode(await runLookups(request, world));
+    setExitCode(await run(checkStdinUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), [], { ...flags, input: file ?? flags.input })), world));
   });
   return cmd;
 }

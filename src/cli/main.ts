@@ -3,7 +3,7 @@
 // because a script may start numintel once per number.
 import { homedir } from 'node:os';
 import { systemClock } from '../core/clock.js';
-import { buildProgram } from './program.js';
+import { buildProgram, type ProgramHooks } from './program.js';
 import { describeFailure, EXIT } from './exit.js';
 import type { World } from './world.js';
 
@@ -59,11 +59,14 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
   });
 }
 
-/** Runs one command line against a world and returns its exit code; never throws. */
-async function runProgram(argv: readonly string[], world: World): Promise<number> {
+/**
+ * Runs one command line (`argv` as process.argv: node, script, words…) against a world and returns
+ * its exit code; never throws. Tests call it in-process with a fake world.
+ */
+export async function runProgram(argv: readonly string[], world: World, hooks?: ProgramHooks): Promise<number> {
   try {
     let exitCode: number = EXIT.ok;
-    const program = buildProgram(world, (code) => (exitCode = code), argv[2]);
+    const program = buildProgram(world, (code) => (exitCode = code), argv[2], hooks);
     await program.parseAsync(argv as string[]);
     return exitCode;
   } catch (err) {

@@ -3,24 +3,29 @@ import { Command } from 'commander';
 import { LOOKUP_KINDS, LOOKUPS } from '../core/lookups.js';
 import { VERSION } from '../core/version.js';
 import { configCommand } from './config-command.js';
-import { enrichCommand, lookupCommand, type SetExitCode } from './lookup-command.js';
+import { enrichCommand, lookupCommand, type RunF, type SetExitCode } from './lookup-command.js';
 import { sandboxCommand } from './sandbox-command.js';
 import { EXIT_CODES_HELP } from './exit.js';
 import type { World } from './world.js';
+
+/** What tests put in place of a command's run function, to see the request its flags make. */
+export interface ProgramHooks {
+  readonly runLookups?: RunF;
+}
 
 /**
  * `named` is the first word of the command line: when it names a command, only that command is
  * built (building all of them is a millisecond or two of a one-number run); otherwise, as for
  * `--help` or a mistyped name, all of them are.
  */
-export function buildProgram(world: World, setExitCode: SetExitCode, named?: string): Command {
+export function buildProgram(world: World, setExitCode: SetExitCode, named?: string, hooks: ProgramHooks = {}): Command {
   const program = new Command('numintel')
     .description('U.S. phone number intelligence: LRN, CNAM and trust lookups, one number or millions.')
     .version(VERSION, '-V, --version')
     .addHelpText('after', `\nExamples:\n  numintel lrn 12015550123 --sandbox\n  numintel lrn -i leads.csv -o leads.enriched.csv\n  cat numbers.txt | numintel trust | jq -r 'select(.result.is_spam) | .number'\n\n${EXIT_CODES_HELP}`);
   const commands: Record<string, () => Command> = {
-    ...Object.fromEntries(LOOKUP_KINDS.map((kind) => [kind, () => lookupCommand(LOOKUPS[kind], world, setExitCode)])),
-    enrich: () => enrichCommand(world, setExitCode),
+    ...Object.fromEntries(LOOKUP_KINDS.map((kind) => [kind, () => lookupCommand(LOOKUPS[kind], world, setExitCode, hooks.runLookups)])),
+    enrich: () => enrichCommand(world, setExitCode, hooks.runLookups),
     sandbox: () => sandboxCommand(world),
     config: () => configCommand(world),
   };
