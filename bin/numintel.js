@@ -1,44 +1,63 @@
 #!/usr/bin/env node
 // Launcher. The program is one CommonJS bundle, dist/bundle/main.cjs, built by `npm install`
 // (through the prepare script) or `npm run build`. A script may start numintel once per number, so
-// start-up is most of such a run: the bundle is compiled with V8's code cache, kept beside it per V8
-// version and architecture (written by the build's warm-up run, or rewritten here at exit when it is
-// missing or V8 rejects it). This file is CommonJS (see bin/package.json): the ES module loader
-// would add a few milliseconds to every run.
+// start-up is most of such a run: the bundle is compiled with V8's code cache. The cache lives in
+// the user's cache directory (never in the install directory, which may be read-only or shared),
+// one file per bundle (its size and time) and V8 version, written at exit by the first run that
+// finds none or finds it rejected. This file is CommonJS (see bin/package.json): the ES module
+// loader would add a few milliseconds to every run.
+//
+// The bundle holds no import(): a vm.Script has no loader for dynamic imports (the build checks).
 'use strict';
-const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
+const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
 
 const file = join(__dirname, '..', 'dist', 'bundle', 'main.cjs');
-const cacheFile = join(dirname(file), `main.v8-${process.versions.v8}-${process.arch}.cache`);
+const source = readFileSync(file, 'utf8');
+const cacheDir = codeCacheDir(process.env);
+const stat = statSync(file);
+const cacheName = `main-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}.cache`;
+const cacheFile = join(cacheDir, cacheName);
 
 let cachedData;
 try {
   cachedData = readFileSync(cacheFile);
 } catch {
-  // no cache yet
+  // no cache yet, or no cache directory
 }
 // The same wrapper Node gives a CommonJS module, on the first line so line numbers hold.
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`, {
-  filename: file,
-  cachedData,
-});
+const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => saveCache(script.createCachedData()));
 
 const bundle = { exports: {} };
 script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));
 bundle.exports.main();
 
+/** NUMINTEL_CODE_CACHE_DIR, else code/ in numintel's cache directory (NUMINTEL_CACHE_DIR, $XDG_CACHE_HOME/numintel, ~/.cache/numintel). */
+function codeCacheDir(env) {
+  if (env.NUMINTEL_CODE_CACHE_DIR) return env.NUMINTEL_CODE_CACHE_DIR;
+  const base = env.NUMINTEL_CACHE_DIR || (env.XDG_CACHE_HOME ? join(env.XDG_CACHE_HOME, 'numintel') : join(homedir(), '.cache', 'numintel'));
+  return join(base, 'code');
+}
+
 function saveCache(data) {
   // Written aside and renamed, so concurrent runs never read half a cache.
   const partial = `${cacheFile}.${process.pid}.tmp`;
   try {
-    writeFileSync(partial, data);
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, cacheFile);
+    // Caches of other builds (an upgrade, another V8) are of no more use.
+    for (const old of readdirSync(cacheDir)) if (old !== cacheName && /^main-.*\.cache$/.test(old)) rmSync(join(cacheDir, old), { force: true });
   } catch {
-    // A read-only install: every run compiles from source, which works, only slower.
-    rmSync(partial, { force: true });
+    // No writable cache directory: every run compiles from source, which works, only slower.
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // nothing was written
+    }
   }
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Builds dist/: the library and its types with tsc, and the command-line program as CommonJS
-// bundles in dist/bundle/, the main one with a V8 code cache beside it. A script may start numintel
-// once per number, so start-up is most of such a run: one bundled file loads several times faster
-// than hundreds of modules from node_modules, and compiled code from the cache skips V8's compiler.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// bundles in dist/bundle/, which bin/numintel.js compiles through a V8 code cache kept in the
+// user's cache directory. A script may start numintel once per number, so start-up is most of such
+// a run: one bundled file loads several times faster than hundreds of modules from node_modules,
+// and compiled code from the cache skips V8's compiler.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -69,44 +69,20 @@ await Promise.all([
   build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers] }),
   ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [fasterPhoneNumbers] })),
 ]);
+assertNoDynamicImport(fresh);
 rmSync(stale, { recursive: true, force: true });
 try {
   renameSync(bundle, stale);
 } catch {
   // first build: nothing to move aside
 }
-assertNoDynamicImport(fresh);
 renameSync(fresh, bundle);
 rmSync(stale, { recursive: true, force: true });
-await warmUp().catch((err) => process.stderr.write(`build: no warm-up lookup (${err.message}); the first run will write the code cache\n`));
 
 /** Fails the build if any bundle still holds an import(), which the launcher cannot serve. */
 function assertNoDynamicImport(dir) {
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.cjs'))) {
     const found = /\bimport\(\s*["'`]/.exec(readFileSync(join(dir, file), 'utf8'));
     if (found) throw new Error(`build: ${file} holds a dynamic import (${found[0]}…), which the launcher cannot load`);
-  }
-}
-
-/**
- * Runs one lookup against a sandbox, so the launcher writes the code cache of what a lookup
- * compiles (it writes one when there is none). Best effort: without it the first real run writes
- * the cache.
- */
-async function warmUp() {
-  const { startSandbox } = await import('../dist/sandbox/index.js');
-  const sandbox = await startSandbox({ port: 0 });
-  const configDir = mkdtempSync(join(tmpdir(), 'numintel-build-'));
-  try {
-    const env = { PATH: process.env.PATH, NUMINTEL_CONFIG_DIR: configDir, NUMINTEL_BASE_URL: sandbox.url, NUMINTEL_API_KEY: sandbox.apiKey };
-    const child = spawn(process.execPath, [join(root, 'bin', 'numintel.js'), 'lrn', '12015550123'], { env, stdio: 'ignore' });
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    // The launcher names the cache (per V8 version and arch); the bundle directory is new, so any one is this build's.
-    if (code !== 0 || !readdirSync(bundle).some((f) => /^main\.v8-.*\.cache$/.test(f))) {
-      process.stderr.write(`build: the warm-up lookup exited ${code} without a code cache; the first run will write it\n`);
-    }
-  } finally {
-    await sandbox.close();
-    rmSync(configDir, { recursive: true, force: true });
   }
 }

@@ -12,6 +12,7 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 // NUMINTEL_E2E_CLI points the suite at another build of the launcher (e.g. a private copy while
 // someone else rebuilds dist/); by default it is this tree's bin/numintel.js.
 export const CLI = process.env.NUMINTEL_E2E_CLI ?? join(ROOT, 'bin', 'numintel.js');
+const CODE_CACHE = join(ROOT, 'node_modules', '.cache', 'numintel-code');
 
 export interface CliResult {
   code: number | null;
@@ -55,6 +56,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
     PATH: process.env.PATH,
     HOME: home,
     NUMINTEL_CONFIG_DIR: config,
+    // One V8 code cache for the whole suite (the launcher's, keyed by the bundle): a fresh one per
+    // run would make every spawn compile the bundle and write a cache.
+    NUMINTEL_CODE_CACHE_DIR: CODE_CACHE,
     ...extra,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));

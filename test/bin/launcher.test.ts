@@ -1,0 +1,89 @@
+// The launcher (bin/numintel.js) compiles the bundle through V8's code cache, kept in the user's
+// cache directory: every path it takes — no cache, a cache it accepts, a cache V8 rejects, no
+// writable directory, each choice of directory — must still run the program, and none may write
+// into the install directory.
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CLI, requireBuiltCli, ROOT, runCli, tempDir } from '../e2e/harness.js';
+
+requireBuiltCli();
+const bundleDir = join(ROOT, 'dist', 'bundle');
+
+async function version(env: Record<string, string | undefined>) {
+  const r = await runCli(['--version'], { env });
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+}
+
+const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => /^main-.*\.cache$/.test(f)) : []);
+
+describe('launcher code cache', () => {
+  it('writes one cache file (0600 in a 0700 directory) on the first run, reuses it untouched after', async () => {
+    const dir = join(tempDir(), 'code');
+    await version({ NUMINTEL_CODE_CACHE_DIR: dir });
+    const [file] = cacheFiles(dir);
+    expect(file).toMatch(/^main-\d+-\d+-v8-.+\.cache$/);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const path = join(dir, file!);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const before = readFileSync(path);
+    const mtime = statSync(path).mtimeMs;
+    await version({ NUMINTEL_CODE_CACHE_DIR: dir });
+    // Accepted: not written again (a rejected cache is rewritten at exit).
+    expect(statSync(path).mtimeMs).toBe(mtime);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('a cache V8 rejects (garbage) still runs, and is replaced by a good one', async () => {
+    const dir = join(tempDir(), 'code');
+    await version({ NUMINTEL_CODE_CACHE_DIR: dir });
+    const path = join(dir, cacheFiles(dir)[0]!);
+    writeFileSync(path, Buffer.alloc(4096, 0x5a));
+    await version({ NUMINTEL_CODE_CACHE_DIR: dir });
+    expect(readFileSync(path).equals(Buffer.alloc(4096, 0x5a))).toBe(false);
+    expect(statSync(path).size).toBeGreaterThan(10_000);
+  });
+
+  it('removes the caches of other builds when it writes its own', async () => {
+    const dir = join(tempDir(), 'code');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'main-1-2-v8-old-x64.cache'), 'stale');
+    await version({ NUMINTEL_CODE_CACHE_DIR: dir });
+    expect(cacheFiles(dir)).toHaveLength(1);
+    expect(existsSync(join(dir, 'main-1-2-v8-old-x64.cache'))).toBe(false);
+  });
+
+  it('runs without a writable cache directory (its parent is a file), writing nothing', async () => {
+    const file = join(tempDir(), 'not-a-dir');
+    writeFileSync(file, '');
+    await version({ NUMINTEL_CODE_CACHE_DIR: join(file, 'code') });
+    expect(readFileSync(file, 'utf8')).toBe('');
+  });
+
+  it.each([
+    { name: 'NUMINTEL_CACHE_DIR', env: (d: string) => ({ NUMINTEL_CACHE_DIR: join(d, 'nc') }), where: (d: string) => join(d, 'nc', 'code') },
+    { name: 'XDG_CACHE_HOME', env: (d: string) => ({ XDG_CACHE_HOME: join(d, 'xdg') }), where: (d: string) => join(d, 'xdg', 'numintel', 'code') },
+    { name: 'HOME', env: (d: string) => ({ HOME: join(d, 'home') }), where: (d: string) => join(d, 'home', '.cache', 'numintel', 'code') },
+  ])('without NUMINTEL_CODE_CACHE_DIR, the cache goes under $name', async ({ env, where }) => {
+    const d = tempDir();
+    mkdirSync(join(d, 'home'));
+    await version({ NUMINTEL_CODE_CACHE_DIR: undefined, ...env(d) });
+    expect(cacheFiles(where(d))).toHaveLength(1);
+  });
+
+  it('writes nothing into the install directory, even when it is read-only', async () => {
+    const before = readdirSync(bundleDir).sort();
+    const dir = join(tempDir(), 'code');
+    const mode = statSync(bundleDir).mode & 0o777;
+    chmodSync(bundleDir, 0o555);
+    try {
+      await version({ NUMINTEL_CODE_CACHE_DIR: dir });
+    } finally {
+      chmodSync(bundleDir, mode);
+    }
+    expect(readdirSync(bundleDir).sort()).toEqual(before);
+    expect(readdirSync(join(CLI, '..')).sort()).toEqual(['numintel.js', 'package.json']);
+  });
+});
