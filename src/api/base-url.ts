@@ -1,5 +1,6 @@
 // Where requests go, and the one rule that keeps the key off the wire in clear text.
 import { usageError } from '../core/errors.js';
+import { withoutTrailingSlashes } from '../core/text.js';
 
 const KEY_HINT = 'use an https:// base URL, or a loopback address (127.0.0.1, ::1, localhost) for a local service';
 
@@ -57,7 +58,7 @@ export interface Endpoint {
 
 /** Joins a service path onto the base URL, keeping its path prefix (`http://h/proxy` + `/api/v1/lrn`). */
 export function endpoint(base: URL, servicePath: string): Endpoint {
-  const prefix = base.pathname.replace(/\/+$/, '');
+  const prefix = withoutTrailingSlashes(base.pathname);
   const path = `${prefix}/${servicePath.replace(/^\/+/, '')}`;
   return { path, href: `${base.origin}${path}` };
 }

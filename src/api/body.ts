@@ -1,6 +1,7 @@
 // Reading what the service sent, whatever it sent: JSON or not, an error body of any shape, an
 // HTML page from a proxy. Everything here is total: no input makes it throw.
 import { isObject } from '../core/json.js';
+import { htmlText } from '../core/text.js';
 import { redact } from '../core/secret.js';
 
 /** The parsed body, or undefined when it is empty or not JSON. */
@@ -28,7 +29,7 @@ export function excerpt(text: string, secret: string | undefined): string {
   if (text.trim() === '') return 'an empty body';
   const looksHtml = /^\s*<(!doctype|html|head|body|\?xml|[a-z]+[\s>])/i.test(text);
   const plain = looksHtml
-    ? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ')
+    ? htmlText(text).replace(/&nbsp;/g, ' ')
     : text;
   return `"${oneLine(plain, secret)}"`;
 }

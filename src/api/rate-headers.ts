@@ -48,16 +48,26 @@ function field(fields: HeaderBag, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/**
+ * Larger than any count, limit, delay (in seconds) or timestamp (in ms) a service means: a value
+ * above it is garbage, read as no value at all (so it never turns into an Infinity of milliseconds).
+ */
+const ABSURD = 1e15;
+
 /** A non-negative number at the start of a field (`100` or `100, 100;w=60`), else undefined. */
 function leadingNumber(value: string | undefined): number | undefined {
   const m = value === undefined ? null : /^\s*(\d+(?:\.\d+)?)(?:\s*$|\s*[,;])/.exec(value);
-  return m?.[1] === undefined ? undefined : Number(m[1]);
+  return m?.[1] === undefined ? undefined : sane(Number(m[1]));
+}
+
+function sane(n: number): number | undefined {
+  return Number.isFinite(n) && n >= 0 && n <= ABSURD ? n : undefined;
 }
 
 /** A plain count of seconds: `0`, `12`, `1.5`. */
 function seconds(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? value : undefined;
-  if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+  if (typeof value === 'number') return sane(value);
+  if (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)) return sane(Number(value));
   return undefined;
 }
 

@@ -12,16 +12,23 @@ export interface ParseOptions {
   readonly validate?: boolean;
 }
 
-const EXTENSION = /\s*(?:(?:ext\.?|extension|x|#)\s*\d+)\s*$/i;
+/** Matched against trimmed input; what stood before it is trimmed again. No leading \s*: quadratic. */
+const EXTENSION = /(?:ext\.?|extension|x|#)\s*\d+$/i;
+/**
+ * Longer than any way of writing a U.S. number (`+1 (201) 555-0123 extension 12345` is 33):
+ * refused before any pattern or the phone library sees it, so a huge cell costs nothing.
+ */
+const MAX_INPUT = 64;
 /** Digits only, 10 or 11 with the 1, area code and exchange starting 2-9: what bulk lists hold. */
 const PLAIN = /^1?[2-9]\d\d[2-9]\d{6}$/;
 
 export function parseNumber(input: string, opts: ParseOptions = {}): ParsedNumber {
   const raw = input.trim();
   if (raw === '') return { ok: false, message: 'empty: no phone number given' };
+  if (raw.length > MAX_INPUT) return { ok: false, message: `too long (${raw.length} characters) to be a phone number` };
   // The general path below would find no extension, no letters, no `+` and every digit rule met.
   if (opts.validate !== false && PLAIN.test(raw)) return checkNational(raw.length === 11 ? raw.slice(1) : raw);
-  const withoutExt = raw.replace(EXTENSION, '');
+  const withoutExt = raw.replace(EXTENSION, '').trimEnd();
   const digits = withoutExt.replace(/\D/g, '');
 
   if (opts.validate === false) {

@@ -3,6 +3,7 @@
 // setting is one more row.
 import { usageError } from '../core/errors.js';
 import { maskSecret } from '../core/secret.js';
+import { withoutTrailingSlashes } from '../core/text.js';
 import type { Transport } from '../core/transport.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/layout.js';
 
@@ -56,7 +57,7 @@ const oneOf =
 function toNumber(raw: RawValue): number | undefined {
   if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
   const text = raw.trim();
-  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) return undefined;
+  if (!/^[+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(text)) return undefined;
   const n = Number(text);
   return Number.isFinite(n) ? n : undefined;
 }
@@ -87,7 +88,7 @@ function httpUrl(raw: RawValue): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   // Credentials in a URL would leak wherever the URL is shown (errors, --verbose).
   if (url.username || url.password || url.search || url.hash) return undefined;
-  return url.href.replace(/\/+$/, '');
+  return withoutTrailingSlashes(url.href);
 }
 
 /** A key goes into an HTTP header: printable ASCII without spaces, nothing else. */

@@ -1,0 +1,62 @@
+// No regular expression in the project may backtrack super-linearly: a cell of the user's input or
+// a header from a hostile server reaches many of them. Every regex literal in src/ is found with
+// TypeScript's own parser and checked by recheck (a ReDoS checker that proves or refutes
+// polynomial and exponential backtracking).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { checkSync } from 'recheck';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(import.meta.dirname, '..', '..', 'src');
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+interface Found {
+  where: string;
+  source: string;
+  flags: string;
+}
+
+function regexLiterals(file: string): Found[] {
+  const text = readFileSync(file, 'utf8');
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: Found[] = [];
+  const visit = (node: ts.Node) => {
+    if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
+      const literal = node.getText(sf);
+      const end = literal.lastIndexOf('/');
+      const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+      found.push({ where: `${relative(SRC, file)}:${line + 1}`, source: literal.slice(1, end), flags: literal.slice(end + 1) });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+const all = tsFiles(SRC).flatMap(regexLiterals);
+
+describe('regular expressions in src/', () => {
+  it('are found (the scan itself works)', () => {
+    expect(all.length).toBeGreaterThan(30);
+    expect(all.some((r) => r.where.startsWith('core/numbers.ts'))).toBe(true);
+  });
+
+  it('the checker refutes a known bad pattern and a polynomial one', () => {
+    expect(checkSync('(a+)+$', '').status).toBe('vulnerable');
+    expect(checkSync('\\s*x\\s*$', '').status).toBe('vulnerable');
+  });
+
+  it('none backtracks super-linearly', () => {
+    const unsafe = all
+      .map((r) => ({ ...r, result: checkSync(r.source, r.flags, { timeout: 10_000 }) }))
+      .filter((r) => r.result.status !== 'safe')
+      .map((r) => `${r.where} /${r.source}/${r.flags}: ${r.result.status}${r.result.status === 'vulnerable' ? ` (${r.result.complexity.type}, attack ${JSON.stringify(r.result.attack.pattern)})` : ''}`);
+    expect(unsafe).toEqual([]);
+  }, 120_000);
+});
