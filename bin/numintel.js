@@ -43,11 +43,29 @@ function codeCacheDir(env) {
   return join(base, 'code');
 }
 
+/**
+ * mkdir -p one level at a time: Node's recursive mkdir never returns where mkdir answers ENOENT
+ * for a parent that exists (under /proc), and this runs at exit.
+ */
+function makeDirs(dir) {
+  const missing = [];
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      if (statSync(d).isDirectory()) break;
+      return; // a file is in the way: no cache, which is fine
+    } catch {
+      missing.push(d);
+    }
+    if (dirname(d) === d) break;
+  }
+  for (const d of missing.reverse()) mkdirSync(d, { mode: 0o700 });
+}
+
 function saveCache(data) {
   // Written aside and renamed, so concurrent runs never read half a cache.
   const partial = `${cacheFile}.${process.pid}.tmp`;
   try {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    makeDirs(cacheDir);
     writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, cacheFile);
     // Caches of other builds (an upgrade, another V8) are of no more use.

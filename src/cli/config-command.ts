@@ -58,7 +58,7 @@ export function configCommand(world: World): Command {
   /** The chosen profile and the config; an explicitly named profile must exist unless `creating`. */
   async function open(cmd: Command, creating = false) {
     const profile = chooseProfile(cmd.optsWithGlobals<{ profile?: string }>().profile, world.env);
-    const config = await loadConfig(path);
+    const config = await loadConfig(path, (line) => note(`warning: ${line}`));
     if (!creating) requireProfile(config, profile, path);
     return { profile: profile.name, config, stored: config.profiles[profile.name] ?? {} };
   }

@@ -34,6 +34,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     // Opening stdin costs a run that never reads it a millisecond or two: only on demand.
     readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd),
     skipApiKey: req.sandbox,
+    warn: (line) => void world.stderr.write(`numintel: warning: ${line}\n`),
   });
   // Each trace line carries its time (UTC, ms): enough to see waits, retries and 429 pauses.
   const trace = req.verbose

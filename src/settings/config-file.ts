@@ -7,11 +7,12 @@
 // Every run reads the config, synchronously: a small file, read before anything else happens, and
 // neither node:fs/promises (a millisecond to load) nor libuv's thread pool (threads to start) is
 // needed for it. fs.promises, for writing (only `config set` writes), loads on first use.
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { usageError } from '../core/errors.js';
 import { tempSuffix } from '../core/temp-name.js';
 import { isObject } from '../core/json.js';
+import { makeDirs } from './make-dirs.js';
 
 export type ProfileValues = Record<string, unknown>;
 
@@ -46,14 +47,21 @@ function corrupt(path: string, why: string) {
   );
 }
 
-/** Reads config.json; a missing file is an empty config, a damaged one a usage error. */
-export async function loadConfig(path: string): Promise<ConfigData> {
+/**
+ * Reads config.json; a missing file is an empty config, a damaged one a usage error. `warn` hears
+ * of a file others may read that holds an API key (ssh refuses such a key file; we say so).
+ */
+export async function loadConfig(path: string, warn?: (line: string) => void): Promise<ConfigData> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return EMPTY_CONFIG;
     throw usageError(`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  if (warn && text.includes('"api-key"')) {
+    const mode = statSync(path).mode & 0o777;
+    if (mode & 0o077) warn(`config file ${path} holds an API key and others may read it (mode ${mode.toString(8).padStart(4, '0')}): run \`chmod 600 ${path}\``);
   }
   if (text.trim() === '') return EMPTY_CONFIG;
   let parsed: unknown;
@@ -76,8 +84,19 @@ export async function loadConfig(path: string): Promise<ConfigData> {
  * file: temp file (0600) in the same directory, fsync, rename over the old one.
  */
 export async function saveConfig(path: string, data: ConfigData): Promise<void> {
+  try {
+    await writeConfig(path, data);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    throw usageError(`cannot write config file ${path} (${code})`, 'choose a writable place with NUMINTEL_CONFIG_DIR=<dir>');
+  }
+}
+
+async function writeConfig(link: string, data: ConfigData): Promise<void> {
+  // A config.json that is a symlink (a dotfiles repository) stays one: the file it points to is replaced.
+  const path = await fs.realpath(link).catch(() => link);
   const dir = dirname(path);
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeDirs(dir);
   const text = `${JSON.stringify({ ...data.other, profiles: data.profiles }, null, 2)}\n`;
   const temp = join(dir, `.${basename(path)}.${tempSuffix()}.tmp`);
   const file = await fs.open(temp, 'wx', 0o600);

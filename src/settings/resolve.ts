@@ -23,6 +23,8 @@ export interface ResolveInput {
   readonly profile?: string;
   /** `--sandbox`: the key is the sandbox's own, so none is read (no prompt for stdin either). */
   readonly skipApiKey?: boolean;
+  /** Hears warnings about the config file (one that others may read). */
+  readonly warn?: (line: string) => void;
 }
 
 export interface Settings extends SettingValues {
@@ -69,7 +71,7 @@ async function keyFromFile(input: ResolveInput, path: string): Promise<string> {
 export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const profile = chooseProfile(input.profile, input.env);
   const configPath = configFilePath(input.env, input.home);
-  const config = await loadConfig(configPath);
+  const config = await loadConfig(configPath, input.warn);
   requireProfile(config, profile, configPath);
   const stored = config.profiles[profile.name] ?? {};
   const values: Record<string, unknown> = {};

@@ -62,6 +62,10 @@ describe('launcher code cache', () => {
     expect(readFileSync(file, 'utf8')).toBe('');
   });
 
+  it('does not hang at exit where mkdir says ENOENT for a parent that exists (/proc)', async () => {
+    await version({ NUMINTEL_CODE_CACHE_DIR: '/proc/self/numintel-code' });
+  });
+
   it.each([
     { name: 'NUMINTEL_CACHE_DIR', env: (d: string) => ({ NUMINTEL_CACHE_DIR: join(d, 'nc') }), where: (d: string) => join(d, 'nc', 'code') },
     { name: 'XDG_CACHE_HOME', env: (d: string) => ({ XDG_CACHE_HOME: join(d, 'xdg') }), where: (d: string) => join(d, 'xdg', 'numintel', 'code') },
