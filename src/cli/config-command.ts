@@ -1,8 +1,9 @@
-// `numintel config set|get|list|unset|path`: the stored settings of one profile in config.json.
+// `numintel config set|get|list|unset|profiles|path`: the stored settings of one profile in
+// config.json; a profile inherits what it leaves unset from `default`.
 import { Command } from 'commander';
 import { usageError } from '../core/errors.js';
 import { configFilePath } from '../settings/config-dir.js';
-import { loadConfig, saveConfig, withValue } from '../settings/config-file.js';
+import { DEFAULT_PROFILE, effectiveValues, loadConfig, profileNames, saveConfig, withValue } from '../settings/config-file.js';
 import {
   SETTINGS,
   findSetting,
@@ -60,7 +61,13 @@ export function configCommand(world: World): Command {
     const profile = chooseProfile(cmd.optsWithGlobals<{ profile?: string }>().profile, world.env);
     const config = await loadConfig(path, (line) => note(`warning: ${line}`));
     if (!creating) requireProfile(config, profile, path);
-    return { profile: profile.name, config, stored: config.profiles[profile.name] ?? {} };
+    return { profile: profile.name, config, stored: config.profiles[profile.name] ?? {}, ...effectiveValues(config, profile.name) };
+  }
+
+  /** Says which of `keys` a profile takes from `default` (stderr: stdout stays key=value). */
+  function noteInherited(profile: string, from: Record<string, string>, keys: string[]) {
+    const inherited = keys.filter((k) => from[k] !== undefined && from[k] !== profile);
+    if (inherited.length > 0) note(`${inherited.join(', ')} ${inherited.length === 1 ? 'comes' : 'come'} from profile ${DEFAULT_PROFILE} (not set in ${profile})`);
   }
 
   const config = new Command('config')
@@ -93,25 +100,26 @@ export function configCommand(world: World): Command {
     .addHelpText('after', KNOWN_KEYS_HELP)
     .action(async (key: string, _opts: unknown, cmd: Command) => {
       const spec = requireKnownSetting(key);
-      const { profile, stored } = await open(cmd);
-      const value = stored[spec.name];
+      const { profile, values, from } = await open(cmd);
+      const value = values[spec.name];
       if (value === undefined) {
         const fallback = spec.default === undefined ? '' : ` (the default is ${spec.default})`;
         throw usageError(`${spec.name} is not set in profile ${profile}${fallback}`, `set it with \`numintel config set ${spec.name}\``);
       }
       out(showSetting(spec, value));
+      noteInherited(profile, from, [spec.name]);
     });
 
   config
     .command('list')
-    .description('print the settings stored in a profile as key=value (the api-key masked)')
+    .description(`print the settings of a profile as key=value (the api-key masked), with those it takes from ${DEFAULT_PROFILE}`)
     .option(PROFILE_FLAG, PROFILE_HELP)
     .action(async (_opts: unknown, cmd: Command) => {
-      const { profile, stored } = await open(cmd);
-      for (const spec of SETTINGS) {
-        if (stored[spec.name] !== undefined) out(`${spec.name}=${showSetting(spec, stored[spec.name])}`);
-      }
-      for (const name of Object.keys(stored).filter((k) => !findSetting(k))) {
+      const { profile, values, from } = await open(cmd);
+      const shown = SETTINGS.filter((spec) => values[spec.name] !== undefined);
+      for (const spec of shown) out(`${spec.name}=${showSetting(spec, values[spec.name])}`);
+      noteInherited(profile, from, shown.map((s) => s.name));
+      for (const name of Object.keys(values).filter((k) => !findSetting(k))) {
         note(`profile ${profile} holds unknown setting ${JSON.stringify(name)}; it is ignored (remove it with \`numintel config unset ${name}\`)`);
       }
     });
@@ -131,6 +139,14 @@ export function configCommand(world: World): Command {
       }
       await saveConfig(path, withValue(data, profile, name, undefined));
       note(`${name} removed from profile ${profile}`);
+    });
+
+  config
+    .command('profiles')
+    .description(`print the profile names, one per line (${DEFAULT_PROFILE} always; the others inherit what they leave unset from it)`)
+    .action(async () => {
+      const names = profileNames(await loadConfig(path));
+      for (const name of [DEFAULT_PROFILE, ...names.filter((n) => n !== DEFAULT_PROFILE)]) out(name);
     });
 
   config

@@ -133,6 +133,19 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * A profile's settings as they apply: its own, and for what it leaves unset, those of `default`
+ * (so `--profile bulk` needs to hold only what differs). `from` names the profile each came from.
+ */
+export function effectiveValues(data: ConfigData, profile: string): { values: ProfileValues; from: Record<string, string> } {
+  const base = profile === DEFAULT_PROFILE ? {} : (data.profiles[DEFAULT_PROFILE] ?? {});
+  const own = data.profiles[profile] ?? {};
+  const from: Record<string, string> = {};
+  for (const key of Object.keys(base)) from[key] = DEFAULT_PROFILE;
+  for (const key of Object.keys(own)) from[key] = profile;
+  return { values: { ...base, ...own }, from };
+}
+
 export function profileNames(data: ConfigData): string[] {
   return Object.keys(data.profiles);
 }

@@ -2,7 +2,7 @@
 // where each came from so --verbose and error messages can say so.
 import { NumintelError, usageError } from '../core/errors.js';
 import { configFilePath, envValue, type Env } from './config-dir.js';
-import { DEFAULT_PROFILE, hasProfile, type ConfigData, isValidProfileName, loadConfig, profileNames } from './config-file.js';
+import { DEFAULT_PROFILE, effectiveValues, hasProfile, type ConfigData, isValidProfileName, loadConfig, profileNames } from './config-file.js';
 import { SETTINGS, parseSetting, type RawValue, type SettingProperty, type SettingValues } from './known-settings.js';
 import { trimOneNewline } from './secret-input.js';
 
@@ -73,7 +73,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const configPath = configFilePath(input.env, input.home);
   const config = await loadConfig(configPath, input.warn);
   requireProfile(config, profile, configPath);
-  const stored = config.profiles[profile.name] ?? {};
+  const { values: stored, from: storedIn } = effectiveValues(config, profile.name);
   const values: Record<string, unknown> = {};
   const source: Partial<Record<SettingProperty, Source>> = {};
 
@@ -97,7 +97,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
       value = parseSetting(spec, fromEnv, spec.env ?? spec.name);
       from = 'env';
     } else if (fromConfig !== undefined) {
-      const origin = `profile ${profile.name} of ${configPath}`;
+      const origin = `profile ${storedIn[spec.name]} of ${configPath}`;
       if (typeof fromConfig !== 'string' && typeof fromConfig !== 'number') {
         throw usageError(`invalid ${spec.name} in ${origin}`, `${spec.name} must be ${spec.expects}`);
       }
