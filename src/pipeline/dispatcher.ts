@@ -146,8 +146,11 @@ export class Dispatcher<T extends Task> {
   private send(task: T): void {
     const { transport, stats, halt } = this.cfg;
     this.inFlight += 1;
+    // Counted here, where a request really leaves: rows never dispatched, duplicates and numbers
+    // refused before sending never get this far.
     stats.requests += 1;
     if (task.retries > 0) stats.retries += 1;
+    else stats.lookups += 1;
     transport.send(task.d, task.number, task.opts, halt).then(
       (a) => this.answer(task, a),
       (err: unknown) => this.answer(task, thrown(err)),
