@@ -32,7 +32,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     profile: req.profile,
     apiKeyFile: req.apiKeyFile,
     // Opening stdin costs a run that never reads it a millisecond or two: only on demand.
-    readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd),
+    // At a terminal, `--api-key-file -` asks without echo, as `config set api-key` does.
+    readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd, { output: world.stderr, signal: world.interrupt }),
     skipApiKey: req.sandbox,
   });
   // Each trace line carries its time (UTC, ms): enough to see waits, retries and 429 pauses.
