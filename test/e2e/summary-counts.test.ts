@@ -90,10 +90,20 @@ describe.concurrent('the summary counts what the service saw', () => {
     expect(summary.retries).toBeGreaterThan(0);
     expect(summary.lookups).toBe(80);
     expect(summary.lookups + summary.retries).toBe(seen.requests.total);
-    expect(summary.rateLimited).toBe(seen.rateLimited);
+    expect(summary.rateLimited).toBe(sb.stats().rateLimited);
     expect(summary.failed).toBe(0);
     expectRateOf(r.stderr, seen.requests.total);
   }, 60_000);
+
+  it('nothing reached a service that is not there: nothing sent, no retries', async () => {
+    const gone = await startSandbox({ port: 0 });
+    await gone.close();
+    const r = await runCli(['lrn', '-i', input('unreachable.txt', 4400, 5), '--retries', '2'], { env: sandboxEnv(gone), timeoutMs: 30_000 });
+    expect(r.code, r.stderr).toBe(4);
+    // 5 numbers and their 5 repeats failed, none of them sent; 5 invalid.
+    expect(readSummary(r.stderr)).toMatchObject({ rows: 15, lookups: 0, retries: 0, failed: 10, invalid: 5 });
+    expect(r.stderr).toMatch(/rate: (0\.0|n\/a) requests\/s/);
+  }, 30_000);
 });
 
 describe.concurrent("the library's run stats count what the service saw", () => {
