@@ -3,8 +3,7 @@
 // or rows that were never sent; the rate is those requests over the elapsed time. The library's
 // run stats say the same.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClient, NumintelError, type RunStats } from '../../src/index.js';
-import { newRunStats } from '../../src/core/run.js';
+import { createClient, newRunStats, NumintelError, type RunStats } from '../../src/index.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { readSummary, requireBuiltCli, runCli, sandboxEnv, sandboxStats, tempDir } from './harness.js';
 import { numbers, writeList } from '../fixtures/e2e/support.js';
