@@ -2,7 +2,7 @@
 // `script`, and the test types into it as a user would. What the terminal showed is captured, so
 // "the key is not echoed" is checked where echo would appear, not on a pipe.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -140,4 +140,33 @@ describe.skipIf(!HAS_SCRIPT)(`the key prompt at a terminal${HAS_SCRIPT ? '' : ' 
     expect(screen).not.toContain('sk_partial');
     expect((await sandboxStats(sb)).requests.total).toBe(before);
   });
+
+  it('Ctrl-C typed twice during a run: the stopping line over the progress bar, then the resume hint, exit 130', async () => {
+    const slow = await startSandbox({ port: 0, apiKeys: [KEY], latencyMs: 60_000 });
+    try {
+      const dir = tempDir('numintel-tty-run-');
+      const list = join(dir, 'numbers.txt');
+      writeFileSync(list, `${Array.from({ length: 50 }, (_, i) => `1201555${String(2000 + i)}`).join('\n')}\n`);
+      const out = join(dir, 'out.csv');
+      const term = inTerminal(['lrn', '-i', list, '-o', out, '--concurrency', '4', '--base-url', slow.url], { ...configEnv(), NUMINTEL_API_KEY: KEY });
+      // The file opens with its header before any answer; then the four requests wait a minute.
+      await until(() => existsSync(out) && readFileSync(out, 'utf8').includes('\n'));
+      await until(() => slow.stats().requests.total >= 4);
+      term.type('\x03');
+      await term.waitFor('numintel: stopping: finishing 4 requests in flight (Ctrl-C again to quit now)', 3000);
+      term.type('\x03');
+      const { code, screen } = await term.done;
+      expect(code, screen).toBe(130);
+      expect(screen).toContain('run the same command again with --resume to continue');
+      expect(readFileSync(out, 'utf8').split('\n')[0]).toMatch(/^input,number,lrn,/);
+    } finally {
+      await slow.close();
+    }
+  });
 });
+
+/** Polls (bounded, 10 s) until `test` holds. */
+async function until(test: () => boolean): Promise<void> {
+  for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 10))) if (test()) return;
+  throw new Error('timed out');
+}
