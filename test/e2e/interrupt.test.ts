@@ -106,7 +106,8 @@ describe.concurrent('Ctrl-C', () => {
     if (format === 'csv') {
       const rows = parseCsv(prefix);
       expect(rows[0]?.slice(0, 2)).toEqual(['input', 'number']);
-      expect(rows.length).toBeGreaterThan(20);
+      // The header and at least the rows seen before the slowdown.
+      expect(rows.length).toBeGreaterThanOrEqual(20);
     } else {
       for (const line of prefix.trimEnd().split('\n')) expect(() => JSON.parse(line) as unknown).not.toThrow();
     }
