@@ -129,7 +129,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 }
 
 /** What the first Ctrl-C prints. */
-export function stoppingLine(inFlight: number, canQuit: boolean): string {
+function stoppingLine(inFlight: number, canQuit: boolean): string {
   const again = canQuit ? ' (Ctrl-C again to quit now)' : '';
   return `stopping: finishing ${inFlight} ${inFlight === 1 ? 'request' : 'requests'} in flight${again}`;
 }
