@@ -19,7 +19,7 @@ import type { Sandbox, SandboxOptions } from './sandbox/index.js';
 export { LOOKUPS, LOOKUP_KINDS, type LookupKind, type LookupOptions, type LookupDescriptor } from './core/lookups.js';
 export { parseNumber, type ParsedNumber } from './core/numbers.js';
 export type { EnrichRecord, LookupError, LookupErrorCode, LookupRecord, OutputRecord, Result } from './core/records.js';
-export type { RunStats } from './core/run.js';
+export { newRunStats, type RunStats } from './core/run.js';
 export { NumintelError, type FailureKind } from './core/errors.js';
 export type { Sandbox, SandboxOptions } from './sandbox/index.js';
 export { VERSION } from './core/version.js';
@@ -44,7 +44,11 @@ export interface BulkOptions extends LookupOptions {
   readonly validate?: boolean;
   /** Stops dispatching; the records finished so far still come out. */
   readonly signal?: AbortSignal;
-  /** Kept current during the run. */
+  /**
+   * Kept current during the run (`newRunStats(Date.now())` makes one): what the CLI's summary says.
+   * `lookups` are first tries that went out, `retries` the requests sent again, `requests` both;
+   * duplicates, invalid numbers and rows never sent count in neither.
+   */
   readonly stats?: RunStats;
 }
 

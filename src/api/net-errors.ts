@@ -63,3 +63,12 @@ export function wireFailure(err: unknown, ctx: WireContext): Attempt {
   const hint = codes.includes('ENOTFOUND') ? '; check the host name in the base URL' : '';
   return { kind: 'error', error: { code: 'network_error', message: `request to ${ctx.origin} failed (${label}: ${text})${hint}` } };
 }
+
+/** Failures before any connection existed: the request never left, the service saw nothing. */
+const BEFORE_SENDING = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The failure of `err` marked `unsent` when the request never left (the run's counts leave it out). */
+export function markUnsent(err: unknown, attempt: Attempt): Attempt {
+  if ((attempt.kind !== 'retry' && attempt.kind !== 'error') || !codesOf(err).some((c) => BEFORE_SENDING.has(c))) return attempt;
+  return { ...attempt, unsent: true };
+}

@@ -8,7 +8,7 @@ import { VERSION } from '../core/version.js';
 import { checkBaseUrl, endpoint, type Endpoint } from './base-url.js';
 import { oversize, type ClassifyContext, type RawResponse } from './classify.js';
 import { classifyGraphql, graphqlRequest } from './graphql.js';
-import { wireFailure } from './net-errors.js';
+import { markUnsent, wireFailure } from './net-errors.js';
 import { classifyRest, restRequest } from './rest.js';
 import { requestLine, responseLine, type TraceSink } from './trace.js';
 import type { Wire, WireOptions } from './wire.js';
@@ -122,7 +122,7 @@ export function createTransport(options: ClientOptions): Transport {
         attempt = out.kind === 'oversize' ? oversize(out.status, out.headers, maxBytes, ctx) : codec.classify(d, opts, out, ctx);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        attempt = wireFailure(err, { origin: base.origin, timeoutMs, secret });
+        attempt = markUnsent(err, wireFailure(err, { origin: base.origin, timeoutMs, secret }));
       }
     }
     if (trace) {

@@ -13,7 +13,7 @@ import {
   type SettingSpec,
 } from '../settings/known-settings.js';
 import { chooseProfile, requireProfile } from '../settings/resolve.js';
-import { readHiddenLine, readSecretStream, trimOneNewline } from '../settings/secret-input.js';
+import { KEY_QUESTION, readHiddenLine, readSecretStream, trimOneNewline } from '../settings/secret-input.js';
 import type { World } from './world.js';
 
 const PROFILE_FLAG = '--profile <name>';
@@ -24,7 +24,7 @@ const KNOWN_KEYS_HELP = `\nSettings:\n${SETTINGS.map((s) => `  ${s.name.padEnd(1
 /** The secret comes from a hidden prompt at a terminal, or from whatever is piped in. */
 async function readApiKey(world: World): Promise<{ raw: string; origin: string }> {
   if (world.stdin.isTTY) {
-    const line = await readHiddenLine(world.stdin, world.stderr, 'API key (input hidden): ', world.interrupt);
+    const line = await readHiddenLine(world.stdin, world.stderr, KEY_QUESTION, world.interrupt);
     return { raw: line.trim(), origin: 'the prompt' };
   }
   const raw = trimOneNewline(await readSecretStream(world.stdin, 'standard input'));

@@ -7,14 +7,24 @@ import { buildProgram, type ProgramHooks } from './program.js';
 import { describeFailure, EXIT } from './exit.js';
 import type { World } from './world.js';
 
+/** How long a second Ctrl-C waits for the command to write what it finished and leave by itself. */
+const QUIT_GRACE_MS = 2000;
+
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
+  // First Ctrl-C (or SIGTERM): stop sending, let what is in flight finish. Second: abandon what is
+  // in flight, but still write what is finished, whole, and say how to resume. A command that does
+  // not listen for the second gets a moment to do so; a third signal leaves at once.
   const interrupt = new AbortController();
+  const quitNow = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupt.signal.aborted) {
-      // A second Ctrl-C means "now": do not wait for in-flight requests.
+    if (!interrupt.signal.aborted) {
+      interrupt.abort(new Error(signal));
+    } else if (!quitNow.signal.aborted) {
+      quitNow.abort(new Error(signal));
+      setTimeout(() => process.exit(EXIT.interrupted), QUIT_GRACE_MS).unref();
+    } else {
       process.exit(EXIT.interrupted);
     }
-    interrupt.abort(new Error(signal));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -40,6 +50,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     home: homedir(),
     clock: systemClock,
     interrupt: interrupt.signal,
+    quitNow: quitNow.signal,
   };
 
   const code = await runProgram(argv, world);

@@ -32,7 +32,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     profile: req.profile,
     apiKeyFile: req.apiKeyFile,
     // Opening stdin costs a run that never reads it a millisecond or two: only on demand.
-    readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd),
+    // At a terminal, `--api-key-file -` asks without echo, as `config set api-key` does.
+    readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd, { output: world.stderr, signal: world.interrupt }),
     skipApiKey: req.sandbox,
     warn: (line) => void world.stderr.write(`numintel: warning: ${line}\n`),
   });
@@ -92,6 +93,13 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       retries: settings.retries,
       breakerThreshold: req.maxFailures,
       signal: world.interrupt,
+      quit: world.quitNow,
+      onEvent: (event) => {
+        if (event.reason !== 'interrupted') return;
+        // Said at once, not when the requests in flight are back: the user must know the key was heard.
+        progress.stop();
+        world.stderr.write(`numintel: ${stoppingLine(event.inFlight, world.quitNow !== undefined)}\n`);
+      },
     });
     progress.start();
     for await (const record of run.records) {
@@ -119,6 +127,12 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   if (stopped?.reason === 'closed') return EXIT.ok;
   if (stopped) throw stopFailure(stopped, bulk || req.output ? target.resumeHint : undefined);
   return stats.invalid + stats.failed > 0 ? EXIT.incomplete : EXIT.ok;
+}
+
+/** What the first Ctrl-C prints. */
+function stoppingLine(inFlight: number, canQuit: boolean): string {
+  const again = canQuit ? ' (Ctrl-C again to quit now)' : '';
+  return `stopping: finishing ${inFlight} ${inFlight === 1 ? 'request' : 'requests'} in flight${again}`;
 }
 
 /** Drops the rows a resumed output file already holds. */

@@ -17,4 +17,9 @@ export interface World {
   readonly clock: Clock;
   /** Aborts on the first SIGINT/SIGTERM: commands stop cleanly and exit 130. */
   readonly interrupt: AbortSignal;
+  /**
+   * Aborts on the second SIGINT/SIGTERM: abandon what is in flight, write what is finished (whole),
+   * exit 130. Absent where nothing can send it (tests).
+   */
+  readonly quitNow?: AbortSignal;
 }

@@ -17,9 +17,9 @@ export interface RunStats {
   rows: number;
   /** Rows written (finished, in order). */
   written: number;
-  /** Requests sent to the service, retries included. */
+  /** Requests sent to the service: `lookups` + `retries`. */
   requests: number;
-  /** Distinct lookups sent (what is billed). */
+  /** Lookups sent: first tries of requests that went out (a duplicate or an invalid number sends none). */
   lookups: number;
   /** Lookups answered from this run's earlier result for the same number. */
   duplicates: number;
@@ -27,7 +27,7 @@ export interface RunStats {
   invalid: number;
   /** Rows with at least one failed lookup (other than invalid). */
   failed: number;
-  /** Requests that were retries. */
+  /** Requests sent that were retries. */
   retries: number;
   /** Responses with status 429. */
   rateLimited: number;
@@ -46,6 +46,12 @@ export interface RecordSink {
   write(record: OutputRecord): Promise<void>;
   /** Finishes the output (closing `]` of json, flush) without closing the underlying stream. */
   end(): Promise<void>;
+}
+
+/** A sink whose format starts before its first record: the CSV header, JSON's `[`. */
+export interface OpeningSink extends RecordSink {
+  /** Writes that start; resolves once the stream took it. */
+  begin(): Promise<void>;
 }
 
 /**

@@ -28,11 +28,13 @@ export type Attempt =
       readonly rateLimited: boolean;
       readonly waitMs?: number;
       readonly rate?: RateInfo;
+      /** The request never left (no connection could be made): the run's counts leave it out. */
+      readonly unsent?: boolean;
     }
   /** The key was refused (401/403) or payment is required (402): the whole run must stop. */
   | { readonly kind: 'fatal'; readonly error: LookupError; readonly rate?: RateInfo }
   /** Any other failure that a retry would not change (another 4xx, an unreadable body). */
-  | { readonly kind: 'error'; readonly error: LookupError; readonly rate?: RateInfo };
+  | { readonly kind: 'error'; readonly error: LookupError; readonly rate?: RateInfo; readonly unsent?: boolean };
 
 export interface Transport {
   readonly name: 'rest' | 'graphql';

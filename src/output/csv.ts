@@ -2,7 +2,7 @@
 // doubled), `\n` line ends, UTF-8 without BOM. One row per record.
 import type { Writable } from 'node:stream';
 import type { OutputRecord } from '../core/records.js';
-import type { RecordSink } from '../core/run.js';
+import type { OpeningSink } from '../core/run.js';
 import { csvPlan, planHeader, recordValues } from './csv-layout.js';
 import type { OutputLayout, SinkStyle } from './layout.js';
 import { neutraliseFormula } from './sanitize.js';
@@ -24,14 +24,14 @@ export function csvLine(cells: readonly string[]): string {
   return `${line}\n`;
 }
 
-export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}): RecordSink {
+export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}): OpeningSink {
   const plan = csvPlan(layout);
   const writer = createTextWriter(out);
   // Only service text is neutralised: the user's input columns and our own input/number cells
   // pass through as they are.
   const service = style.rawCsv ? (cell: string) => cell : neutraliseFormula;
-  // The header is owed until the first write (or end, so an empty run still yields a valid file
-  // with its header), unless we are appending to a file that has it.
+  // The header is owed until begin (or the first write, or end, so an empty run still yields a
+  // valid file with its header), unless we are appending to a file that has it.
   let headerOwed = !layout.appending;
   const header = () => {
     if (!headerOwed) return '';
@@ -40,6 +40,7 @@ export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkSt
   };
 
   return {
+    begin: () => writer.flush(header()),
     write(record: OutputRecord): Promise<void> {
       const v = recordValues(plan, record);
       const cells: string[] = [];

@@ -1,23 +1,31 @@
 // JSON sink: one array streamed item by item, one record per line, never held in memory.
-// `[]` when there are no records. When appending (resume), the existing file is expected to hold
+// `[]` when there are no records. The `[` goes out at begin, so a file cut short by a crash still
+// starts as JSON. When appending (resume), the existing file is expected to hold
 // `[` and at least one record with its closing `]` removed by the caller, so every record here
 // continues the array with `,` and end() closes it.
 import type { Writable } from 'node:stream';
 import type { OutputRecord } from '../core/records.js';
-import type { RecordSink } from '../core/run.js';
+import type { OpeningSink } from '../core/run.js';
 import { createTextWriter } from './stream-write.js';
 
-export function createJsonSink(out: Writable, appending = false): RecordSink {
+export function createJsonSink(out: Writable, appending = false): OpeningSink {
   const writer = createTextWriter(out);
-  let opened = appending;
+  let begun = appending;
+  let records = appending;
+  const open = () => {
+    if (begun) return '';
+    begun = true;
+    return '[';
+  };
   return {
+    begin: () => writer.flush(open()),
     write(record: OutputRecord): Promise<void> {
-      const lead = opened ? ',\n' : '[\n';
-      opened = true;
-      return writer.write(lead + JSON.stringify(record));
+      const lead = records ? ',\n' : '\n';
+      records = true;
+      return writer.write(open() + lead + JSON.stringify(record));
     },
     end(): Promise<void> {
-      return writer.flush(opened ? '\n]\n' : '[]\n');
+      return writer.flush(open() + (records ? '\n]\n' : ']\n'));
     },
   };
 }

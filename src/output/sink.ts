@@ -1,6 +1,6 @@
 // One entry point for every output format.
 import type { Writable } from 'node:stream';
-import type { RecordSink } from '../core/run.js';
+import type { OpeningSink, RecordSink } from '../core/run.js';
 import { createJsonSink } from './json.js';
 import { createJsonlSink } from './jsonl.js';
 import type { OutputFormat, OutputLayout, SinkStyle } from './layout.js';
@@ -8,7 +8,10 @@ import type { OutputFormat, OutputLayout, SinkStyle } from './layout.js';
 export type { OutputFormat, OutputLayout, SinkStyle } from './layout.js';
 
 /**
- * A sink writing records to `out` in `format`. `write` resolves once `out` takes more (backpressure);
+ * A sink writing records to `out` in `format`. What a format writes before its first record (the
+ * CSV header, JSON's `[`) is out before this resolves, before anything is looked up: an output file
+ * cut short by a crash or a kill has it once a row could have been written.
+ * `write` resolves once `out` takes more (backpressure);
  * `end` finishes the format (json's `]`, the CSV header of an empty run, the table's last chunk)
  * and leaves `out` open. The CSV and table writers (and their libraries) load only when asked for:
  * a script that runs numintel once per number should not pay for formats it does not use.
@@ -23,10 +26,15 @@ export async function createSink(
     case 'jsonl':
       return createJsonlSink(out);
     case 'json':
-      return createJsonSink(out, layout.appending ?? false);
+      return begun(createJsonSink(out, layout.appending ?? false));
     case 'csv':
-      return (await import('./csv.js')).createCsvSink(out, layout, style);
+      return begun((await import('./csv.js')).createCsvSink(out, layout, style));
     case 'table':
       return (await import('./table.js')).createTableSink(out, layout, style);
   }
+}
+
+async function begun(sink: OpeningSink): Promise<RecordSink> {
+  await sink.begin();
+  return sink;
 }

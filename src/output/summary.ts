@@ -1,7 +1,9 @@
 // The closing summary on stderr. Its wording is part of the contract (README and tests quote it):
 //   rows: 1000, lookups sent: 950, duplicates saved: 40
 //   invalid: 10, failed: 2, retries: 5, 429s: 3
-//   elapsed: 4.2s, rate: 226.2 lookups/s
+//   elapsed: 4.2s, rate: 227.4 requests/s
+// It counts what the service saw: "lookups sent" are the first tries of requests that went out,
+// "retries" the requests sent again, and the rate is both together over the elapsed time.
 import type { RunStats } from '../core/run.js';
 
 /** `850ms` is `0.9s`; under 10 s one decimal, then whole seconds, `3m 05s`, `1h 02m 03s`. */
@@ -32,6 +34,6 @@ export function formatSummary(stats: RunStats, now: number): string {
   return [
     `rows: ${rows}, lookups sent: ${stats.lookups}, duplicates saved: ${stats.duplicates}`,
     `invalid: ${stats.invalid}, failed: ${stats.failed}, retries: ${stats.retries}, 429s: ${stats.rateLimited}`,
-    `elapsed: ${formatElapsed(elapsed)}, rate: ${formatRate(stats.lookups, elapsed)} lookups/s`,
+    `elapsed: ${formatElapsed(elapsed)}, rate: ${formatRate(stats.requests, elapsed)} requests/s`,
   ].join('\n');
 }

@@ -19,6 +19,8 @@ export interface Task {
   readonly number: string;
   /** Retries sent so far. */
   retries: number;
+  /** An attempt of this lookup reached the service: the next one counts as a retry. */
+  sent?: boolean;
 }
 
 export interface RetryInfo {
@@ -146,16 +148,22 @@ export class Dispatcher<T extends Task> {
   private send(task: T): void {
     const { transport, stats, halt } = this.cfg;
     this.inFlight += 1;
+    // Counted here, where a request really leaves: rows never dispatched, duplicates and numbers
+    // refused before sending never get this far. A retry is a request after one that arrived.
+    const retry = task.sent === true;
+    task.sent = true;
     stats.requests += 1;
-    if (task.retries > 0) stats.retries += 1;
+    if (retry) stats.retries += 1;
+    else stats.lookups += 1;
     transport.send(task.d, task.number, task.opts, halt).then(
-      (a) => this.answer(task, a),
-      (err: unknown) => this.answer(task, thrown(err)),
+      (a) => this.answer(task, a, retry),
+      (err: unknown) => this.answer(task, thrown(err), retry),
     );
   }
 
-  private answer(task: T, a: Attempt): void {
+  private answer(task: T, a: Attempt, retry: boolean): void {
     this.inFlight -= 1;
+    if ('unsent' in a && a.unsent === true) this.uncount(task, retry);
     if (this.cfg.halt.aborted) return;
     const now = this.cfg.clock.now();
     const limiter = this.cfg.limiters[task.lookup] as RateLimiter;
@@ -184,6 +192,18 @@ export class Dispatcher<T extends Task> {
     }
     if (this.stopped) this.hooks.settled();
     else this.pump();
+  }
+
+  /** The request never left (no connection could be made): the service saw nothing to count. */
+  private uncount(task: T, retry: boolean): void {
+    const { stats } = this.cfg;
+    stats.requests -= 1;
+    if (retry) {
+      stats.retries -= 1;
+    } else {
+      stats.lookups -= 1;
+      task.sent = false;
+    }
   }
 
   private retry(task: T, a: Extract<Attempt, { kind: 'retry' }>): void {

@@ -28,7 +28,8 @@ export interface RunPlan {
   readonly validate: boolean;
 }
 
-export type RunEvent = { readonly type: 'stopped'; readonly reason: StopReason; readonly error?: LookupError };
+/** `inFlight`: requests still out when the run stopped, which it waits for (up to `drainMs`). */
+export type RunEvent = { readonly type: 'stopped'; readonly reason: StopReason; readonly error?: LookupError; readonly inFlight: number };
 
 export interface RunDeps {
   readonly transport: Transport;
@@ -45,6 +46,11 @@ export interface RunDeps {
   readonly breakerThreshold?: number;
   /** Interrupt (Ctrl-C): stop dispatching, finish what is in flight, write the finished prefix. */
   readonly signal?: AbortSignal;
+  /**
+   * A second interrupt: abandon the requests in flight now. The rows already finished still come
+   * out, in order, before `records` ends.
+   */
+  readonly quit?: AbortSignal;
   /** How long in-flight requests may finish after a stop, ms. Default 5000. */
   readonly drainMs?: number;
   /** Rows read ahead of the oldest unwritten one. Default max(4 × concurrency, 256). */
@@ -151,9 +157,15 @@ class Run {
     if (this.started) throw new Error('the records of a run can be read once');
     this.started = true;
     const onAbort = () => this.stop('interrupted');
-    const { signal } = this.deps;
+    const onQuit = () => {
+      this.stop('interrupted');
+      this.abandon();
+    };
+    const { signal, quit } = this.deps;
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
+    if (quit?.aborted) onQuit();
+    else quit?.addEventListener('abort', onQuit, { once: true });
     void this.feed();
     let finished = false;
     try {
@@ -173,6 +185,7 @@ class Run {
       if (this.sourceError) throw this.sourceError.error;
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      quit?.removeEventListener('abort', onQuit);
       if (!finished) this.stop('closed');
       this.dispatcher.stop();
       this.halt.abort();
@@ -238,7 +251,6 @@ class Run {
     }
     const task: LookupTask = { lookup: i, d: this.plan.lookups[i] as LookupDescriptor, opts: this.opts[i] as LookupOptions, number, key, retries: 0, row, more: undefined };
     this.cache.start(i, key, task);
-    stats.lookups += 1;
     this.dispatcher.enqueue(task);
   }
 
@@ -283,18 +295,21 @@ class Run {
     this.dispatcher.stop();
     if (reason !== null) {
       this.stopped = error ? { reason, error } : { reason };
-      this.deps.onEvent?.({ type: 'stopped', reason, ...(error ? { error } : {}) });
+      this.deps.onEvent?.({ type: 'stopped', reason, ...(error ? { error } : {}), inFlight: this.dispatcher.inFlight });
     }
     this.space.notify();
     this.changed.notify();
     if (this.dispatcher.inFlight > 0 && !this.halt.signal.aborted) {
       this.deps.clock.sleep(this.drainMs, this.halt.signal).then(
-        () => {
-          this.halt.abort();
-          this.changed.notify();
-        },
+        () => this.abandon(),
         () => {},
       );
     }
+  }
+
+  /** Aborts what is in flight: the records end after the rows already finished. */
+  private abandon(): void {
+    this.halt.abort();
+    this.changed.notify();
   }
 }

@@ -26,11 +26,25 @@ export async function readSecretStream(stream: Readable, what: string): Promise<
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The `readApiKeyFile` for resolveSettings: `-` reads `stdin`, anything else is a path from `cwd`. */
-export function apiKeyFileReader(stdin: () => Readable, cwd: string): (pathOrDash: string) => Promise<string> {
+/** Where to ask for the key when standard input is a terminal. */
+export interface KeyPrompt {
+  readonly output: NodeJS.WritableStream;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export const KEY_QUESTION = 'API key (input hidden): ';
+
+/**
+ * The `readApiKeyFile` for resolveSettings: `-` reads `stdin`, anything else is a path from `cwd`.
+ * With `prompt`, a terminal on stdin is asked through a hidden prompt instead of read to its end,
+ * which would show the key on the screen as it is typed.
+ */
+export function apiKeyFileReader(stdin: () => Readable & { isTTY?: boolean }, cwd: string, prompt?: KeyPrompt): (pathOrDash: string) => Promise<string> {
   return async (pathOrDash) => {
-    if (pathOrDash === '-') return readSecretStream(stdin(), 'standard input');
-    return fs.readFile(resolve(cwd, pathOrDash), 'utf8');
+    if (pathOrDash !== '-') return fs.readFile(resolve(cwd, pathOrDash), 'utf8');
+    const input = stdin();
+    if (prompt && input.isTTY === true) return (await readHiddenLine(input, prompt.output, KEY_QUESTION, prompt.signal)).trim();
+    return readSecretStream(input, 'standard input');
   };
 }
 
@@ -55,7 +69,12 @@ export async function readHiddenLine(
       rl.close();
       settle();
     };
-    const stop = () => finish(() => reject(new NumintelError('interrupted', 'interrupted while reading the API key')));
+    // The cursor is still after the question: the message that follows starts its own line.
+    const stop = () =>
+      finish(() => {
+        output.write('\n');
+        reject(new NumintelError('interrupted', 'interrupted while reading the API key'));
+      });
     if (signal?.aborted) return stop();
     signal?.addEventListener('abort', stop, { once: true });
     // In raw mode Ctrl-C arrives here rather than as a signal.

@@ -86,7 +86,7 @@ describe('summary and progress', () => {
     }
     expect(plain.stderr).toMatch(/rows: 32, lookups sent: 30, duplicates saved: 1/);
     expect(plain.stderr).toMatch(/invalid: 1, failed: 0, retries: 0, 429s: 0/);
-    expect(plain.stderr).toMatch(/elapsed: \d+(\.\d)?s, rate: [\d.]+ lookups\/s/);
+    expect(plain.stderr).toMatch(/elapsed: \d+(\.\d)?s, rate: [\d.]+ requests\/s/);
     // No progress bar: no carriage returns, no ETA, nothing but the summary.
     expect(plain.stderr).not.toMatch(/\r|ETA/);
     expect(plain.stderr).not.toContain('\u001b');

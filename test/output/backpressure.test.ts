@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
-import { setImmediate as tick } from 'node:timers/promises';
+import { setImmediate as tick, setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { LRN } from '../../src/core/lookups.js';
+import type { RecordSink } from '../../src/core/run.js';
 import type { OutputLayout } from '../../src/output/layout.js';
 import { createSink } from '../../src/output/sink.js';
 import { OutputClosedError, isOutputClosed } from '../../src/output/stream-write.js';
@@ -31,7 +32,16 @@ const record = ok('lrn', '1', '12015550123', LRN_RESULT);
 describe('backpressure', () => {
   it.each(['jsonl', 'json', 'csv'] as const)('%s: write waits for drain when the stream is full', async (format) => {
     const { stream, written, release } = slowStream();
-    const sink = await createSink(format, stream, layout);
+    // The CSV header and JSON's `[` go out as the sink opens, and the sink waits until they are taken.
+    let opened: RecordSink | undefined;
+    void createSink(format, stream, layout).then((s) => (opened = s));
+    // Bounded: the CSV writer loads on first use, which takes a few milliseconds.
+    for (let turn = 0; turn < 500 && !opened; turn++) {
+      await sleep(5);
+      release();
+    }
+    const sink = opened as RecordSink;
+    written.splice(0);
     let settled = false;
     const p = sink.write(record).then(() => {
       settled = true;

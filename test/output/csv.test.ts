@@ -33,9 +33,10 @@ describe('csv sink', () => {
     );
   });
 
-  it('writes the header before the first record is finished and for an empty run', async () => {
+  it('writes the header as it opens, before any record, and for an empty run', async () => {
     const out = new Collect();
     const sink = await createSink('csv', out, lrn);
+    expect(out.text).toBe('input,number,lrn,lrn_activated_at,error\n');
     await sink.write(ok('lrn', '1', '12015550123', LRN_RESULT));
     await tick();
     expect(out.text.split('\n')[0]).toBe('input,number,lrn,lrn_activated_at,error');

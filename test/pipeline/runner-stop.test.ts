@@ -48,6 +48,64 @@ describe('runner: stopping', () => {
     expect(handle.outcome()).toEqual({ stopped: { reason: 'interrupted' }, rowsWritten: seen.length });
   });
 
+  it('says at the stop how many requests are still in flight, and counts only what was sent', async () => {
+    // Slow answers for all but the first rows: when the interrupt comes, 8 requests are out.
+    const inputs = numbers(400);
+    const h = harness({ latency: (c) => (inputs.indexOf(c.number) < 8 ? 5 : 1000) });
+    const ac = new AbortController();
+    const events: { reason: string; inFlight: number }[] = [];
+    const handle = runPipeline(source(inputs), plan, {
+      transport: h.transport,
+      clock: h.clock,
+      stats: h.stats,
+      rates: { lrn: 0 },
+      concurrency: 8,
+      signal: ac.signal,
+      onEvent: (e) => events.push({ reason: e.reason, inFlight: e.inFlight }),
+    });
+    const seen: string[] = [];
+    for await (const r of handle.records) {
+      seen.push(r.input);
+      if (seen.length === 8) ac.abort();
+    }
+    expect(events).toEqual([{ reason: 'interrupted', inFlight: 8 }]);
+    // The 8 in flight were drained and written; hundreds of rows were read but never sent.
+    expect(seen).toEqual(inputs.slice(0, 16));
+    expect(h.stats.rows).toBeGreaterThan(100);
+    expect(h.stats).toMatchObject({ requests: 16, lookups: 16, retries: 0 });
+  });
+
+  it('a second interrupt (quit) abandons what is in flight and ends after the finished rows', async () => {
+    const inputs = numbers(50);
+    // Rows 0 and 1 answer in 10 ms, every other row takes a minute.
+    const h = harness({ latency: (c) => (c.number === inputs[0] || c.number === inputs[1] ? 10 : 60_000) });
+    const interrupt = new AbortController();
+    const quit = new AbortController();
+    const handle = runPipeline(source(inputs), plan, {
+      transport: h.transport,
+      clock: h.clock,
+      stats: h.stats,
+      rates: { lrn: 0 },
+      concurrency: 4,
+      signal: interrupt.signal,
+      quit: quit.signal,
+      drainMs: 120_000,
+    });
+    const seen: string[] = [];
+    const started = h.clock.now();
+    for await (const r of handle.records) {
+      seen.push(r.input);
+      if (seen.length === 2) {
+        interrupt.abort();
+        // The user gives up waiting for the minute-long answers.
+        void h.clock.sleep(1000).then(() => quit.abort());
+      }
+    }
+    expect(seen).toEqual(inputs.slice(0, 2));
+    expect(h.clock.now() - started).toBeLessThan(2000);
+    expect(handle.outcome()).toEqual({ stopped: { reason: 'interrupted' }, rowsWritten: 2 });
+  });
+
   it('an already aborted signal sends nothing', async () => {
     const h = harness();
     const ac = new AbortController();

@@ -1,0 +1,172 @@
+// The key prompt at a real terminal: the CLI runs in a pseudo-terminal made by util-linux
+// `script`, and the test types into it as a user would. What the terminal showed is captured, so
+// "the key is not echoed" is checked where echo would appear, not on a pipe.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { CLI, ROOT, cleanEnv, requireBuiltCli, runCli, sandboxStats, tempDir } from './harness.js';
+
+const HAS_SCRIPT = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+const PROMPT = 'API key (input hidden): ';
+const KEY = 'sk_live_terminal_typed_9f8e7d6c';
+
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+interface Terminal {
+  /** Everything the terminal showed so far. */
+  screen(): string;
+  /** Resolves once the screen shows `text`; rejects after `ms` or when the CLI ended first. */
+  waitFor(text: string, ms?: number): Promise<void>;
+  type(keys: string): void;
+  readonly done: Promise<{ code: number | null; screen: string }>;
+}
+
+/** Runs the CLI with `args` in a fresh pseudo-terminal (stdin, stdout and stderr all the terminal). */
+function inTerminal(args: string[], env: Record<string, string | undefined>): Terminal {
+  const command = [process.execPath, CLI, ...args].map(quote).join(' ');
+  // -q quiet, -f flush as it comes, -e the CLI's exit code, -c the command; no typescript file.
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  const waiters = new Set<() => void>();
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    screen += d;
+    for (const w of [...waiters]) w();
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (screen += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  let ended = false;
+  const done = new Promise<{ code: number | null; screen: string }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      ended = true;
+      for (const w of [...waiters]) w();
+      resolve({ code, screen });
+    });
+  });
+  return {
+    screen: () => screen,
+    type: (keys) => child.stdin.write(keys),
+    done,
+    waitFor: (text, ms = 10_000) =>
+      new Promise<void>((resolve, reject) => {
+        const limit = setTimeout(() => finish(new Error(`the terminal did not show ${JSON.stringify(text)} within ${ms} ms; it showed:\n${screen}`)), ms);
+        const finish = (err?: Error) => {
+          clearTimeout(limit);
+          waiters.delete(check);
+          if (err) reject(err);
+          else resolve();
+        };
+        const check = () => {
+          if (screen.includes(text)) finish();
+          else if (ended) finish(new Error(`the CLI ended before the terminal showed ${JSON.stringify(text)}; it showed:\n${screen}`));
+        };
+        waiters.add(check);
+        check();
+      }),
+  };
+}
+
+describe.skipIf(!HAS_SCRIPT)(`the key prompt at a terminal${HAS_SCRIPT ? '' : ' (skipped: util-linux `script` is not installed, so no pseudo-terminal can be made)'}`, () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    requireBuiltCli();
+    sb = await startSandbox({ port: 0, apiKeys: [KEY] });
+  });
+  afterAll(() => sb.close());
+
+  /** A private config directory, the same for every command of one test. */
+  const configEnv = () => ({ NUMINTEL_CONFIG_DIR: tempDir('numintel-tty-config-') });
+
+  it('config set api-key asks without echo, stores the key, and config get shows it masked', async () => {
+    const env = configEnv();
+    const term = inTerminal(['config', 'set', 'api-key'], env);
+    // Typed only once the prompt is up: before that the terminal would still echo by itself.
+    await term.waitFor(PROMPT);
+    term.type(`${KEY}\r`);
+    const { code, screen } = await term.done;
+    expect(code, screen).toBe(0);
+    expect(screen).toContain(PROMPT);
+    expect(screen).toMatch(/api-key set to /);
+    expect(screen).not.toContain(KEY);
+    expect(screen).not.toContain(KEY.slice(6));
+
+    const file = join(env.NUMINTEL_CONFIG_DIR, 'config.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ profiles: { default: { 'api-key': KEY } } });
+    const shown = await runCli(['config', 'get', 'api-key'], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout.trim()).toMatch(/^sk_l.*…/);
+    expect(shown.stdout + shown.stderr).not.toContain(KEY);
+  });
+
+  it('--api-key-file - at a terminal asks without echo and the lookup uses the key', async () => {
+    const before = (await sandboxStats(sb)).requests.total;
+    const term = inTerminal(['lrn', '--api-key-file', '-', '--base-url', sb.url, '-f', 'jsonl', '12015550123'], configEnv());
+    await term.waitFor(PROMPT);
+    term.type(`${KEY}\r`);
+    const { code, screen } = await term.done;
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain(KEY);
+    const line = screen.split(/\r?\n/).find((l) => l.startsWith('{'));
+    expect(JSON.parse(line ?? 'null')).toMatchObject({ input: '12015550123', lookup: 'lrn', ok: true, error: null });
+    // The service saw the request with the typed key (it accepts no other).
+    const after = await sandboxStats(sb);
+    expect(after.requests.total - before).toBe(1);
+    expect(after.unauthorized).toBe(0);
+  });
+
+  it('Ctrl-C at the prompt: exit 130, nothing stored, nothing of the key shown', async () => {
+    const env = configEnv();
+    const term = inTerminal(['config', 'set', 'api-key'], env);
+    await term.waitFor(PROMPT);
+    term.type('sk_partial_secret');
+    term.type('\x03');
+    const { code, screen } = await term.done;
+    expect(code, screen).toBe(130);
+    expect(screen).toContain('numintel: interrupted while reading the API key');
+    expect(screen).not.toContain('sk_partial_secret');
+    expect(existsSync(join(env.NUMINTEL_CONFIG_DIR, 'config.json'))).toBe(false);
+  });
+
+  it('Ctrl-C at the --api-key-file - prompt: exit 130, nothing sent', async () => {
+    const before = (await sandboxStats(sb)).requests.total;
+    const term = inTerminal(['lrn', '--api-key-file', '-', '--base-url', sb.url, '12015550123'], configEnv());
+    await term.waitFor(PROMPT);
+    term.type('sk_partial\x03');
+    const { code, screen } = await term.done;
+    expect(code, screen).toBe(130);
+    expect(screen).not.toContain('sk_partial');
+    expect((await sandboxStats(sb)).requests.total).toBe(before);
+  });
+
+  it('Ctrl-C typed twice during a run: the stopping line over the progress bar, then the resume hint, exit 130', async () => {
+    const slow = await startSandbox({ port: 0, apiKeys: [KEY], latencyMs: 60_000 });
+    try {
+      const dir = tempDir('numintel-tty-run-');
+      const list = join(dir, 'numbers.txt');
+      writeFileSync(list, `${Array.from({ length: 50 }, (_, i) => `1201555${String(2000 + i)}`).join('\n')}\n`);
+      const out = join(dir, 'out.csv');
+      const term = inTerminal(['lrn', '-i', list, '-o', out, '--concurrency', '4', '--base-url', slow.url], { ...configEnv(), NUMINTEL_API_KEY: KEY });
+      // The file opens with its header before any answer; then the four requests wait a minute.
+      await until(() => existsSync(out) && readFileSync(out, 'utf8').includes('\n'));
+      await until(() => slow.stats().requests.total >= 4);
+      term.type('\x03');
+      await term.waitFor('numintel: stopping: finishing 4 requests in flight (Ctrl-C again to quit now)', 3000);
+      term.type('\x03');
+      const { code, screen } = await term.done;
+      expect(code, screen).toBe(130);
+      expect(screen).toContain('run the same command again with --resume to continue');
+      expect(readFileSync(out, 'utf8').split('\n')[0]).toMatch(/^input,number,lrn,/);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+/** Polls (bounded, 10 s) until `test` holds. */
+async function until(test: () => boolean): Promise<void> {
+  for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 10))) if (test()) return;
+  throw new Error('timed out');
+}
