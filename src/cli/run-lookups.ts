@@ -57,7 +57,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       cwd: world.cwd,
     },
   );
-  const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns });
+  const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns }, source);
   const { layout } = target;
 
   const connection = await connect(req, settings, world, trace);
@@ -80,8 +80,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 
   let stopped: RunOutcome['stopped'] = null;
   try {
-    const items = target.skipRows > 0 ? skip(source.items, target.skipRows) : source.items;
-    const run = runPipeline(items, { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
+    const run = runPipeline(target.items, { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
       transport: connection.transport,
       clock: world.clock,
       stats,
@@ -118,10 +117,4 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   if (stopped?.reason === 'closed') return EXIT.ok;
   if (stopped) throw stopFailure(stopped, bulk || req.output ? target.resumeHint : undefined);
   return stats.invalid + stats.failed > 0 ? EXIT.incomplete : EXIT.ok;
-}
-
-/** Drops the rows a resumed output file already holds. */
-async function* skip<T>(items: AsyncIterable<T>, count: number): AsyncIterable<T> {
-  let seen = 0;
-  for await (const item of items) if (seen++ >= count) yield item;
 }

@@ -26,6 +26,8 @@ export async function createSink(
       return createJsonSink(out, layout.appending ?? false);
     case 'csv':
       return (await import('./csv.js')).createCsvSink(out, layout, style);
+    case 'tsv':
+      return (await import('./csv.js')).createCsvSink(out, layout, style, '\t');
     case 'table':
       return (await import('./table.js')).createTableSink(out, layout, style);
   }
