@@ -44,6 +44,18 @@ export async function checkOutputFile(path: string, label: string, input: InputO
   });
 }
 
+/**
+ * Refuses standard output that is the input file (`-i x.txt >> x.txt`, `< x.txt >> x.txt`): the
+ * records would be read back as input rows, without end.
+ */
+export async function checkStdoutFile(fd: number, input: InputOrigin): Promise<void> {
+  if (input.path === undefined && input.fd === undefined) return;
+  const out = await statOf(fd).catch(() => undefined);
+  if (out?.isFile() && sameFile(out, await inputStats(input))) {
+    throw usageError('the input and standard output are the same file; the output would be read back as input, so write it to another file');
+  }
+}
+
 /** The input's identity; undefined when it has none to compare (a pipe's descriptor still has one). */
 async function inputStats(input: InputOrigin): Promise<Stats | undefined> {
   const found = input.path !== undefined ? fs.stat(input.path) : input.fd !== undefined ? statOf(input.fd) : undefined;

@@ -14,7 +14,7 @@ import type { OutputLayout, SinkStyle } from '../output/sink.js';
 import { writeError } from '../output/write-errors.js';
 import type { ResumableFormat } from '../pipeline/resume.js';
 import type { Settings } from '../settings/resolve.js';
-import { checkOutputFile, type InputOrigin } from './output-file.js';
+import { checkOutputFile, checkStdoutFile, type InputOrigin } from './output-file.js';
 import type { Format, RunRequest } from './run-request.js';
 import type { World } from './world.js';
 import { isObject } from '../core/json.js';
@@ -65,6 +65,8 @@ export async function openOutput(
 
   if (!path) {
     if (req.resume) throw usageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
+    const fd = (world.stdout as { fd?: unknown }).fd;
+    if (typeof fd === 'number') await checkStdoutFile(fd, inputOrigin(req, world));
     return {
       format,
       stream: world.stdout,

@@ -70,6 +70,15 @@ describe('-i and -o naming the same file', () => {
     expect(readFileSync(input, 'utf8')).toBe(CSV);
   });
 
+  it.each([
+    ['-i x >> x', 'numintel lrn -i leads.csv >> link.csv'],
+    ['< x >> x', 'numintel lrn --csv < leads.csv >> hard.csv'],
+  ])('standard output appending to the input (%s): exit 2, nothing read back or sent', async (_, script) => {
+    const run = await nothingSent(() => runShell(script, { cwd: dir, env: ctx.env }));
+    expectRefused(run, /^numintel: the input and standard output are the same file; the output would be read back as input, so write it to another file$/);
+    expect(readFileSync(input, 'utf8')).toBe(CSV);
+  });
+
   it('two different files with the same content are not the same file', async () => {
     writeFileSync(join(dir, 'copy.csv'), CSV);
     const run = await runCli(['lrn', '-i', 'leads.csv', '-o', 'copy.csv'], { cwd: dir, env: ctx.env });
