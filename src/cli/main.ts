@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { systemClock } from '../core/clock.js';
 import { buildProgram, type ProgramHooks } from './program.js';
 import { describeFailure, EXIT } from './exit.js';
+import { writeFailure } from '../output/write-errors.js';
 import type { World } from './world.js';
 
 /** How long a second Ctrl-C waits for the command to write what it finished and leave by itself. */
@@ -29,9 +30,11 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // A closed stdout (`numintel ... | head -1`) is not a failure: the reader has what it wanted.
+  // Any other write error (a full disk, an I/O error) is the user's to fix: one line, exit 2.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT.ok);
-    throw err;
+    process.stderr.write(`numintel: ${writeFailure(err, 'to standard output')}\n`);
+    process.exit(EXIT.usage);
   });
 
   let stderr: NodeJS.WriteStream | undefined;

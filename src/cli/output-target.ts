@@ -1,15 +1,20 @@
 // Where records go and in which format: stdout or -o <file>, with --resume continuing a file
-// after its last complete row.
+// after its last complete row. Everything that can be wrong with the -o file (the input under
+// another name, a directory, no permission, another input's rows to resume) is refused before
+// the file is opened for writing, and before anything is sent.
 import { createWriteStream } from 'node:fs';
-import { extname, resolve } from 'node:path';
-import { once } from 'node:events';
+import { basename, extname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { usageError } from '../core/errors.js';
+import { usageError, type NumintelError } from '../core/errors.js';
 import { activeFields, LOOKUP_KINDS } from '../core/lookups.js';
-import { rowKeys } from '../core/run.js';
+import { rowKeys, type SourceItem } from '../core/run.js';
 import { csvHeader } from '../output/csv-layout.js';
+import { OUTPUT_FORMATS } from '../output/layout.js';
 import type { OutputLayout, SinkStyle } from '../output/sink.js';
+import { writeError } from '../output/write-errors.js';
+import type { ResumableFormat } from '../pipeline/resume.js';
 import type { Settings } from '../settings/resolve.js';
+import { checkOutputFile, checkStdoutFile, type InputOrigin } from './output-file.js';
 import type { Format, RunRequest } from './run-request.js';
 import type { World } from './world.js';
 import { isObject } from '../core/json.js';
@@ -18,94 +23,154 @@ export interface OutputTarget {
   readonly format: Format;
   readonly stream: Writable;
   readonly style: SinkStyle;
-  /** Input rows already in the output file (--resume): the source skips them. */
+  /** Input rows already in the output file (--resume). */
   readonly skipRows: number;
+  /** The input's rows still to look up: all of them, or those after the resumed file's rows. */
+  readonly items: AsyncIterable<SourceItem>;
   /** How to continue after a stop, for the message that ends an interrupted run. */
   readonly resumeHint: string;
   /** What the sink writes: the run's layout, appending or not. */
   readonly layout: OutputLayout;
+  /** Ends the output; rejects with the write error if writing the file failed (a full disk). */
   close(): Promise<void>;
 }
 
-const EXTENSION_FORMATS: Record<string, Format> = { '.csv': 'csv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl' };
+const EXTENSION_FORMATS: Record<string, Format> = { '.csv': 'csv', '.tsv': 'tsv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl' };
+const RESUMABLE: readonly Format[] = ['csv', 'tsv', 'jsonl'] satisfies ResumableFormat[];
 
-/** `written`: what the run writes, so that a file it cannot continue is refused before it is touched. */
-export async function openOutput(req: RunRequest, settings: Settings, world: World, written: Omit<OutputLayout, 'appending'>): Promise<OutputTarget> {
+/**
+ * `written`: what the run writes, so that a file it cannot continue is refused before it is touched.
+ * `source`: the input's rows; a resumed file's rows are checked against its first ones.
+ */
+export async function openOutput(
+  req: RunRequest,
+  settings: Settings,
+  world: World,
+  written: Omit<OutputLayout, 'appending'>,
+  source: { readonly items: AsyncIterable<SourceItem> },
+): Promise<OutputTarget> {
   const inputIsCsv = written.inputColumns !== null;
   const path = req.output === undefined || req.output === '-' ? undefined : resolve(world.cwd, req.output);
+  const label = req.output ?? 'standard output';
   const toTerminal = path === undefined && world.stdout.isTTY === true;
   const format: Format =
-    settings.format ??
-    (path ? EXTENSION_FORMATS[extname(path).toLowerCase()] : undefined) ??
-    (toTerminal ? 'table' : inputIsCsv ? 'csv' : 'jsonl');
+    req.format ?? (path ? formatOfName(path) : undefined) ?? settings.format ?? (toTerminal ? 'table' : inputIsCsv ? 'csv' : 'jsonl');
 
   const style: SinkStyle = { color: useColor(req, world, toTerminal), rawCsv: req.rawCsv, width: world.stdout.columns ?? (Number(world.env.COLUMNS) || undefined) };
   const resumeHint = !path
-    ? 'write to a file with -o <file> (csv or jsonl) to make a run resumable'
-    : format === 'csv' || format === 'jsonl'
+    ? 'write to a file with -o <file> (csv, tsv or jsonl) to make a run resumable'
+    : RESUMABLE.includes(format)
       ? `run the same command again with --resume to continue ${req.output}`
-      : `${format} output cannot be resumed: write csv or jsonl (-f) to make a run resumable`;
+      : `${format} output cannot be resumed: write csv, tsv or jsonl (-f) to make a run resumable`;
 
   if (!path) {
     if (req.resume) throw usageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
+    const fd = (world.stdout as { fd?: unknown }).fd;
+    if (typeof fd === 'number') await checkStdoutFile(fd, inputOrigin(req, world));
     return {
       format,
       stream: world.stdout,
       style,
       skipRows: 0,
+      items: source.items,
       resumeHint,
       layout: { ...written, appending: false },
       close: async () => {},
     };
   }
 
+  await checkOutputFile(path, label, inputOrigin(req, world));
   let skipRows = 0;
   let appending = false;
+  let items = source.items;
   if (req.resume) {
-    if (format !== 'csv' && format !== 'jsonl') {
-      throw usageError(`--resume works with csv and jsonl output, not ${format}`, 'use -f csv or -f jsonl');
+    if (!isResumable(format)) {
+      throw usageError(`--resume works with csv, tsv and jsonl output, not ${format}`, 'use -f csv, -f tsv or -f jsonl');
     }
-    const { inspectOutputForResume, truncateForResume } = await import('../pipeline/resume.js');
+    const { checkResumedInput, inspectOutputForResume, truncateForResume } = await import('../pipeline/resume.js');
     const found = await inspectOutputForResume(path, format);
     // Refused before anything is cut or opened, so the file stays as the interrupted run left it.
     const differs =
-      format === 'csv'
-        ? found.header !== undefined && csvHeader({ ...written, appending: true }).join('\u0000') !== found.header.join('\u0000')
-        : found.first !== undefined && !recordFits(found.first, written);
+      format === 'jsonl'
+        ? found.first !== undefined && !recordFits(found.first, written)
+        : found.header !== undefined && csvHeader({ ...written, appending: true }).join('\u0000') !== found.header.join('\u0000');
     if (differs) {
       throw usageError(
-        `cannot resume ${req.output}: ${format === 'csv' ? 'its columns differ from' : 'its records differ from'} what this command writes`,
+        `cannot resume ${label}: ${format === 'jsonl' ? 'its records differ from' : 'its columns differ from'} what this command writes`,
         'resume with the same command, input and options as the interrupted run',
       );
     }
+    // The rows the file holds are taken from the input here, checked, and not looked up again.
+    const rest = source.items[Symbol.asyncIterator]();
+    await checkResumedInput(path, label, format, found, { items: rest, columns: written.inputColumns }).catch(async (err: unknown) => {
+      await rest.return?.();
+      throw err;
+    });
+    items = { [Symbol.asyncIterator]: () => rest };
     // An empty or missing file needs no cutting: it is opened for writing afresh below.
     if (found.validBytes > 0) {
       await truncateForResume(path, found.validBytes).catch((err: Error) => {
-        throw usageError(`cannot resume ${req.output}: ${err.message}`);
+        throw usageError(`cannot resume ${label}: ${err.message}`);
       });
     }
     skipRows = found.rows;
     appending = found.validBytes > 0;
   }
-  const stream = createWriteStream(path, { flags: appending ? 'a' : 'w' });
-  await Promise.race([
-    once(stream, 'open'),
-    once(stream, 'error').then(([err]) => {
-      throw usageError(`cannot write ${req.output}: ${(err as Error).message}`);
-    }),
-  ]);
+  const { stream, failure } = await openFile(path, appending, label);
   return {
     format,
     stream,
     style,
     skipRows,
+    items,
     resumeHint,
     layout: { ...written, appending },
     close: async () => {
-      stream.end();
-      await once(stream, 'close');
+      if (!stream.destroyed) stream.end();
+      if (!stream.closed) await new Promise((done) => stream.once('close', done));
+      const failed = failure();
+      if (failed) throw failed;
     },
   };
+}
+
+/**
+ * The file opened for writing. Its first write error (a full disk) is kept for close() to report:
+ * the writer only learns that the stream is gone, which alone would look like a reader that left.
+ */
+async function openFile(path: string, appending: boolean, label: string): Promise<{ stream: Writable & { closed: boolean }; failure: () => NumintelError | undefined }> {
+  const stream = createWriteStream(path, { flags: appending ? 'a' : 'w' });
+  let failed: NumintelError | undefined;
+  stream.on('error', (err) => (failed ??= writeError(err, label)));
+  await new Promise<void>((opened, refused) => {
+    stream.once('open', () => opened());
+    stream.once('error', (err) => refused(writeError(err, label)));
+  });
+  return { stream, failure: () => failed };
+}
+
+/** The format a file name asks for; undefined without an extension; an unknown one is refused. */
+function formatOfName(path: string): Format | undefined {
+  const ext = extname(path).toLowerCase();
+  if (ext === '') return undefined;
+  const format = EXTENSION_FORMATS[ext];
+  if (format) return format;
+  throw usageError(
+    `cannot tell the output format of ${basename(path)}: numintel writes ${Object.keys(EXTENSION_FORMATS).join(' ')} files, not ${ext}; ` +
+      `rename it, or give the format with -f (${OUTPUT_FORMATS.join(', ')})`,
+  );
+}
+
+function isResumable(format: Format): format is ResumableFormat {
+  return RESUMABLE.includes(format);
+}
+
+/** The input's file, or standard input's descriptor when the numbers come from there. */
+function inputOrigin(req: RunRequest, world: World): InputOrigin {
+  if (req.numbers.length > 0) return {};
+  if (req.input !== undefined && req.input !== '-') return { path: resolve(world.cwd, req.input) };
+  const fd = (world.stdin as { fd?: unknown }).fd;
+  return typeof fd === 'number' ? { fd } : {};
 }
 
 /**

@@ -59,7 +59,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       cwd: world.cwd,
     },
   );
-  const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns });
+  const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns }, source);
   const { layout } = target;
 
   const connection = await connect(req, settings, world, trace);
@@ -82,8 +82,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 
   let stopped: RunOutcome['stopped'] = null;
   try {
-    const items = target.skipRows > 0 ? skip(source.items, target.skipRows) : source.items;
-    const run = runPipeline(items, { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
+    const run = runPipeline(target.items, { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
       transport: connection.transport,
       clock: world.clock,
       stats,
@@ -117,8 +116,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   } finally {
     progress.stop();
     await source.close();
-    await target.close();
-    await connection.close();
+    // The file's close reports a write error (a full disk); the connection closes all the same.
+    await target.close().finally(() => connection.close());
   }
 
   // The summary and the advice to resume are for bulk runs; one number needs neither.
@@ -133,10 +132,4 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 function stoppingLine(inFlight: number, canQuit: boolean): string {
   const again = canQuit ? ' (Ctrl-C again to quit now)' : '';
   return `stopping: finishing ${inFlight} ${inFlight === 1 ? 'request' : 'requests'} in flight${again}`;
-}
-
-/** Drops the rows a resumed output file already holds. */
-async function* skip<T>(items: AsyncIterable<T>, count: number): AsyncIterable<T> {
-  let seen = 0;
-  for await (const item of items) if (seen++ >= count) yield item;
 }

@@ -1,5 +1,7 @@
-// CSV sink: RFC 4180 quoting (fields with the delimiter, a quote, CR or LF are quoted, quotes
-// doubled), `\n` line ends, UTF-8 without BOM. One row per record.
+// CSV and TSV sink: RFC 4180 quoting (fields with the delimiter, a quote, CR or LF are quoted,
+// quotes doubled), `\n` line ends, UTF-8 without BOM. One row per record. TSV is the same with a
+// tab for the comma: the same columns, and a cell holding a tab, quote or line break quoted as CSV
+// quotes it, which is how spreadsheets and csv-parse (numintel's own TSV input) read it back.
 import type { Writable } from 'node:stream';
 import type { OutputRecord } from '../core/records.js';
 import type { OpeningSink } from '../core/run.js';
@@ -8,23 +10,26 @@ import type { OutputLayout, SinkStyle } from './layout.js';
 import { neutraliseFormula } from './sanitize.js';
 import { createTextWriter } from './stream-write.js';
 
-const NEEDS_QUOTES = /[",\r\n]/;
+export type Delimiter = ',' | '\t';
+
+const NEEDS_QUOTES: Record<Delimiter, RegExp> = { ',': /[",\r\n]/, '\t': /[\t"\r\n]/ };
 
 /**
- * One CSV line, quoted as csv-stringify does with its defaults. Written out here because a
- * stringifier per row (csv-stringify's sync API) cost more than the rest of the sink together.
+ * One CSV (or TSV) line, quoted as csv-stringify does with its defaults. Written out here because
+ * a stringifier per row (csv-stringify's sync API) cost more than the rest of the sink together.
  */
-export function csvLine(cells: readonly string[]): string {
+export function csvLine(cells: readonly string[], delimiter: Delimiter = ','): string {
+  const needsQuotes = NEEDS_QUOTES[delimiter];
   let line = '';
   for (let i = 0; i < cells.length; i++) {
     const cell = cells[i] ?? '';
-    if (i > 0) line += ',';
-    line += NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
+    if (i > 0) line += delimiter;
+    line += needsQuotes.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
   }
   return `${line}\n`;
 }
 
-export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}): OpeningSink {
+export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}, delimiter: Delimiter = ','): OpeningSink {
   const plan = csvPlan(layout);
   const writer = createTextWriter(out);
   // Only service text is neutralised: the user's input columns and our own input/number cells
@@ -36,7 +41,7 @@ export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkSt
   const header = () => {
     if (!headerOwed) return '';
     headerOwed = false;
-    return csvLine(planHeader(plan));
+    return csvLine(planHeader(plan), delimiter);
   };
 
   return {
@@ -51,7 +56,7 @@ export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkSt
         for (const f of g.fields) cells.push(service(f));
         cells.push(service(g.error));
       }
-      return writer.write(header() + csvLine(cells));
+      return writer.write(header() + csvLine(cells, delimiter));
     },
     end(): Promise<void> {
       return writer.flush(header());

@@ -1,7 +1,7 @@
 // What a sink needs to know about the run before the first record arrives.
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface OutputLayout {

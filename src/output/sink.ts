@@ -29,6 +29,8 @@ export async function createSink(
       return begun(createJsonSink(out, layout.appending ?? false));
     case 'csv':
       return begun((await import('./csv.js')).createCsvSink(out, layout, style));
+    case 'tsv':
+      return begun((await import('./csv.js')).createCsvSink(out, layout, style, '\t'));
     case 'table':
       return (await import('./table.js')).createTableSink(out, layout, style);
   }

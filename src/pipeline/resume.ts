@@ -1,13 +1,20 @@
 // --resume: how much of an interrupted output file is whole. The run that wrote it may have died
 // mid-write, so the last record can be torn (half a line, or a quoted cell cut after its embedded
 // newline); only complete records count, and the caller truncates the file to `validBytes` before
-// appending. One streaming pass, so a million-row output costs no memory.
+// appending. One streaming pass, so a million-row output costs no memory. A second pass checks
+// that those records came from this input (checkResumedInput), before the file is touched.
 // fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
 import { createReadStream, promises as fs } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import { usageError } from '../core/errors.js';
 import { isObject } from '../core/json.js';
+import { rowKeys, type SourceItem } from '../core/run.js';
+import { csvRecords } from './csv-records.js';
 import { CsvRecordScanner } from './csv-scan.js';
 import { readError } from './source-errors.js';
+
+/** The output formats a run can be resumed in: those written one whole record per line or row. */
+export type ResumableFormat = 'csv' | 'tsv' | 'jsonl';
 
 export interface ResumePoint {
   /** Complete data rows in the file (a CSV header is not one). */
@@ -22,13 +29,13 @@ export interface ResumePoint {
 
 /** The header line is kept only up to this size; a longer one is no header numintel wrote. */
 const MAX_HEADER = 1 << 20;
-/** The CSV output's delimiter. */
-const DELIMITER = ',';
+/** The delimiter of each tabular output. */
+const DELIMITERS = { csv: ',', tsv: '\t' } as const;
 
-export async function inspectOutputForResume(path: string, format: 'csv' | 'jsonl'): Promise<ResumePoint> {
+export async function inspectOutputForResume(path: string, format: ResumableFormat): Promise<ResumePoint> {
   const chunks = createReadStream(path);
   try {
-    return format === 'csv' ? await inspectCsv(chunks) : await inspectJsonl(chunks);
+    return format === 'jsonl' ? await inspectJsonl(chunks) : await inspectCsv(chunks, DELIMITERS[format]);
   } catch (err) {
     if ((err as { code?: unknown }).code === 'ENOENT') return { rows: 0, validBytes: 0 };
     throw readError(err, path);
@@ -42,8 +49,8 @@ export async function truncateForResume(path: string, validBytes: number): Promi
   await fs.truncate(path, validBytes);
 }
 
-async function inspectCsv(chunks: AsyncIterable<Buffer>): Promise<ResumePoint> {
-  const scanner = new CsvRecordScanner(DELIMITER);
+async function inspectCsv(chunks: AsyncIterable<Buffer>, delimiter: string): Promise<ResumePoint> {
+  const scanner = new CsvRecordScanner(delimiter);
   let records = 0;
   let validBytes = 0;
   let headerEnd = -1;
@@ -59,13 +66,13 @@ async function inspectCsv(chunks: AsyncIterable<Buffer>): Promise<ResumePoint> {
     scanner.scan(chunk, onRecord);
   }
   if (records === 0) return { rows: 0, validBytes };
-  const header = headerEnd <= MAX_HEADER ? parseHeader(Buffer.concat(head).subarray(0, headerEnd)) : undefined;
+  const header = headerEnd <= MAX_HEADER ? parseHeader(Buffer.concat(head).subarray(0, headerEnd), delimiter) : undefined;
   return { rows: records - 1, validBytes, ...(header && { header }) };
 }
 
-function parseHeader(bytes: Buffer): string[] | undefined {
+function parseHeader(bytes: Buffer, delimiter: string): string[] | undefined {
   try {
-    const [header] = parse(bytes, { delimiter: DELIMITER, bom: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
+    const [header] = parse(bytes, { delimiter, bom: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
     return header;
   } catch {
     return undefined;
@@ -109,4 +116,98 @@ function parsed(text: string): unknown {
   } catch {
     return NOT_JSON;
   }
+}
+
+/** What the resumed run reads: the input's rows from the first on, and its CSV header (null for a list). */
+export interface ResumedInput {
+  readonly items: AsyncIterator<SourceItem>;
+  readonly columns: readonly string[] | null;
+}
+
+/**
+ * Takes as many rows from `input` as the file's first `point.rows` records and throws a usage
+ * error at the first record that was written for another row: resuming with another input would
+ * mix two inputs in one file and never look up the new input's first rows. Compared are the input
+ * cells a record carries (the `input` of a list, the row's cells for CSV), which the output holds
+ * unchanged. Reads the file up to `point.validBytes` only; changes nothing.
+ */
+export async function checkResumedInput(path: string, label: string, format: ResumableFormat, point: ResumePoint, input: ResumedInput): Promise<void> {
+  if (point.rows === 0) return;
+  const keys = input.columns && rowKeys(input.columns);
+  const expected = (item: SourceItem): string[] => (keys ? keys.map((k) => item.row?.[k] ?? '') : [item.input]);
+  const chunks = createReadStream(path, { end: point.validBytes - 1 });
+  const records = format === 'jsonl' ? jsonlInputs(chunks, keys) : csvInputs(chunks, DELIMITERS[format], keys?.length ?? 1, label);
+  let row = 0;
+  try {
+    for await (const written of records) {
+      if (row === point.rows) break;
+      row++;
+      const next = await input.items.next();
+      if (next.done) {
+        throw usageError(`cannot resume ${label}: it holds ${point.rows} rows, but the input has only ${row - 1}`, ANOTHER_INPUT);
+      }
+      const given = expected(next.value);
+      if (!sameCells(written, given)) {
+        throw usageError(
+          `cannot resume ${label}: its row ${row} was written for ${shown(written)}, but row ${row} of the input is ${shown(given)}`,
+          ANOTHER_INPUT,
+        );
+      }
+    }
+  } catch (err) {
+    throw readError(err, label);
+  } finally {
+    chunks.destroy();
+  }
+}
+
+const ANOTHER_INPUT = 'resume with the input of the interrupted run, or write to a new file';
+
+function sameCells(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((cell, i) => cell === b[i]);
+}
+
+/** Cells as the user would recognise them, cut short for one line. */
+function shown(cells: readonly string[]): string {
+  const text = JSON.stringify(cells.length === 1 ? cells[0] : cells.join(','));
+  return text.length > 80 ? `${text.slice(0, 77)}..."` : text;
+}
+
+/** Each data row's first `width` cells: the input columns (or the `input` column) of the output. */
+async function* csvInputs(chunks: AsyncIterable<Buffer>, delimiter: string, width: number, label: string): AsyncGenerator<string[]> {
+  let header = true;
+  for await (const cells of csvRecords(chunks, delimiter, label)) {
+    if (header) header = false;
+    else yield Array.from({ length: width }, (_, i) => cells[i] ?? '');
+  }
+}
+
+/** Each record's input cells: its row's values under the input's keys, or its `input`. */
+async function* jsonlInputs(chunks: AsyncIterable<Buffer>, keys: readonly string[] | null): AsyncGenerator<string[]> {
+  for await (const line of lines(chunks)) {
+    if (line.trim() === '') continue;
+    const record = JSON.parse(line) as unknown;
+    if (!isObject(record)) {
+      yield [];
+      continue;
+    }
+    const row = isObject(record.row) ? record.row : {};
+    yield keys ? keys.map((k) => String(row[k] ?? '')) : [String(record.input)];
+  }
+}
+
+async function* lines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  let partial: Buffer[] = [];
+  for await (const chunk of chunks) {
+    let from = 0;
+    for (let lf = chunk.indexOf(0x0a); lf !== -1; lf = chunk.indexOf(0x0a, from)) {
+      partial.push(chunk.subarray(from, lf));
+      yield Buffer.concat(partial).toString('utf8');
+      partial = [];
+      from = lf + 1;
+    }
+    partial.push(chunk.subarray(from));
+  }
+  const last = Buffer.concat(partial).toString('utf8');
+  if (last !== '') yield last;
 }

@@ -11,6 +11,7 @@ import { isPhoneHeader } from './column-detect.js';
 import { readError } from './source-errors.js';
 import { countListEntries, listItems } from './source-list.js';
 import { peekInput, replay, sniffDelimiter } from './source-peek.js';
+import { textInput } from './source-sniff.js';
 
 export interface SourceSpec {
   /** Numbers given as arguments. */
@@ -76,11 +77,13 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   const stream = path !== undefined ? openFile(path) : io.stdin;
   const close = async () => void stream.destroy();
 
-  const peek = await peekInput(stream).catch((err: unknown) => {
+  // A workbook, an archive or other binary is refused here, before a row is read; UTF-16 becomes UTF-8.
+  const peek = await peekInput(textInput(stream, label)).catch((err: unknown) => {
     stream.destroy();
     throw readError(err, label);
   });
-  const recount = (from: number) => (regularFile && path !== undefined ? () => afterBytes(openFile(path), peek.dropped + from) : undefined);
+  const recount = (from: number) =>
+    regularFile && path !== undefined ? () => afterBytes(textInput(openFile(path), label), peek.dropped + from) : undefined;
 
   const named = /\.tsv$/i.test(label) ? 'tsv' : /\.csv$/i.test(label) ? 'csv' : undefined;
   const given = spec.delimiter === undefined ? undefined : delimiterOption(spec.delimiter);
@@ -146,9 +149,9 @@ function countInBackground(
   };
 }
 
-async function* afterBytes(stream: Readable, skip: number): AsyncGenerator<Buffer> {
+async function* afterBytes(chunks: AsyncIterable<Buffer>, skip: number): AsyncGenerator<Buffer> {
   let left = skip;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  for await (const chunk of chunks) {
     if (left >= chunk.length) {
       left -= chunk.length;
       continue;

@@ -1,0 +1,73 @@
+// Checks on the -o file made before anything is opened for writing or sent: a setup mistake (a
+// directory, a missing folder, no permission, the input itself) is told in one line and exits 2,
+// and the user's files are as they were.
+// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
+import { constants, fstat, promises as fs, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
+import { errnoCode, ioReason } from '../core/io-errors.js';
+import { usageError } from '../core/errors.js';
+
+/** Where the input comes from, to tell whether the output would overwrite it. */
+export interface InputOrigin {
+  /** -i <file>, resolved. */
+  readonly path?: string;
+  /** Standard input's descriptor, when numbers come from there (`< file` makes it a file). */
+  readonly fd?: number;
+}
+
+/** Throws a usage error when `path` cannot be written, or is the input under another name. */
+export async function checkOutputFile(path: string, label: string, input: InputOrigin): Promise<void> {
+  const cannot = (why: string) => usageError(`cannot write ${label}: ${why}`);
+  const info = await fs.stat(path).catch((err: unknown) => {
+    if (errnoCode(err) === 'ENOENT') return undefined;
+    throw cannot(ioReason(err));
+  });
+  if (info === undefined) {
+    // A new file: its folder must exist and take new files.
+    const dir = dirname(path);
+    const folder = await fs.stat(dir).catch((err: unknown) => {
+      throw cannot(errnoCode(err) === 'ENOENT' ? `no such directory ${dir}` : ioReason(err));
+    });
+    if (!folder.isDirectory()) throw cannot(`${dir} is not a directory`);
+    await fs.access(dir, constants.W_OK).catch((err: unknown) => {
+      throw cannot(`${ioReason(err)} (cannot create files in ${dir})`);
+    });
+    return;
+  }
+  if (info.isDirectory()) throw cannot('it is a directory; give a file name, e.g. -o <directory>/out.csv');
+  // Only a regular file is destroyed by writing over it; a terminal or /dev/null may be both ends.
+  if (info.isFile() && sameFile(info, await inputStats(input))) {
+    throw usageError(`-i and -o name the same file (${label}); writing the output would destroy the input, so write it to another file`);
+  }
+  await fs.access(path, constants.W_OK).catch((err: unknown) => {
+    throw cannot(ioReason(err));
+  });
+}
+
+/**
+ * Refuses standard output that is the input file (`-i x.txt >> x.txt`, `< x.txt >> x.txt`): the
+ * records would be read back as input rows, without end.
+ */
+export async function checkStdoutFile(fd: number, input: InputOrigin): Promise<void> {
+  if (input.path === undefined && input.fd === undefined) return;
+  const out = await statOf(fd).catch(() => undefined);
+  if (out?.isFile() && sameFile(out, await inputStats(input))) {
+    throw usageError('the input and standard output are the same file; the output would be read back as input, so write it to another file');
+  }
+}
+
+/** The input's identity; undefined when it has none to compare (a pipe's descriptor still has one). */
+async function inputStats(input: InputOrigin): Promise<Stats | undefined> {
+  const found = input.path !== undefined ? fs.stat(input.path) : input.fd !== undefined ? statOf(input.fd) : undefined;
+  return found?.catch(() => undefined);
+}
+
+// fs.fstat on the bare descriptor, not a FileHandle: a handle would close standard input when collected.
+function statOf(fd: number): Promise<Stats> {
+  return new Promise((resolve, reject) => fstat(fd, (err, stats) => (err ? reject(err) : resolve(stats))));
+}
+
+/** Same device and inode: one file, whatever the names (relative, `./`, symlink, hard link). */
+function sameFile(a: Stats, b: Stats | undefined): boolean {
+  return b !== undefined && a.dev === b.dev && a.ino === b.ino;
+}

@@ -1,0 +1,262 @@
+// The user's files, with the real CLI against the real sandbox: -i and -o naming one file in any
+// spelling, an -o that cannot be written, the format from the extension (TSV read back with a tab
+// delimiter), a workbook or archive given as input, a full disk on stdout, and --resume with
+// another input. Every refusal: exit 2, one line, no stack trace, the files as they were, and no
+// request reached the sandbox.
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { fileSandbox, hasStackTrace, jsonl, parseCsv, runCli, runShell, sandboxStats, tempDir, type CliResult } from './harness.js';
+import { xlsx, zipOf } from '../pipeline/zip-fixture.js';
+
+const ctx = fileSandbox();
+const NUMBERS = ['12015550123', '(201) 555-0124', '+1 201 555 0125', '201.555.0126', '12015550127'];
+const CSV = `name,phone\n${NUMBERS.map((n, i) => `contact ${i},"${n}"`).join('\n')}\n`;
+
+const requests = async () => (await sandboxStats(ctx.sb)).requests.total;
+
+/** A refusal: exit 2, exactly `lines` lines on stderr (the first matching `message`), no stack trace, nothing on stdout. */
+function expectRefused(run: CliResult, message: RegExp, lines = 1): void {
+  expect(run.code, run.stderr).toBe(2);
+  expect(hasStackTrace(run.stderr), run.stderr).toBe(false);
+  const stderr = run.stderr.trimEnd().split('\n');
+  expect(stderr, run.stderr).toHaveLength(lines);
+  expect(stderr[0]).toMatch(message);
+  expect(run.stdout).toBe('');
+}
+
+/** Runs `run` and checks the sandbox saw no request meanwhile. */
+async function nothingSent(run: () => Promise<CliResult>): Promise<CliResult> {
+  const before = await requests();
+  const result = await run();
+  expect(await requests()).toBe(before);
+  return result;
+}
+
+describe('-i and -o naming the same file', () => {
+  const dir = tempDir('numintel-same-');
+  const input = join(dir, 'leads.csv');
+  writeFileSync(input, CSV);
+  symlinkSync('leads.csv', join(dir, 'link.csv'));
+  linkSync(input, join(dir, 'hard.csv'));
+  mkdirSync(join(dir, 'sub'));
+
+  it.each([
+    ['the same name', ['-i', 'leads.csv', '-o', 'leads.csv']],
+    ['./ and a detour through a folder', ['-i', './leads.csv', '-o', 'sub/../leads.csv']],
+    ['relative and absolute', ['-i', 'leads.csv', '-o', input]],
+    ['a symbolic link as -o', ['-i', 'leads.csv', '-o', 'link.csv']],
+    ['a symbolic link as -i', ['-i', 'link.csv', '-o', 'leads.csv']],
+    ['a hard link', ['-i', 'hard.csv', '-o', 'leads.csv']],
+    ['with --resume', ['-i', 'leads.csv', '-o', './leads.csv', '--resume']],
+    ['with an explicit format', ['-i', 'leads.csv', '-o', 'hard.csv', '-f', 'jsonl']],
+  ])('%s: exit 2 before anything is written or sent, the input byte-identical', async (_, args) => {
+    const run = await nothingSent(() => runCli(['lrn', ...args], { cwd: dir, env: ctx.env }));
+    expectRefused(run, /^numintel: -i and -o name the same file \(.+\); writing the output would destroy the input, so write it to another file$/);
+    expect(readFileSync(input, 'utf8')).toBe(CSV);
+  });
+
+  it('enrich with the file as its argument', async () => {
+    const run = await nothingSent(() => runCli(['enrich', 'leads.csv', '-o', 'link.csv'], { cwd: dir, env: ctx.env }));
+    expectRefused(run, /-i and -o name the same file/);
+    expect(readFileSync(input, 'utf8')).toBe(CSV);
+  });
+
+  it('standard input redirected from the -o file', async () => {
+    const run = await nothingSent(() => runShell('numintel lrn --csv -o leads.csv < hard.csv', { cwd: dir, env: ctx.env }));
+    expectRefused(run, /-i and -o name the same file \(leads\.csv\)/);
+    expect(readFileSync(input, 'utf8')).toBe(CSV);
+  });
+
+  it.each([
+    ['-i x >> x', 'numintel lrn -i leads.csv >> link.csv'],
+    ['< x >> x', 'numintel lrn --csv < leads.csv >> hard.csv'],
+  ])('standard output appending to the input (%s): exit 2, nothing read back or sent', async (_, script) => {
+    const run = await nothingSent(() => runShell(script, { cwd: dir, env: ctx.env }));
+    expectRefused(run, /^numintel: the input and standard output are the same file; the output would be read back as input, so write it to another file$/);
+    expect(readFileSync(input, 'utf8')).toBe(CSV);
+  });
+
+  it('two different files with the same content are not the same file', async () => {
+    writeFileSync(join(dir, 'copy.csv'), CSV);
+    const run = await runCli(['lrn', '-i', 'leads.csv', '-o', 'copy.csv'], { cwd: dir, env: ctx.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(parseCsv(readFileSync(join(dir, 'copy.csv'), 'utf8'))).toHaveLength(NUMBERS.length + 1);
+  });
+});
+
+describe('an -o that cannot be written', () => {
+  const dir = tempDir('numintel-unwritable-');
+  writeFileSync(join(dir, 'list.txt'), `${NUMBERS.join('\n')}\n`);
+  const readOnly = join(dir, 'read-only');
+  mkdirSync(readOnly);
+  chmodSync(readOnly, 0o555);
+
+  it.each([
+    ['a directory', dir, /^numintel: cannot write .+: it is a directory; give a file name, e.g. -o <directory>\/out\.csv$/],
+    ['a file in a missing directory', join(dir, 'no', 'such', 'out.csv'), /^numintel: cannot write .+out\.csv: no such directory .+no[/]such$/],
+    ['a file under a file', join(dir, 'list.txt', 'out.csv'), /^numintel: cannot write .+: .+ is not a directory$/],
+    // No one may create files in /sys, not even root (who ignores permission bits): the permission
+    // case that holds whoever runs the suite. Read-only where /sys is mounted so (containers).
+    ['a file nobody may create', '/sys/numintel-out.csv', /^numintel: cannot write \/sys\/numintel-out\.csv: (permission denied|read-only file system)\b/],
+  ])('%s: exit 2 with one line, nothing sent', async (_, out, message) => {
+    const run = await nothingSent(() => runCli(['lrn', '-i', 'list.txt', '-o', out], { cwd: dir, env: ctx.env }));
+    expectRefused(run, message);
+  });
+
+  // Root ignores permission bits, so a read-only directory only refuses other users: skipped as root.
+  it.skipIf(process.getuid?.() === 0)('a file in a read-only directory: exit 2 with one line, nothing sent', async () => {
+    const run = await nothingSent(() => runCli(['lrn', '-i', 'list.txt', '-o', join(readOnly, 'out.csv')], { cwd: dir, env: ctx.env }));
+    expectRefused(run, /^numintel: cannot write .+out\.csv: permission denied \(cannot create files in .+read-only\)$/);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('a full disk while writing the -o file: one line naming it, exit 2', async () => {
+    const run = await runCli(['lrn', '-i', 'list.txt', '-o', '/dev/full', '-q'], { cwd: dir, env: ctx.env });
+    expectRefused(run, /^numintel: cannot write \/dev\/full: no space left on device \(ENOSPC\)$/);
+  });
+});
+
+describe('a full disk on standard output', () => {
+  it.skipIf(!existsSync('/dev/full')).each([
+    ['one number', 'numintel lrn 12015550123 > /dev/full'],
+    ['a bulk run', `printf '${NUMBERS.join('\\n')}\\n' | numintel lrn -q --concurrency 2 > /dev/full`],
+    ['CSV', `printf '${NUMBERS.join('\\n')}\\n' | numintel trust -f csv -q > /dev/full`],
+  ])('%s: one line on stderr, exit 2, no stack trace', async (_, script) => {
+    const run = await runShell(script, { env: ctx.env });
+    expect(run.stderr).toBe('numintel: cannot write to standard output: no space left on device (ENOSPC)\n');
+    expect(run.code).toBe(2);
+  });
+});
+
+describe('the output format from the -o extension', () => {
+  const dir = tempDir('numintel-ext-');
+  writeFileSync(join(dir, 'list.txt'), `${NUMBERS.join('\n')}\n`);
+  writeFileSync(join(dir, 'leads.csv'), CSV);
+
+  it('csv, tsv, json, jsonl and ndjson (any case) each as its name says, TSV with the CSV columns', async () => {
+    const out = (name: string) => readFileSync(join(dir, name), 'utf8');
+    const names = ['o.csv', 'o.tsv', 'o.json', 'o.jsonl', 'o.ndjson', 'O.TSV', 'o.Json'];
+    const runs = await Promise.all(names.map((name) => runCli(['lrn', '-i', 'leads.csv', '-o', name, '-q'], { cwd: dir, env: ctx.env })));
+    for (const [i, run] of runs.entries()) expect(run.code, `${names[i]}: ${run.stderr}`).toBe(0);
+    const csv = parseCsv(out('o.csv'));
+    expect(csv[0]).toEqual(['name', 'phone', 'number', 'lrn', 'lrn_activated_at', 'error']);
+    expect(csv).toHaveLength(NUMBERS.length + 1);
+    for (const tsv of ['o.tsv', 'O.TSV']) {
+      expect(out(tsv)).toContain('\t');
+      expect(parse(out(tsv), { delimiter: '\t', relax_column_count: false })).toEqual(csv);
+    }
+    const records = jsonl(out('o.jsonl'));
+    expect(records.map((r) => r.input)).toEqual(NUMBERS);
+    expect(jsonl(out('o.ndjson'))).toEqual(records);
+    expect(JSON.parse(out('o.json'))).toEqual(records);
+    expect(JSON.parse(out('o.Json'))).toEqual(records);
+  });
+
+  it('-f tsv on stdout is the same TSV', async () => {
+    const run = await runCli(['lrn', '-i', 'leads.csv', '-f', 'tsv', '-q'], { cwd: dir, env: ctx.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(readFileSync(join(dir, 'o.tsv'), 'utf8'));
+  });
+
+  it('a TSV output is a TSV input: read back, the same rows and columns plus the new ones', async () => {
+    const run = await runCli(['cnam', '-i', 'o.tsv', '-o', 'again.tsv', '-q'], { cwd: dir, env: ctx.env });
+    expect(run.code, run.stderr).toBe(0);
+    const again = parse(readFileSync(join(dir, 'again.tsv'), 'utf8'), { delimiter: '\t' }) as string[][];
+    expect(again[0]).toEqual(['name', 'phone', 'number', 'lrn', 'lrn_activated_at', 'error', 'numintel_number', 'cnam_number', 'cnam', 'numintel_error']);
+    expect(again).toHaveLength(NUMBERS.length + 1);
+  });
+
+  it.each(['out.xlsx', 'out.txt', 'out.csv.gz'])('%s without -f: exit 2 naming the known extensions and -f, no file, nothing sent', async (name) => {
+    const run = await nothingSent(() => runCli(['lrn', '-i', 'list.txt', '-o', name], { cwd: dir, env: ctx.env }));
+    expectRefused(run, /^numintel: cannot tell the output format of .+: numintel writes \.csv \.tsv \.json \.jsonl \.ndjson files, not \.\w+; rename it, or give the format with -f \(table, json, jsonl, csv, tsv\)$/);
+    expect(existsSync(join(dir, name))).toBe(false);
+  });
+
+  it('an unknown extension with -f writes that format', async () => {
+    const run = await runCli(['lrn', '-i', 'list.txt', '-o', 'out.txt', '-f', 'csv', '-q'], { cwd: dir, env: ctx.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(parseCsv(readFileSync(join(dir, 'out.txt'), 'utf8'))[0]).toEqual(['input', 'number', 'lrn', 'lrn_activated_at', 'error']);
+  });
+});
+
+describe('an input that is no text', () => {
+  const dir = tempDir('numintel-binary-');
+  writeFileSync(join(dir, 'leads.xlsx'), xlsx());
+  writeFileSync(join(dir, 'leads.zip'), zipOf({ 'leads.csv': CSV }));
+  writeFileSync(join(dir, 'leads.csv.gz'), gzipSync(CSV));
+  writeFileSync(join(dir, 'leads.csv'), xlsx()); // a workbook with the wrong name
+
+  it.each([
+    ['an XLSX workbook', ['-i', 'leads.xlsx'], /^numintel: cannot read leads\.xlsx: it looks like an Excel workbook \(XLSX\); save it as CSV \(File › Save As › CSV UTF-8\) and pass that$/],
+    ['an XLSX named .csv', ['-i', 'leads.csv'], /^numintel: cannot read leads\.csv: it looks like an Excel workbook \(XLSX\)/],
+    ['a ZIP archive', ['-i', 'leads.zip'], /^numintel: cannot read leads\.zip: it looks like a ZIP archive; extract the CSV or list inside and pass that$/],
+    ['a gzip file', ['-i', 'leads.csv.gz'], /^numintel: cannot read leads\.csv\.gz: it looks like a gzip-compressed file; decompress it first/],
+  ])('%s: exit 2 saying what to do, nothing sent', async (_, args, message) => {
+    const run = await nothingSent(() => runCli(['lrn', ...args], { cwd: dir, env: ctx.env }));
+    expectRefused(run, message);
+  });
+
+  it('an XLSX on standard input', async () => {
+    const run = await nothingSent(() => runShell('numintel enrich < leads.xlsx', { cwd: dir, env: ctx.env }));
+    expectRefused(run, /^numintel: cannot read standard input: it looks like an Excel workbook \(XLSX\)/);
+  });
+
+  it('UTF-16 text with a byte-order mark (Excel "Unicode Text") is read like UTF-8', async () => {
+    writeFileSync(join(dir, 'unicode.txt'), Buffer.from(`\ufeff${CSV.replaceAll(',', '\t')}`, 'utf16le'));
+    const run = await runCli(['lrn', '-i', 'unicode.txt', '-f', 'jsonl', '-q'], { cwd: dir, env: ctx.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(jsonl(run.stdout).map((r) => [r.input, (r.row as Record<string, string>).name])).toEqual(NUMBERS.map((n, i) => [n, `contact ${i}`]));
+  });
+});
+
+describe('--resume with the rows of another input', () => {
+  const dir = tempDir('numintel-resume-input-');
+  const OTHER = [...NUMBERS.slice(0, 2), '(201) 555-0199', ...NUMBERS.slice(3)];
+  writeFileSync(join(dir, 'a.txt'), `${NUMBERS.join('\n')}\n`);
+  writeFileSync(join(dir, 'b.txt'), `${OTHER.join('\n')}\n`);
+  writeFileSync(join(dir, 'short.txt'), `${NUMBERS.slice(0, 2).join('\n')}\n`);
+  writeFileSync(join(dir, 'a.csv'), CSV);
+  writeFileSync(join(dir, 'b.csv'), CSV.replace('contact 1', 'someone else'));
+
+  /** The whole output of `input`, and the file an interrupted run left: its first `rows` rows. */
+  async function interrupted(input: string, out: string, rows: number): Promise<string> {
+    const full = await runCli(['lrn', '-i', input, '-o', `full-${out}`, '-q'], { cwd: dir, env: ctx.env });
+    expect(full.code, full.stderr).toBe(0);
+    const whole = readFileSync(join(dir, `full-${out}`), 'utf8');
+    const header = out.endsWith('.jsonl') ? 0 : 1;
+    writeFileSync(join(dir, out), `${whole.split('\n').slice(0, rows + header).join('\n')}\n`);
+    return whole;
+  }
+
+  it.each([
+    ['a list, csv output', 'a.txt', 'b.txt', 'list.csv', /its row 3 was written for "\+1 201 555 0125", but row 3 of the input is "\(201\) 555-0199"/],
+    ['a list, tsv output', 'a.txt', 'b.txt', 'list.tsv', /its row 3 was written for "\+1 201 555 0125"/],
+    ['a list, jsonl output', 'a.txt', 'b.txt', 'list.jsonl', /its row 3 was written for "\+1 201 555 0125"/],
+    ['a CSV, csv output', 'a.csv', 'b.csv', 'rows.csv', /its row 2 was written for "contact 1,\(201\) 555-0124", but row 2 of the input is "someone else,\(201\) 555-0124"/],
+    ['a CSV, jsonl output', 'a.csv', 'b.csv', 'rows.jsonl', /its row 2 was written for "contact 1,/],
+  ])('%s: another input is refused (exit 2, first differing row named), file byte-identical; the right one resumes', async (_, right, wrong, out, message) => {
+    const whole = await interrupted(right, out, 3);
+    const before = readFileSync(join(dir, out));
+    const refused = await nothingSent(() => runCli(['lrn', '-i', wrong, '-o', out, '--resume'], { cwd: dir, env: ctx.env }));
+    expectRefused(refused, new RegExp(`^numintel: cannot resume ${out.replace('.', '\\.')}: ${message.source}`), 2);
+    expect(refused.stderr).toMatch(/\nresume with the input of the interrupted run, or write to a new file\n$/);
+    expect(readFileSync(join(dir, out)).equals(before)).toBe(true);
+
+    const sent = await requests();
+    const resumed = await runCli(['lrn', '-i', right, '-o', out, '--resume', '-q'], { cwd: dir, env: ctx.env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readFileSync(join(dir, out), 'utf8')).toBe(whole);
+    // Only the rows the file did not hold were looked up.
+    expect((await requests()) - sent).toBe(NUMBERS.length - 3);
+  });
+
+  it('a file with more rows than the input: exit 2, file byte-identical', async () => {
+    await interrupted('a.txt', 'long.jsonl', NUMBERS.length);
+    const before = readFileSync(join(dir, 'long.jsonl'));
+    const run = await nothingSent(() => runCli(['lrn', '-i', 'short.txt', '-o', 'long.jsonl', '--resume'], { cwd: dir, env: ctx.env }));
+    expectRefused(run, /^numintel: cannot resume long\.jsonl: it holds 5 rows, but the input has only 2$/, 2);
+    expect(readFileSync(join(dir, 'long.jsonl')).equals(before)).toBe(true);
+  });
+});
