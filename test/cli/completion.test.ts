@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OUTPUT_FORMATS } from '../../src/output/layout.js';
 import { CLI } from '../e2e/harness.js';
 import { runInProcess, testWorld } from '../support/world.js';
 
@@ -34,7 +35,7 @@ const CASES: [line: string, want: string[] | ((got: string[]) => void)][] = [
   ['numintel ', ['lrn', 'cnam', 'trust', 'enrich', 'sandbox', 'config', 'completion']],
   ['numintel tr', ['trust']],
   ['numintel lrn --fo', ['--format']],
-  ['numintel lrn -f ', ['table', 'json', 'jsonl', 'csv']],
+  ['numintel lrn -f ', [...OUTPUT_FORMATS]],
   ['numintel lrn -f csv --trans', ['--transport']],
   ['numintel enrich --transport ', ['rest', 'graphql']],
   ['numintel lrn -i le', ['leads.csv']],
