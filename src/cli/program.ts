@@ -4,6 +4,7 @@ import { LOOKUP_KINDS, LOOKUPS } from '../core/lookups.js';
 import { VERSION } from '../core/version.js';
 import { configCommand } from './config-command.js';
 import { enrichCommand, lookupCommand, type SetExitCode } from './lookup-command.js';
+import { reportCommand } from './report-command.js';
 import { sandboxCommand } from './sandbox-command.js';
 import { EXIT_CODES_HELP } from './exit.js';
 import type { World } from './world.js';
@@ -21,6 +22,7 @@ export function buildProgram(world: World, setExitCode: SetExitCode, named?: str
   const commands: Record<string, () => Command> = {
     ...Object.fromEntries(LOOKUP_KINDS.map((kind) => [kind, () => lookupCommand(LOOKUPS[kind], world, setExitCode)])),
     enrich: () => enrichCommand(world, setExitCode),
+    report: () => reportCommand(world, setExitCode),
     sandbox: () => sandboxCommand(world),
     config: () => configCommand(world),
   };

@@ -77,6 +77,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     world.clock,
   );
   const sink = await createSink(target.format, target.stream, layout, target.style);
+  const report = req.report === undefined ? undefined : (await import('./report-hook.js')).reportHook(req.report, req.input, world);
 
   let stopped: RunOutcome['stopped'] = null;
   try {
@@ -95,6 +96,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     progress.start();
     for await (const record of run.records) {
       await sink.write(record);
+      report?.observe(record);
       progress.update();
     }
     // Before the sink's last words: a table is drawn at the end, and the bar must be gone by then.
@@ -111,6 +113,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     await target.close();
     await connection.close();
   }
+  await report?.write();
 
   // The summary and the advice to resume are for bulk runs; one number needs neither.
   const bulk = stats.rows > 1;

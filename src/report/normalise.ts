@@ -1,0 +1,105 @@
+// The service's vocabularies, and those of the carriers' data it passes on, mapped to the few
+// classes a report counts. A code that is not in a table is kept as it was written, never dropped.
+
+export type LineClass = 'mobile' | 'landline' | 'voip' | 'toll_free' | 'other';
+export const LINE_CLASSES: readonly LineClass[] = ['mobile', 'landline', 'voip', 'toll_free', 'other'];
+
+// Keys are upper case with runs of spaces, dashes, underscores and slashes made one space.
+const LINE_TYPES: Record<string, LineClass> = {
+  WIRELESS: 'mobile',
+  WRS: 'mobile',
+  MOBILE: 'mobile',
+  CELLULAR: 'mobile',
+  CELL: 'mobile',
+  PCS: 'mobile',
+  'WIRELESS MOBILE': 'mobile',
+  LANDLINE: 'landline',
+  LND: 'landline',
+  FIXED: 'landline',
+  'FIXED LINE': 'landline',
+  FIXEDLINE: 'landline',
+  WIRELINE: 'landline',
+  WRL: 'landline',
+  POTS: 'landline',
+  VOIP: 'voip',
+  'NON FIXED VOIP': 'voip',
+  'NONFIXED VOIP': 'voip',
+  'FIXED VOIP': 'voip',
+  'INTERCONNECTED VOIP': 'voip',
+  'VOICE OVER IP': 'voip',
+  TOLLFREE: 'toll_free',
+  'TOLL FREE': 'toll_free',
+  TF: 'toll_free',
+};
+
+export function lineKey(code: string): string {
+  return code.trim().toUpperCase().replace(/[\s_\-/]+/g, ' ');
+}
+
+/** The class of a `carrier_type`; anything unknown is 'other' (its code is shown as written). */
+export function lineClass(code: string): LineClass {
+  return LINE_TYPES[lineKey(code)] ?? 'other';
+}
+
+/** The table itself, for tests and the README. */
+export const LINE_TYPE_TABLE: Readonly<Record<string, LineClass>> = LINE_TYPES;
+
+/** Why a number was refused, from the message of its `invalid_number` error (src/core/numbers.ts words them). */
+const INVALID_REASONS: readonly [RegExp, string][] = [
+  [/^empty\b/, 'empty'],
+  [/^no digits\b/, 'no digits'],
+  [/contains letters/, 'letters'],
+  [/^not a U\.S\. number/, 'not a U.S. number'],
+  [/^too short\b/, 'too short'],
+  [/^too long\b/, 'too long'],
+  [/^area code \S+ is not valid/, 'invalid area code'],
+  [/^exchange \S+ is not valid/, 'invalid exchange'],
+  [/is not a valid U\.S\. number/, 'unassigned range'],
+];
+
+export function invalidReason(message: string): string {
+  for (const [re, reason] of INVALID_REASONS) if (re.test(message)) return reason;
+  return message.trim() === '' ? 'invalid' : 'refused by the service';
+}
+
+/** U.S. offsets (standard time, as the service gives them) and their zone names. */
+const ZONES: Record<string, string> = {
+  '-0400': 'Atlantic',
+  '-0500': 'Eastern',
+  '-0600': 'Central',
+  '-0700': 'Mountain',
+  '-0800': 'Pacific',
+  '-0900': 'Alaska',
+  '-1000': 'Hawaii-Aleutian',
+  '-1100': 'Samoa',
+  '+1000': 'Chamorro',
+};
+
+export function zoneLabel(zone: string): string {
+  const name = ZONES[zone.trim()];
+  return name ? `${zone.trim()} ${name}` : zone.trim();
+}
+
+export type RecencyBucket = 'le_7d' | 'le_30d' | 'le_1y' | 'older' | 'unknown';
+export const RECENCY_BUCKETS: readonly RecencyBucket[] = ['le_7d', 'le_30d', 'le_1y', 'older', 'unknown'];
+export const RECENCY_LABELS: Readonly<Record<RecencyBucket, string>> = {
+  le_7d: '≤ 7 days',
+  le_30d: '≤ 30 days',
+  le_1y: '≤ 1 year',
+  older: 'older',
+  unknown: 'unknown',
+};
+
+const DAY = 86_400_000;
+
+/** How long before `asOf` (epoch ms) a date was; a date after it counts as the most recent. */
+export function recency(date: string, asOf: number): RecencyBucket {
+  if (date === '') return 'unknown';
+  const t = Date.parse(date);
+  if (Number.isNaN(t)) return 'unknown';
+  const age = asOf - t;
+  if (age <= 7 * DAY) return 'le_7d';
+  if (age <= 30 * DAY) return 'le_30d';
+  if (age <= 365 * DAY) return 'le_1y';
+  return 'older';
+}
