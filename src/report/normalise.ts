@@ -127,6 +127,9 @@ export function parseIso(s: string): number {
   if (zone === 'Z') offset = 0;
   else if (/^[+-]\d\d:?\d\d$/.test(zone)) offset = (zone[0] === '-' ? -1 : 1) * (two(zone, 1) * 60 + two(zone, zone.length - 2)) * 60_000;
   else return Date.parse(s);
-  const t = Date.UTC(two(s, 0) * 100 + two(s, 2), two(s, 5) - 1, two(s, 8), two(s, 11), two(s, 14), two(s, 17)) - offset;
+  const [month, day, hour, minute, second] = [two(s, 5), two(s, 8), two(s, 11), two(s, 14), two(s, 17)];
+  // Out of range (or not digits): Date.parse says what it is.
+  if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 59)) return Date.parse(s);
+  const t = Date.UTC(two(s, 0) * 100 + two(s, 2), month - 1, day, hour, minute, second) - offset;
   return Number.isNaN(t) ? Date.parse(s) : t;
 }
