@@ -17,6 +17,7 @@ function fixtureReport(name = 'leads.csv'): Report {
   return acc.finish();
 }
 
+// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[/;
 // eslint-disable-next-line no-control-regex
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
@@ -69,6 +70,7 @@ describe('text', () => {
     if (facts) acc.add(facts);
     const text = renderText(acc.finish(), { width: 80, color: false, unicode: true });
     expect(text).toContain('EvilRed');
+    // eslint-disable-next-line no-control-regex
     expect(text).not.toMatch(/[\x00-\x08\x1b]/);
   });
 });
