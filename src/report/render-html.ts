@@ -20,7 +20,7 @@ body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetic
 main{max-width:1080px;margin:0 auto;padding:28px 24px 40px}
 header h1{font-size:26px;margin:0 0 4px}
 header p{margin:0;color:var(--muted)}
-.sections{display:grid;grid-template-columns:repeat(auto-fit,minmax(460px,1fr));gap:18px;margin-top:22px}
+.sections{display:grid;grid-template-columns:repeat(auto-fit,minmax(460px,1fr));grid-auto-flow:row dense;gap:18px;margin-top:22px}
 section{border:1px solid var(--line);border-radius:8px;padding:16px 18px;break-inside:avoid;page-break-inside:avoid}
 section.wide{grid-column:1/-1}
 h2{font-size:18px;margin:0 0 2px}
@@ -139,13 +139,13 @@ function stackedBar(chart: Chart): string {
     .filter((b) => b.count > 0)
     .map((b, i) => {
       const w = b.share * 1000;
-      const rect = `<rect x="${x.toFixed(1)}" y="0" width="${w.toFixed(1)}" height="28" fill="url(#${PATTERN_IDS[i % PATTERN_IDS.length]})" stroke="#1b1f24" stroke-width="1"><title>${esc(`${b.label}: ${b.count} (${percent(b.share)})`)}</title></rect>`;
-      const label = w > 70 ? `<text x="${(x + w / 2).toFixed(1)}" y="50" text-anchor="middle" font-size="17">${esc(`${b.label} ${percent(b.share)}`)}</text>` : '';
+      const rect = `<rect x="${x.toFixed(1)}" y="0" width="${w.toFixed(1)}" height="40" fill="url(#${PATTERN_IDS[i % PATTERN_IDS.length]})" stroke="#1b1f24" stroke-width="1"><title>${esc(`${b.label}: ${b.count} (${percent(b.share)})`)}</title></rect>`;
+      const label = w > 150 ? `<text x="${(x + w / 2).toFixed(1)}" y="72" text-anchor="middle" font-size="26">${esc(`${b.label} ${percent(b.share)}`)}</text>` : '';
       x += w;
       return rect + label;
     })
     .join('');
-  return `<svg viewBox="0 0 1000 58" width="100%" role="img" aria-label="line type shares" style="display:block;margin:6px 0">${parts}</svg>`;
+  return `<svg viewBox="0 0 1000 82" width="100%" role="img" aria-label="line type shares" style="display:block;margin:6px 0">${parts}</svg>`;
 }
 
 function stateMap(all: Record<string, number>, base: number): string {
