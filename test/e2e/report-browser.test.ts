@@ -45,6 +45,24 @@ interface Opened {
   text: string;
 }
 
+// Runs in the page (a string: this project's TypeScript has no DOM types). Each chart's numbers as
+// the reader sees them in its table, checked against the row's data-count; the facts; scripts.
+const READ_PAGE = `(() => {
+  const charts = {};
+  for (const table of document.querySelectorAll('table.chart')) {
+    const counts = {};
+    for (const row of table.querySelectorAll('tbody tr')) {
+      const shown = Number((row.cells[1]?.textContent ?? '').replace(/,/g, ''));
+      if (String(shown) !== row.dataset.count) throw new Error('row ' + row.dataset.key + ' shows ' + shown + ', data-count ' + row.dataset.count);
+      counts[row.dataset.key] = shown;
+    }
+    charts[table.dataset.chart] = counts;
+  }
+  const facts = {};
+  for (const li of document.querySelectorAll('[data-fact]')) facts[li.dataset.fact] = li.dataset.value;
+  return { charts, facts, scripts: document.scripts.length, text: document.body.innerText };
+})()`;
+
 /** Opens a page and reads back what it shows, with everything it asked for and complained about. */
 async function open(path: string, screenshot?: string): Promise<Opened> {
   const page = await (browser as Browser).newPage({ viewport: { width: 1200, height: 900 } });
@@ -61,22 +79,7 @@ async function open(path: string, screenshot?: string): Promise<Opened> {
     void d.dismiss();
   });
   await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
-  const read = await page.evaluate(() => {
-    const charts: Record<string, Record<string, number>> = {};
-    for (const table of document.querySelectorAll<HTMLTableElement>('table.chart')) {
-      const counts: Record<string, number> = {};
-      for (const row of table.querySelectorAll<HTMLTableRowElement>('tbody tr')) {
-        // The number as the reader sees it in the table, checked against the attribute.
-        const shown = Number((row.cells[1]?.textContent ?? '').replace(/,/g, ''));
-        if (String(shown) !== row.dataset.count) throw new Error(`row ${row.dataset.key} shows ${shown}, data-count ${row.dataset.count}`);
-        counts[row.dataset.key ?? ''] = shown;
-      }
-      charts[table.dataset.chart ?? ''] = counts;
-    }
-    const facts: Record<string, string> = {};
-    for (const li of document.querySelectorAll<HTMLElement>('[data-fact]')) facts[li.dataset.fact ?? ''] = li.dataset.value ?? '';
-    return { charts, facts, scripts: document.scripts.length, text: document.body.innerText };
-  });
+  const read = (await page.evaluate(READ_PAGE)) as Pick<Opened, 'charts' | 'facts' | 'scripts' | 'text'>;
   if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
   await page.close();
   return { requests, errors, dialogs, ...read };
