@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { LOOKUPS } from '../dist/core/lookups.js';
 import { csvHeader } from '../dist/output/csv-layout.js';
 import { prng } from '../dist/core/prng.js';
-import { fmt, report, runCli, tempDir } from './lib/harness.js';
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { CLI, fmt, report, tempDir } from './lib/harness.js';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const CARRIERS = ['Verizon Wireless', 'AT&T Mobility', 'T-Mobile USA', 'Lumen Technologies', 'Onvoy Spectrum', 'Bandwidth.com CLEC', 'Charter Fiberlink', 'Level 3 Communications', 'US Cellular', 'Frontier', 'Cox', 'Windstream'];
@@ -52,18 +54,49 @@ async function writeInput(path) {
   await once(out, 'finish');
 }
 
+/**
+ * Runs the CLI to the end; wall time, and from /proc (polled, so up to one poll late) its peak RSS
+ * (VmHWM) and the CPU seconds it used: on a busy machine rows per CPU second says more than wall time.
+ */
+async function runMeasured(args, env) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
+  let peakKb = 0;
+  let cpu = 0;
+  const poll = async () => {
+    try {
+      const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+      peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      const fields = (await readFile(`/proc/${child.pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+      cpu = Math.max(cpu, (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // gone: keep the last reading
+    }
+  };
+  const timer = setInterval(poll, 20);
+  const killer = setTimeout(() => child.kill('SIGKILL'), 600_000);
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  clearInterval(timer);
+  clearTimeout(killer);
+  if (code !== 0) throw new Error(`numintel ${args.join(' ')} ended ${code}:\n${stderr.slice(-2000)}`);
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: cpu, peakMb: peakKb / 1024 };
+}
+
 const { dir, remove } = await tempDir();
 try {
   const input = join(dir, 'enriched.csv');
   await writeInput(input);
   const { size } = await stat(input);
-  const run = await runCli(['report', input, '-f', 'json', '--as-of', '2026-01-01'], { PATH: process.env.PATH ?? '', HOME: dir });
+  const run = await runMeasured(['report', input, '-f', 'json', '--as-of', '2026-01-01'], { PATH: process.env.PATH ?? '', HOME: dir });
   const rate = rows / run.seconds;
   console.log(
     `report: ${fmt(rows)} enriched CSV rows (${fmt(size / 1e6)} MB) in ${run.seconds.toFixed(2)} s: ` +
-      `${fmt(rate)} rows/s, peak RSS ${fmt(run.peakMb)} MB (node ${process.version})`,
+      `${fmt(rate)} rows/s; ${run.cpuSeconds.toFixed(2)} CPU s (${fmt(rows / run.cpuSeconds)} rows per CPU second); ` +
+      `peak RSS ${fmt(run.peakMb)} MB (node ${process.version})`,
   );
-  report('report', { rows, seconds: run.seconds, rowsRate: rate, peakMb: run.peakMb });
+  report('report', { rows, seconds: run.seconds, rowsRate: rate, cpuSeconds: run.cpuSeconds, peakMb: run.peakMb });
 } finally {
   await remove();
 }

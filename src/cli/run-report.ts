@@ -31,7 +31,8 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
     source: 'file',
     name: stdin ? undefined : basename(req.file),
   });
-  const input = stdin ? world.stdin : createReadStream(resolve(world.cwd, req.file), { highWaterMark: 1 << 20 });
+  // 256 KiB reads: fewer calls than the default 64 KiB, and less held at once than 1 MiB (measured with bench/report.js).
+  const input = stdin ? world.stdin : createReadStream(resolve(world.cwd, req.file), { highWaterMark: 1 << 18 });
   let read;
   try {
     read = await readOutput(input as AsyncIterable<Buffer>, label, (row) => acc.add(row));

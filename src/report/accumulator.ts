@@ -17,10 +17,31 @@ export interface ReportContext {
   readonly name?: string;
 }
 
-type Counts = Map<string, number>;
-
-function bump(m: Counts, key: string, by = 1): void {
-  m.set(key, (m.get(key) ?? 0) + by);
+/** Counts by name; a box per name, so counting a name seen before is one map lookup. */
+class Counts {
+  private readonly boxes = new Map<string, { n: number }>();
+  get size(): number {
+    return this.boxes.size;
+  }
+  bump(key: string): void {
+    const box = this.boxes.get(key);
+    if (box) box.n++;
+    else this.boxes.set(key, { n: 1 });
+  }
+  entries(): [string, number][] {
+    return [...this.boxes].map(([k, b]) => [k, b.n]);
+  }
+  /** The counts with names merged by `key` (done once at the end rather than once per row). */
+  merged(key: (name: string) => string): Counts {
+    const out = new Counts();
+    for (const [name, b] of this.boxes) {
+      const k = key(name);
+      const box = out.boxes.get(k);
+      if (box) box.n += b.n;
+      else out.boxes.set(k, { n: b.n });
+    }
+    return out;
+  }
 }
 
 const TOP = 10;
@@ -37,7 +58,7 @@ interface KindCounts {
 export class ReportAccumulator {
   private rows = 0;
   private valid = 0;
-  private invalidByReason: Counts = new Map();
+  private invalidByReason = new Counts();
   private duplicates = 0;
   private readonly numbers = new NumberSet();
   private sawCacheField = false;
@@ -45,7 +66,7 @@ export class ReportAccumulator {
 
   private lineBase = 0;
   private readonly lineClasses = new Map<LineClass, number>();
-  private readonly otherCodes: Counts = new Map();
+  private readonly otherCodes = new Counts();
   private lineNotGiven = 0;
 
   private portBase = 0;
@@ -53,27 +74,27 @@ export class ReportAccumulator {
   private readonly activated = new Map<RecencyBucket, number>();
   private readonly activatedPorted = new Map<RecencyBucket, number>();
 
-  private readonly carriers: Counts = new Map();
-  private readonly states: Counts = new Map();
-  private readonly zones: Counts = new Map();
+  private readonly carriers = new Counts();
+  private readonly states = new Counts();
+  private readonly zones = new Counts();
 
   private msgBase = 0;
   private msgEnabled = 0;
   private msgDisabled = 0;
-  private readonly providers: Counts = new Map();
+  private readonly providers = new Counts();
 
   private cnamBase = 0;
   private cnamFound = 0;
   private cnamSpamBase = 0;
-  private readonly cnamSpam: Counts = new Map();
+  private readonly cnamSpam = new Counts();
 
   private trustBase = 0;
   private trustSpam = 0;
   private trustRobocall = 0;
   private trustScam = 0;
   private trustAny = 0;
-  private readonly levels: Counts = new Map();
-  private readonly trustTypes: Counts = new Map();
+  private readonly levels = new Counts();
+  private readonly trustTypes = new Counts();
   private readonly scores = new Array<number>(SCORE_BINS).fill(0);
   private scoreBase = 0;
   private scoreSum = 0;
@@ -89,7 +110,7 @@ export class ReportAccumulator {
     let invalid: string | undefined;
     for (const l of row.lookups) if (l.errorCode === 'invalid_number') invalid ??= l.errorMessage;
     if (invalid !== undefined || row.number === null) {
-      bump(this.invalidByReason, invalidReason(invalid ?? ''));
+      this.invalidByReason.bump(invalidReason(invalid ?? ''));
     } else {
       this.valid++;
     }
@@ -98,11 +119,11 @@ export class ReportAccumulator {
 
     for (const l of row.lookups) {
       let k = this.kinds.get(l.kind);
-      if (!k) this.kinds.set(l.kind, (k = { rows: 0, answered: 0, cached: 0, billed: 0, failedByCode: new Map() }));
+      if (!k) this.kinds.set(l.kind, (k = { rows: 0, answered: 0, cached: 0, billed: 0, failedByCode: new Counts() }));
       k.rows++;
       if (l.cached !== undefined) this.sawCacheField = true;
       if (!l.answer) {
-        if (l.errorCode !== 'invalid_number') bump(k.failedByCode, l.errorCode ?? 'error');
+        if (l.errorCode !== 'invalid_number') k.failedByCode.bump(l.errorCode ?? 'error');
         continue;
       }
       k.answered++;
@@ -133,17 +154,17 @@ export class ReportAccumulator {
       else {
         const cls = lineClass(a.carrierType);
         this.lineClasses.set(cls, (this.lineClasses.get(cls) ?? 0) + 1);
-        if (cls === 'other') bump(this.otherCodes, a.carrierType.trim());
+        if (cls === 'other') this.otherCodes.bump(a.carrierType.trim());
       }
     }
-    if (a.carrier) bump(this.carriers, a.carrier);
-    if (a.state) bump(this.states, a.state.trim().toUpperCase());
-    if (a.timezone) bump(this.zones, a.timezone.trim());
+    if (a.carrier) this.carriers.bump(a.carrier);
+    if (a.state) this.states.bump(a.state);
+    if (a.timezone) this.zones.bump(a.timezone);
     if (a.msgEnabled !== undefined || a.msgProvider !== undefined) {
       this.msgBase++;
       if (a.msgEnabled === 'true') this.msgEnabled++;
       else if (a.msgEnabled === 'false') this.msgDisabled++;
-      if (a.msgProvider) bump(this.providers, a.msgProvider);
+      if (a.msgProvider) this.providers.bump(a.msgProvider);
     }
   }
 
@@ -152,7 +173,7 @@ export class ReportAccumulator {
     if (a.cnam !== undefined && a.cnam.trim() !== '') this.cnamFound++;
     if (a.spamType !== undefined) {
       this.cnamSpamBase++;
-      bump(this.cnamSpam, a.spamType === '' ? 'none given' : a.spamType);
+      this.cnamSpam.bump(a.spamType === '' ? 'none given' : a.spamType);
     }
   }
 
@@ -165,8 +186,8 @@ export class ReportAccumulator {
     if (robo) this.trustRobocall++;
     if (scam) this.trustScam++;
     if (spam || robo || scam) this.trustAny++;
-    if (a.level) bump(this.levels, a.level);
-    if (a.spamType) bump(this.trustTypes, a.spamType);
+    if (a.level) this.levels.bump(a.level);
+    if (a.spamType) this.trustTypes.bump(a.spamType);
     if (a.score !== undefined && a.score !== '') {
       const score = Number(a.score);
       if (Number.isFinite(score)) {
@@ -195,7 +216,7 @@ export class ReportAccumulator {
       lookups: Object.fromEntries(
         kinds.map((kind) => {
           const k = this.kinds.get(kind) as KindCounts;
-          const failed = [...k.failedByCode.values()].reduce((a, b) => a + b, 0);
+          const failed = k.failedByCode.entries().reduce((a, [, b]) => a + b, 0);
           const price = context.prices?.[kind];
           return [
             kind,
@@ -236,9 +257,10 @@ export class ReportAccumulator {
       };
     }
     if (this.carriers.size > 0) report.carriers = ranked(this.carriers, TOP);
-    if (this.states.size > 0) report.states = { ...ranked(this.states, TOP), all: sorted(this.states) };
+    const states = this.states.merged((s) => s.trim().toUpperCase());
+    if (states.size > 0) report.states = { ...ranked(states, TOP), all: sorted(states) };
     if (this.zones.size > 0) {
-      const zones = ranked(this.zones, Number.POSITIVE_INFINITY);
+      const zones = ranked(this.zones.merged((z) => z.trim()), Number.POSITIVE_INFINITY);
       report.time_zones = { ...zones, top: zones.top.map((z) => ({ ...z, label: zoneLabel(z.name) })) };
     }
     if (this.msgBase > 0) {
@@ -304,7 +326,7 @@ function sorted(m: Counts): Record<string, number> {
 }
 
 function order(m: Counts): [string, number][] {
-  return [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return m.entries().sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 function ranked(m: Counts, top: number): Ranked {

@@ -9,6 +9,8 @@ import { ANSWER_FIELDS, type Answer, type LookupFacts, type RowFacts } from './f
 export interface CsvShape {
   readonly numberIndex: number;
   readonly kinds: readonly KindColumns[];
+  /** The columns a report reads, by index: a reader may leave the others out of a row's cells. */
+  readonly needed: readonly boolean[];
 }
 
 interface KindColumns {
@@ -82,7 +84,14 @@ export function csvShape(header: readonly string[]): CsvShape | undefined {
     const cachedIndex = [`${prefix}cached`, `numintel_${prefix}cached`, 'cached'].map((n) => position.get(n)).find((i) => i !== undefined);
     return { kind: l.descriptor.kind, fields, errorIndex: index(l.errorName), cachedIndex };
   });
-  return { numberIndex, kinds };
+  const needed: boolean[] = header.map(() => false);
+  needed[numberIndex] = true;
+  for (const k of kinds) {
+    for (const [, at] of k.fields) needed[at] = true;
+    needed[k.errorIndex] = true;
+    if (k.cachedIndex !== undefined) needed[k.cachedIndex] = true;
+  }
+  return { numberIndex, kinds, needed };
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };

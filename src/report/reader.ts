@@ -96,6 +96,28 @@ function csvReader(label: string, onRow: RowSink): Reader {
     onRow((facts as (cells: readonly string[]) => RowFacts)(cells));
   };
   const parseQuoted = (raw: string) => record(raw, splitQuoted(raw));
+  // An unquoted row's cells: only those the report reads are cut out (into one array used again
+  // for every row), which takes half the time of splitting the whole row.
+  let cells: string[] = [];
+  let needed: readonly boolean[] = [];
+  const pick = (line: string): string[] => {
+    if (needed !== shape?.needed) {
+      needed = shape?.needed ?? [];
+      cells = needed.map(() => '');
+    }
+    let start = 0;
+    for (let col = 0; col < needed.length; col++) {
+      if (start > line.length) {
+        cells[col] = '';
+        continue;
+      }
+      let end = line.indexOf(',', start);
+      if (end === -1) end = line.length;
+      if (needed[col] === true) cells[col] = line.slice(start, end);
+      start = end + 1;
+    }
+    return cells;
+  };
   const lines = lineSplitter((line) => {
     lineNo++;
     if (pending !== '') {
@@ -112,7 +134,7 @@ function csvReader(label: string, onRow: RowSink): Reader {
     }
     if (line === '') return;
     const clean = lineNo === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
-    if (clean.indexOf('"') === -1) return record(clean, clean.split(','));
+    if (clean.indexOf('"') === -1) return record(clean, shape ? pick(clean) : clean.split(','));
     const quotes = count(clean, '"');
     if (quotes % 2 === 0) return parseQuoted(clean);
     pending = clean;
