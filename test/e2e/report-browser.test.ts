@@ -43,6 +43,7 @@ interface Opened {
   facts: Record<string, string>;
   scripts: number;
   text: string;
+  print: { layout: string; breaks: string; pdfBytes: number };
 }
 
 // Runs in the page (a string: this project's TypeScript has no DOM types). Each chart's numbers as
@@ -81,8 +82,14 @@ async function open(path: string, screenshot?: string): Promise<Opened> {
   await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
   const read = (await page.evaluate(READ_PAGE)) as Pick<Opened, 'charts' | 'facts' | 'scripts' | 'text'>;
   if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+  // On paper: one column of sections, none split across pages, and the page prints.
+  await page.emulateMedia({ media: 'print' });
+  const print = (await page.evaluate(
+    `({ layout: getComputedStyle(document.querySelector('.sections')).display, breaks: getComputedStyle(document.querySelector('section')).breakInside })`,
+  )) as { layout: string; breaks: string };
+  const pdf = await page.pdf({ format: 'Letter' });
   await page.close();
-  return { requests, errors, dialogs, ...read };
+  return { requests, errors, dialogs, print: { ...print, pdfBytes: pdf.length }, ...read };
 }
 
 describe.skipIf(!present)('the HTML report in Chromium', () => {
@@ -103,6 +110,9 @@ describe.skipIf(!present)('the HTML report in Chromium', () => {
     expect(page.facts.rows).toBe(String(report.input.rows));
     expect(page.facts.ported).toBe(String(report.porting?.ported));
     expect(page.facts.wireless_or_voip).toBe(String(report.line_type?.wireless_or_voip));
+    expect(page.print.layout).toBe('block');
+    expect(page.print.breaks).toBe('avoid');
+    expect(page.print.pdfBytes).toBeGreaterThan(10_000);
   });
 
   it('the report of a sandbox run of the sample contacts, with a screenshot', async () => {
