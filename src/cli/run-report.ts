@@ -9,6 +9,7 @@ import { readOutput } from '../report/reader.js';
 import { renderHtml } from '../report/render-html.js';
 import { renderText } from '../report/render-text.js';
 import { EXIT } from './exit.js';
+import { useColor } from './output-target.js';
 import type { World } from './world.js';
 
 export interface ReportRequest {
@@ -64,11 +65,4 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
     }),
   );
   return EXIT.ok;
-}
-
-/** The colour rule of every command: a terminal, not NO_COLOR, TERM=dumb or --no-color; CLICOLOR_FORCE=1 forces it. */
-function useColor(req: ReportRequest, world: World, terminal: boolean): boolean {
-  if (req.color === false || (world.env.NO_COLOR ?? '') !== '') return false;
-  if (world.env.CLICOLOR_FORCE === '1') return true;
-  return terminal && world.env.TERM !== 'dumb';
 }
