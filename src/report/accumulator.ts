@@ -2,7 +2,8 @@
 // with the distinct numbers, carriers and codes seen). `finish` turns the counts into the report.
 import { LOOKUP_KINDS, type LookupKind } from '../core/lookups.js';
 import type { RowFacts } from './facts.js';
-import { invalidReason, lineClass, LINE_CLASSES, recency, RECENCY_BUCKETS, zoneLabel, type LineClass, type RecencyBucket } from './normalise.js';
+import { invalidReason, isFalse, isTrue, lineClass, LINE_CLASSES, recency, RECENCY_BUCKETS, sameNumber, zoneLabel, type LineClass, type RecencyBucket } from './normalise.js';
+import { stateCode } from './tile-map.js';
 import { NumberSet } from './number-set.js';
 import type { Report, Ranked } from './report.js';
 
@@ -140,7 +141,7 @@ export class ReportAccumulator {
   private addLrn(number: string | null, a: NonNullable<RowFacts['lookups'][number]['answer']>): void {
     if (a.lrn !== undefined && a.lrn !== '' && number !== null) {
       this.portBase++;
-      const isPorted = a.lrn !== number;
+      const isPorted = !sameNumber(a.lrn, number);
       const bucket = recency(a.activatedAt ?? '', this.context.asOf);
       this.activated.set(bucket, (this.activated.get(bucket) ?? 0) + 1);
       if (isPorted) {
@@ -162,8 +163,8 @@ export class ReportAccumulator {
     if (a.timezone) this.zones.bump(a.timezone);
     if (a.msgEnabled !== undefined || a.msgProvider !== undefined) {
       this.msgBase++;
-      if (a.msgEnabled === 'true') this.msgEnabled++;
-      else if (a.msgEnabled === 'false') this.msgDisabled++;
+      if (isTrue(a.msgEnabled)) this.msgEnabled++;
+      else if (isFalse(a.msgEnabled)) this.msgDisabled++;
       if (a.msgProvider) this.providers.bump(a.msgProvider);
     }
   }
@@ -179,9 +180,9 @@ export class ReportAccumulator {
 
   private addTrust(a: NonNullable<RowFacts['lookups'][number]['answer']>): void {
     this.trustBase++;
-    const spam = a.isSpam === 'true';
-    const robo = a.isRobocall === 'true';
-    const scam = a.isScam === 'true';
+    const spam = isTrue(a.isSpam);
+    const robo = isTrue(a.isRobocall);
+    const scam = isTrue(a.isScam);
     if (spam) this.trustSpam++;
     if (robo) this.trustRobocall++;
     if (scam) this.trustScam++;
@@ -257,7 +258,7 @@ export class ReportAccumulator {
       };
     }
     if (this.carriers.size > 0) report.carriers = ranked(this.carriers, TOP);
-    const states = this.states.merged((s) => s.trim().toUpperCase());
+    const states = this.states.merged(stateCode);
     if (states.size > 0) report.states = { ...ranked(states, TOP), all: sorted(states) };
     if (this.zones.size > 0) {
       const zones = ranked(this.zones.merged((z) => z.trim()), Number.POSITIVE_INFINITY);

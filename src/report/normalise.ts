@@ -13,6 +13,10 @@ const LINE_TYPES: Record<string, LineClass> = {
   CELL: 'mobile',
   PCS: 'mobile',
   'WIRELESS MOBILE': 'mobile',
+  'PREPAID WIRELESS': 'mobile',
+  'WIRELESS PREPAID': 'mobile',
+  'CELL PHONE': 'mobile',
+  'MOBILE PHONE': 'mobile',
   LANDLINE: 'landline',
   LND: 'landline',
   FIXED: 'landline',
@@ -21,15 +25,19 @@ const LINE_TYPES: Record<string, LineClass> = {
   WIRELINE: 'landline',
   WRL: 'landline',
   POTS: 'landline',
+  PSTN: 'landline',
   VOIP: 'voip',
   'NON FIXED VOIP': 'voip',
   'NONFIXED VOIP': 'voip',
   'FIXED VOIP': 'voip',
+  FIXEDVOIP: 'voip',
+  NONFIXEDVOIP: 'voip',
   'INTERCONNECTED VOIP': 'voip',
   'VOICE OVER IP': 'voip',
   TOLLFREE: 'toll_free',
   'TOLL FREE': 'toll_free',
   TF: 'toll_free',
+  '8XX': 'toll_free',
 };
 
 export function lineKey(code: string): string {
@@ -102,7 +110,8 @@ const DAY = 86_400_000;
 /** How long before `asOf` (epoch ms) a date was; a date after it counts as the most recent. */
 export function recency(date: string, asOf: number): RecencyBucket {
   if (date === '') return 'unknown';
-  const t = parseIso(date);
+  // Epoch seconds (or milliseconds) as some services give them.
+  const t = /^\d{9,13}$/.test(date) ? Number(date) * (date.length <= 10 ? 1000 : 1) : parseIso(date);
   if (Number.isNaN(t)) return 'unknown';
   const age = asOf - t;
   if (age <= 7 * DAY) return 'le_7d';
@@ -132,4 +141,26 @@ export function parseIso(s: string): number {
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && second <= 59)) return Date.parse(s);
   const t = Date.UTC(two(s, 0) * 100 + two(s, 2), month - 1, day, hour, minute, second) - offset;
   return Number.isNaN(t) ? Date.parse(s) : t;
+}
+
+/** Whether an LRN is the number itself (not ported): 10 or 11 digits, punctuation aside. */
+export function sameNumber(lrn: string, number: string): boolean {
+  if (lrn === number) return true;
+  const a = lrn.replace(/\D/g, '');
+  const b = number.replace(/\D/g, '');
+  return (a.length === 11 && a[0] === '1' ? a.slice(1) : a) === (b.length === 11 && b[0] === '1' ? b.slice(1) : b);
+}
+
+/** A flag as services write it: true, TRUE, 1, yes. */
+export function isTrue(value: string | undefined): boolean {
+  if (value === 'true') return true;
+  if (value === undefined || value === 'false' || value === '') return false;
+  return /^(true|1|yes|y)$/i.test(value.trim());
+}
+
+/** A flag that says no (so "not known" is neither). */
+export function isFalse(value: string | undefined): boolean {
+  if (value === 'false') return true;
+  if (value === undefined || value === 'true' || value === '') return false;
+  return /^(false|0|no|n)$/i.test(value.trim());
 }

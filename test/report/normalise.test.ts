@@ -2,7 +2,8 @@
 // (the validator's own messages), zone names, porting ages and the reader's dates.
 import { describe, expect, it } from 'vitest';
 import { parseNumber } from '../../src/core/numbers.js';
-import { invalidReason, lineClass, parseIso, recency, zoneLabel } from '../../src/report/normalise.js';
+import { invalidReason, isFalse, isTrue, lineClass, parseIso, recency, sameNumber, zoneLabel } from '../../src/report/normalise.js';
+import { STATE_TILES, stateCode } from '../../src/report/tile-map.js';
 import { splitQuoted } from '../../src/report/reader.js';
 import { parse } from 'csv-parse/sync';
 
@@ -25,6 +26,9 @@ describe('line types', () => {
     ['non_fixed_voip', 'voip'],
     ['FIXED VOIP', 'voip'],
     ['TOLLFREE', 'toll_free'],
+    ['FixedVoIP', 'voip'],
+    ['PSTN', 'landline'],
+    ['Prepaid Wireless', 'mobile'],
     ['TOLL-FREE', 'toll_free'],
     ['toll free', 'toll_free'],
     [' WIRELESS ', 'mobile'],
@@ -96,5 +100,36 @@ describe('quoted CSV records', () => {
   ])('%j is split as csv-parse splits it', (record) => {
     const [want] = parse(record, { relax_quotes: true, relax_column_count: true }) as string[][];
     expect(splitQuoted(record)).toEqual(want);
+  });
+});
+
+describe('the rest of the vocabulary', () => {
+  it('an LRN is the number itself with or without the leading 1 and punctuation', () => {
+    expect(sameNumber('12015550123', '12015550123')).toBe(true);
+    expect(sameNumber('2015550123', '12015550123')).toBe(true);
+    expect(sameNumber('+1 (201) 555-0123', '12015550123')).toBe(true);
+    expect(sameNumber('12015559999', '12015550123')).toBe(false);
+  });
+
+  it('flags as services write them; anything else is neither', () => {
+    for (const v of ['true', 'TRUE', 'True', '1', 'yes']) expect([isTrue(v), isFalse(v)]).toEqual([true, false]);
+    for (const v of ['false', 'FALSE', '0', 'no']) expect([isTrue(v), isFalse(v)]).toEqual([false, true]);
+    for (const v of ['', undefined, 'maybe']) expect([isTrue(v), isFalse(v)]).toEqual([false, false]);
+  });
+
+  it('porting dates as epoch seconds or milliseconds', () => {
+    const asOf = Date.parse('2026-01-31T00:00:00Z');
+    expect(recency(String(asOf / 1000 - 86_400), asOf)).toBe('le_7d');
+    expect(recency(String(asOf - 40 * 86_400_000), asOf)).toBe('le_1y');
+  });
+
+  it('states by code or by name; the tile map has every state, DC and PR once, each on its own tile', () => {
+    expect(stateCode(' nj ')).toBe('NJ');
+    expect(stateCode('New  Jersey')).toBe('NJ');
+    expect(stateCode('District of Columbia')).toBe('DC');
+    expect(stateCode('Ontario')).toBe('ONTARIO');
+    expect(Object.keys(STATE_TILES)).toHaveLength(52);
+    expect(new Set(Object.values(STATE_TILES).map(([c, r]) => `${c},${r}`)).size).toBe(52);
+    for (const [c, r] of Object.values(STATE_TILES)) expect(c < 12 && r < 8).toBe(true);
   });
 });
