@@ -26,6 +26,7 @@ export interface ReportRequest {
 export async function runReport(req: ReportRequest, world: World): Promise<number> {
   const stdin = req.file === '-';
   const label = stdin ? 'standard input' : req.file;
+  if (stdin && world.stdin.isTTY === true) throw usageError('report - reads an output from standard input, which is a terminal here', 'pipe an output in, or give its file');
   const acc = new ReportAccumulator({
     asOf: req.asOf ?? world.clock.now(),
     prices: req.prices,
