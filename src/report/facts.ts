@@ -92,6 +92,7 @@ function cachedOf(record: Record<string, unknown>, kind: LookupKind): boolean | 
   const c = record.cached;
   if (typeof c === 'boolean') return c;
   if (isObject(c) && typeof c[kind] === 'boolean') return c[kind];
+  if (Array.isArray(c)) return c.includes(kind);
   return undefined;
 }
 
