@@ -60,7 +60,8 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   const terminal = world.stdout.isTTY === true;
   world.stdout.write(
     renderText(report, {
-      width: world.stdout.columns ?? (Number(world.env.COLUMNS) || 80),
+      // A terminal that does not know its size says 0 columns.
+      width: world.stdout.columns || Number(world.env.COLUMNS) || 80,
       color: useColor(req, world, terminal),
       unicode: terminal && world.env.TERM !== 'dumb',
     }),
