@@ -1,13 +1,14 @@
 // `numintel report` as a user runs it: files and stdin, text on a pipe and with forced colour,
 // -f json, --html, bad input; and `--report` on a real enrich run against the sandbox, whose page
 // must hold the figures `report` gives for the file that run wrote.
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { chartsFromHtml, chartsFromJson } from '../report/charts-from-json.js';
 import { CARRIERS, INPUT, LINE_TYPE, PORTING, RECORDS, written } from '../report/fixture.js';
-import { requireBuiltCli, runCli, tempDir } from './harness.js';
+import { CLI, cleanEnv, requireBuiltCli, runCli, tempDir } from './harness.js';
 
 const AS_OF = '2026-01-31T00:00:00Z';
 // eslint-disable-next-line no-control-regex
@@ -101,5 +102,29 @@ describe('--report on a lookup run', () => {
     const r = JSON.parse((await runCli(['report', out, '-f', 'json'])).stdout) as Report;
     expect(r.line_type?.base).toBeGreaterThan(0);
     expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
+  });
+});
+
+// On a real terminal: util-linux `script` gives the CLI a pseudo-terminal of a set width.
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+describe.skipIf(!hasScript)('numintel report on a terminal', () => {
+  const onTerminal = (env: Record<string, string>) => {
+    const command = `stty cols 100; ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} report ${JSON.stringify(csv)} --as-of ${AS_OF}`;
+    const run = spawnSync('script', ['-qec', command, '/dev/null'], { env: cleanEnv(env), encoding: 'utf8', timeout: 15_000 });
+    return run.stdout.replace(/\r/g, '');
+  };
+
+  it('block-character bars within the width, colour unless NO_COLOR; # bars and no colour with TERM=dumb', () => {
+    const text = onTerminal({ TERM: 'xterm' });
+    expect(text).toMatch(ANSI);
+    // eslint-disable-next-line no-control-regex
+    const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(plain).toMatch(/^ {4}mobile \(wireless\) +3 +37\.5% +\u2588+/m);
+    for (const line of plain.split('\n')) expect([...line].length).toBeLessThanOrEqual(100);
+    expect(onTerminal({ TERM: 'xterm', NO_COLOR: '1' })).not.toMatch(ANSI);
+    const dumb = onTerminal({ TERM: 'dumb' });
+    expect(dumb).not.toMatch(ANSI);
+    expect(dumb).toMatch(/^ {4}mobile \(wireless\) +3 +37\.5% +#+$/m);
   });
 });
