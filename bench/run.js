@@ -17,6 +17,7 @@ const benches = [
   { file: 'bulk-limit.js', args: [] },
   { file: 'bulk-unlimited.js', args: ['100000', '16,32,64'] },
   { file: 'bulk-memory.js', args: [full ? '100000,1000000' : '100000', 'plain,enhanced'] },
+  { file: 'report.js', args: [full ? '1000000' : '200000'] },
 ];
 
 function run({ file, args }) {
@@ -65,6 +66,9 @@ for (const r of results) {
     }
     if (f.name === 'bulk-unlimited') {
       rows.push([`unlimited c=${f.concurrency}: CLI lookups/s`, n(f.cliRate), `${pct(f.ratio)} of bare ${n(f.bareRate)}`, '≥ 10,000; ≥ 50%']);
+    }
+    if (f.name === 'report') {
+      rows.push([`report ${n(f.rows)} enriched CSV rows: rows/s`, n(f.rowsRate), `peak RSS ${n(f.peakMb)} MB`, f.rows >= 1e6 ? '≥ 200,000/s; ≤ 200 MB' : '']);
     }
     if (f.name === 'bulk-memory') rows.push([`memory ${n(f.rows)} rows ${f.variant}: peak RSS`, n(f.peakMb), 'MB', f.rows >= 1e6 ? '≤ 300 MB' : '']);
   }

@@ -82,6 +82,7 @@ function addRunOptions(cmd: Command): void {
     .option('--resume', 'continue an interrupted run where the -o file stops (csv, tsv or jsonl, same input)')
     .option('--raw-csv', 'do not neutralise spreadsheet formulas in CSV cells from the service')
     .option('--no-color', 'no colour in tables')
+    .option('--report <file.html>', 'when the run ends, write a report of its records as one HTML page (see numintel report)')
     .optionsGroup('Throughput and retries:')
     .option('--concurrency <n>', 'requests in flight at most (default 16)', intOption(1))
     .option('--rate <n>', 'requests per second per lookup (default: the documented limit; 0 = no client limit)', numberOption(0))
@@ -147,6 +148,7 @@ function toRunRequest(
     output: str(flags.output),
     resume: flags.resume === true,
     rawCsv: flags.rawCsv === true,
+    report: str(flags.report),
     color: flags.color === false ? false : undefined,
     concurrency: num(flags.concurrency),
     rate: num(flags.rate),

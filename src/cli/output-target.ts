@@ -206,7 +206,7 @@ function recordFits(record: Record<string, unknown>, layout: Omit<OutputLayout, 
 
 
 /** Colour only on a terminal, never with NO_COLOR, TERM=dumb or --no-color; CLICOLOR_FORCE=1 forces it. */
-function useColor(req: RunRequest, world: World, toTerminal: boolean): boolean {
+export function useColor(req: Pick<RunRequest, 'color'>, world: World, toTerminal: boolean): boolean {
   if (req.color === false || (world.env.NO_COLOR ?? '') !== '') return false;
   if (world.env.CLICOLOR_FORCE === '1') return true;
   return toTerminal && world.env.TERM !== 'dumb';

@@ -5,6 +5,7 @@ import { VERSION } from '../core/version.js';
 import { completionCommand } from './completion-command.js';
 import { configCommand } from './config-command.js';
 import { enrichCommand, lookupCommand, type RunF, type SetExitCode } from './lookup-command.js';
+import { reportCommand } from './report-command.js';
 import { sandboxCommand } from './sandbox-command.js';
 import { EXIT_CODES_HELP } from './exit.js';
 import type { World } from './world.js';
@@ -27,6 +28,7 @@ export function buildProgram(world: World, setExitCode: SetExitCode, named?: str
   const commands: Record<string, () => Command> = {
     ...Object.fromEntries(LOOKUP_KINDS.map((kind) => [kind, () => lookupCommand(LOOKUPS[kind], world, setExitCode, hooks.runLookups)])),
     enrich: () => enrichCommand(world, setExitCode, hooks.runLookups),
+    report: () => reportCommand(world, setExitCode),
     sandbox: () => sandboxCommand(world),
     config: () => configCommand(world),
     completion: () => completionCommand(world, () => buildProgram(world, () => {})),

@@ -79,6 +79,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     world.clock,
   );
   const sink = await createSink(target.format, target.stream, layout, target.style);
+  const report = req.report === undefined ? undefined : (await import('./report-hook.js')).reportHook(req.report, req.input, world);
 
   let stopped: RunOutcome['stopped'] = null;
   try {
@@ -103,6 +104,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     progress.start();
     for await (const record of run.records) {
       await sink.write(record);
+      report?.observe(record);
       progress.update();
     }
     // Before the sink's last words: a table is drawn at the end, and the bar must be gone by then.
@@ -119,6 +121,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     // The file's close reports a write error (a full disk); the connection closes all the same.
     await target.close().finally(() => connection.close());
   }
+  await report?.write();
 
   // The summary and the advice to resume are for bulk runs; one number needs neither.
   const bulk = stats.rows > 1;

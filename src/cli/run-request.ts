@@ -22,6 +22,8 @@ export interface RunRequest {
   readonly output?: string;
   readonly resume: boolean;
   readonly rawCsv: boolean;
+  /** --report: an HTML report of the run's records, written when it ends. */
+  readonly report?: string;
   /** false for --no-color; undefined = decide from the terminal and environment. */
   readonly color?: boolean;
   // throughput (undefined = settings/env/config/default)

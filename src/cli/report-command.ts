@@ -1,0 +1,51 @@
+// `numintel report <file|->`: what a finished output holds, on the terminal, as JSON, or as a page.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { isLookupKind, type LookupKind } from '../core/lookups.js';
+import type { SetExitCode } from './lookup-command.js';
+import type { World } from './world.js';
+
+export function reportCommand(world: World, setExitCode: SetExitCode): Command {
+  return new Command('report')
+    .summary('what an output holds: line types, porting, carriers, states, spam, errors, cost')
+    .description(
+      'Reads an output of lrn, cnam, trust or enrich (csv, jsonl or json; - for stdin) in one streaming pass ' +
+        'and prints what it holds: input and cost, line type, porting, carriers, states, time zones, ' +
+        'messaging, caller names, trust. --html writes the same report as one self-contained page.',
+    )
+    .argument('<file>', 'a numintel output file, or - for standard input')
+    .addOption(new Option('-f, --format <format>', 'text, or json with every figure').choices(['text', 'json']).default('text'))
+    .option('--html <file>', 'also write the report as one self-contained HTML page')
+    .option('--as-of <date>', 'the date porting ages are counted to (default: today)', dateOption)
+    .option('--price <list>', 'price per billed lookup, e.g. lrn=0.0005,cnam=0.006,trust=0.002', priceOption)
+    .option('--no-color', 'no colour')
+    .addHelpText('after', '\nExamples:\n  numintel report leads.enriched.csv\n  numintel report leads.enriched.csv --html leads.html --price lrn=0.0005,cnam=0.006\n  numintel report out.jsonl -f json | jq .line_type')
+    .action(async (file: string, flags: { format: 'text' | 'json'; html?: string; asOf?: number; price?: Partial<Record<LookupKind, number>>; color?: boolean }) => {
+      const { runReport } = await import('./run-report.js');
+      setExitCode(
+        await runReport(
+          { file, format: flags.format, html: flags.html, asOf: flags.asOf, prices: flags.price, color: flags.color === false ? false : undefined },
+          world,
+        ),
+      );
+    });
+}
+
+function dateOption(value: string): number {
+  // A bare date is midnight UTC of that day.
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) throw new InvalidArgumentError(`Expected a date such as 2026-01-31, got "${value}"`);
+  return t;
+}
+
+export function priceOption(value: string): Partial<Record<LookupKind, number>> {
+  const prices: Partial<Record<LookupKind, number>> = {};
+  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [kind, amount, extra] = part.split('=').map((s) => s.trim());
+    const n = Number(amount);
+    if (kind === undefined || !isLookupKind(kind) || amount === undefined || amount === '' || extra !== undefined || !Number.isFinite(n) || n < 0) {
+      throw new InvalidArgumentError(`Expected lookup=price pairs such as lrn=0.0005,cnam=0.006, got "${part}"`);
+    }
+    prices[kind] = n;
+  }
+  return prices;
+}

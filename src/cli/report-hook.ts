@@ -1,0 +1,9 @@
+// `--report <file.html>` of the lookup commands, kept apart so run-lookups.ts only calls it.
+import { basename, resolve } from 'node:path';
+import { reportObserver, type ReportObserver } from '../report/observer.js';
+import type { World } from './world.js';
+
+export function reportHook(path: string, input: string | undefined, world: World): ReportObserver {
+  const name = input === undefined || input === '-' ? undefined : basename(input);
+  return reportObserver(resolve(world.cwd, path), path, world.clock.now(), name);
+}

@@ -1,0 +1,343 @@
+// Counts what a report shows, one row at a time, in memory that does not grow with the rows (only
+// with the distinct numbers, carriers and codes seen). `finish` turns the counts into the report.
+import { LOOKUP_KINDS, type LookupKind } from '../core/lookups.js';
+import type { RowFacts } from './facts.js';
+import { invalidReason, isFalse, isTrue, lineClass, LINE_CLASSES, recency, RECENCY_BUCKETS, sameNumber, zoneLabel, type LineClass, type RecencyBucket } from './normalise.js';
+import { stateCode } from './tile-map.js';
+import { NumberSet } from './number-set.js';
+import type { Report, Ranked } from './report.js';
+
+export type Prices = Partial<Record<LookupKind, number>>;
+
+export interface ReportContext {
+  /** "Now" for the porting recency, epoch ms. */
+  readonly asOf: number;
+  readonly prices?: Prices;
+  /** What the rows were read from: a file's form, or `records` for a run's own records. */
+  readonly source: string;
+  readonly name?: string;
+}
+
+/** Counts by name; a box per name, so counting a name seen before is one map lookup. */
+class Counts {
+  private readonly boxes = new Map<string, { n: number }>();
+  get size(): number {
+    return this.boxes.size;
+  }
+  bump(key: string): void {
+    const box = this.boxes.get(key);
+    if (box) box.n++;
+    else this.boxes.set(key, { n: 1 });
+  }
+  entries(): [string, number][] {
+    return [...this.boxes].map(([k, b]) => [k, b.n]);
+  }
+  /** The counts with names merged by `key` (done once at the end rather than once per row). */
+  merged(key: (name: string) => string): Counts {
+    const out = new Counts();
+    for (const [name, b] of this.boxes) {
+      const k = key(name);
+      const box = out.boxes.get(k);
+      if (box) box.n += b.n;
+      else out.boxes.set(k, { n: b.n });
+    }
+    return out;
+  }
+}
+
+const TOP = 10;
+const SCORE_BINS = 10;
+
+interface KindCounts {
+  rows: number;
+  answered: number;
+  cached: number;
+  billed: number;
+  failedByCode: Counts;
+}
+
+export class ReportAccumulator {
+  private rows = 0;
+  private valid = 0;
+  private invalidByReason = new Counts();
+  private duplicates = 0;
+  private readonly numbers = new NumberSet();
+  private sawCacheField = false;
+  private readonly kinds = new Map<LookupKind, KindCounts>();
+
+  private lineBase = 0;
+  private readonly lineClasses = new Map<LineClass, number>();
+  private readonly otherCodes = new Counts();
+  private lineNotGiven = 0;
+
+  private portBase = 0;
+  private ported = 0;
+  private readonly activated = new Map<RecencyBucket, number>();
+  private readonly activatedPorted = new Map<RecencyBucket, number>();
+
+  private readonly carriers = new Counts();
+  private readonly states = new Counts();
+  private readonly zones = new Counts();
+
+  private msgBase = 0;
+  private msgEnabled = 0;
+  private msgDisabled = 0;
+  private readonly providers = new Counts();
+
+  private cnamBase = 0;
+  private cnamFound = 0;
+  private cnamSpamBase = 0;
+  private readonly cnamSpam = new Counts();
+
+  private trustBase = 0;
+  private trustSpam = 0;
+  private trustRobocall = 0;
+  private trustScam = 0;
+  private trustAny = 0;
+  private readonly levels = new Counts();
+  private readonly trustTypes = new Counts();
+  private readonly scores = new Array<number>(SCORE_BINS).fill(0);
+  private scoreBase = 0;
+  private scoreSum = 0;
+
+  constructor(private readonly context: ReportContext) {}
+
+  get rowCount(): number {
+    return this.rows;
+  }
+
+  add(row: RowFacts): void {
+    this.rows++;
+    let invalid: string | undefined;
+    for (const l of row.lookups) if (l.errorCode === 'invalid_number') invalid ??= l.errorMessage;
+    if (invalid !== undefined || row.number === null) {
+      this.invalidByReason.bump(invalidReason(invalid ?? ''));
+    } else {
+      this.valid++;
+    }
+    const duplicate = row.number !== null && !this.numbers.add(row.number);
+    if (duplicate) this.duplicates++;
+
+    for (const l of row.lookups) {
+      let k = this.kinds.get(l.kind);
+      if (!k) this.kinds.set(l.kind, (k = { rows: 0, answered: 0, cached: 0, billed: 0, failedByCode: new Counts() }));
+      k.rows++;
+      if (l.cached !== undefined) this.sawCacheField = true;
+      if (!l.answer) {
+        if (l.errorCode !== 'invalid_number') k.failedByCode.bump(l.errorCode ?? 'error');
+        continue;
+      }
+      k.answered++;
+      if (l.cached === true) k.cached++;
+      // A repeated number was answered from the run's first answer for it: billed once.
+      else if (!duplicate) k.billed++;
+      const a = l.answer;
+      if (l.kind === 'lrn') this.addLrn(row.number, a);
+      else if (l.kind === 'cnam') this.addCnam(a);
+      else this.addTrust(a);
+    }
+  }
+
+  private addLrn(number: string | null, a: NonNullable<RowFacts['lookups'][number]['answer']>): void {
+    if (a.lrn !== undefined && a.lrn !== '' && number !== null) {
+      this.portBase++;
+      const isPorted = !sameNumber(a.lrn, number);
+      const bucket = recency(a.activatedAt ?? '', this.context.asOf);
+      this.activated.set(bucket, (this.activated.get(bucket) ?? 0) + 1);
+      if (isPorted) {
+        this.ported++;
+        this.activatedPorted.set(bucket, (this.activatedPorted.get(bucket) ?? 0) + 1);
+      }
+    }
+    if (a.carrierType !== undefined) {
+      this.lineBase++;
+      if (a.carrierType.trim() === '') this.lineNotGiven++;
+      else {
+        const cls = lineClass(a.carrierType);
+        this.lineClasses.set(cls, (this.lineClasses.get(cls) ?? 0) + 1);
+        if (cls === 'other') this.otherCodes.bump(a.carrierType.trim());
+      }
+    }
+    if (a.carrier) this.carriers.bump(a.carrier);
+    if (a.state) this.states.bump(a.state);
+    if (a.timezone) this.zones.bump(a.timezone);
+    if (a.msgEnabled !== undefined || a.msgProvider !== undefined) {
+      this.msgBase++;
+      if (isTrue(a.msgEnabled)) this.msgEnabled++;
+      else if (isFalse(a.msgEnabled)) this.msgDisabled++;
+      if (a.msgProvider) this.providers.bump(a.msgProvider);
+    }
+  }
+
+  private addCnam(a: NonNullable<RowFacts['lookups'][number]['answer']>): void {
+    this.cnamBase++;
+    if (a.cnam !== undefined && a.cnam.trim() !== '') this.cnamFound++;
+    if (a.spamType !== undefined) {
+      this.cnamSpamBase++;
+      this.cnamSpam.bump(a.spamType === '' ? 'none given' : a.spamType);
+    }
+  }
+
+  private addTrust(a: NonNullable<RowFacts['lookups'][number]['answer']>): void {
+    this.trustBase++;
+    const spam = isTrue(a.isSpam);
+    const robo = isTrue(a.isRobocall);
+    const scam = isTrue(a.isScam);
+    if (spam) this.trustSpam++;
+    if (robo) this.trustRobocall++;
+    if (scam) this.trustScam++;
+    if (spam || robo || scam) this.trustAny++;
+    if (a.level) this.levels.bump(a.level);
+    if (a.spamType) this.trustTypes.bump(a.spamType);
+    if (a.score !== undefined && a.score !== '') {
+      const score = Number(a.score);
+      if (Number.isFinite(score)) {
+        this.scoreBase++;
+        this.scoreSum += score;
+        const bin = Math.min(SCORE_BINS - 1, Math.max(0, Math.floor(score / (100 / SCORE_BINS))));
+        this.scores[bin] = (this.scores[bin] ?? 0) + 1;
+      }
+    }
+  }
+
+  finish(): Report {
+    const { context } = this;
+    const kinds = LOOKUP_KINDS.filter((k) => this.kinds.has(k));
+    const report: Report = {
+      as_of: new Date(context.asOf).toISOString().slice(0, 10),
+      source: { ...(context.name === undefined ? {} : { name: context.name }), format: context.source, lookups: kinds },
+      input: {
+        rows: this.rows,
+        valid: this.valid,
+        invalid: this.rows - this.valid,
+        invalid_by_reason: sorted(this.invalidByReason),
+        duplicates: this.duplicates,
+        distinct_numbers: this.numbers.size,
+      },
+      lookups: Object.fromEntries(
+        kinds.map((kind) => {
+          const k = this.kinds.get(kind) as KindCounts;
+          const failed = k.failedByCode.entries().reduce((a, [, b]) => a + b, 0);
+          const price = context.prices?.[kind];
+          return [
+            kind,
+            {
+              rows: k.rows,
+              answered: k.answered,
+              cached: this.sawCacheField ? k.cached : null,
+              billed: k.billed,
+              failed,
+              failed_by_code: sorted(k.failedByCode),
+              ...(price === undefined ? {} : { price, cost: round(k.billed * price, 6) }),
+            },
+          ];
+        }),
+      ),
+    };
+    if (context.prices && kinds.some((k) => context.prices?.[k] !== undefined)) {
+      report.cost = { total: round(kinds.reduce((sum, k) => sum + (report.lookups[k]?.cost ?? 0), 0), 6) };
+    }
+    if (this.lineBase > 0) {
+      const counts = Object.fromEntries(LINE_CLASSES.map((c) => [c, this.lineClasses.get(c) ?? 0])) as Record<LineClass, number>;
+      report.line_type = {
+        base: this.lineBase,
+        ...counts,
+        not_given: this.lineNotGiven,
+        other_codes: sorted(this.otherCodes),
+        wireless_or_voip: counts.mobile + counts.voip,
+        wireless_or_voip_share: share(counts.mobile + counts.voip, this.lineBase),
+      };
+    }
+    if (this.portBase > 0) {
+      report.porting = {
+        base: this.portBase,
+        ported: this.ported,
+        ported_share: share(this.ported, this.portBase),
+        activated: buckets(this.activated),
+        activated_ported: buckets(this.activatedPorted),
+      };
+    }
+    if (this.carriers.size > 0) report.carriers = ranked(this.carriers, TOP);
+    const states = this.states.merged(stateCode);
+    if (states.size > 0) report.states = { ...ranked(states, TOP), all: sorted(states) };
+    if (this.zones.size > 0) {
+      const zones = ranked(this.zones.merged((z) => z.trim()), Number.POSITIVE_INFINITY);
+      report.time_zones = { ...zones, top: zones.top.map((z) => ({ ...z, label: zoneLabel(z.name) })) };
+    }
+    if (this.msgBase > 0) {
+      report.messaging = {
+        base: this.msgBase,
+        enabled: this.msgEnabled,
+        disabled: this.msgDisabled,
+        unknown: this.msgBase - this.msgEnabled - this.msgDisabled,
+        enabled_share: share(this.msgEnabled, this.msgBase),
+        providers: ranked(this.providers, TOP),
+      };
+    }
+    if (this.cnamBase > 0) {
+      report.cnam = {
+        base: this.cnamBase,
+        found: this.cnamFound,
+        empty: this.cnamBase - this.cnamFound,
+        found_share: share(this.cnamFound, this.cnamBase),
+        ...(this.cnamSpamBase > 0 ? { spam_types: sorted(this.cnamSpam) } : {}),
+      };
+    }
+    if (this.trustBase > 0) {
+      const width = 100 / SCORE_BINS;
+      report.trust = {
+        base: this.trustBase,
+        spam: this.trustSpam,
+        robocall: this.trustRobocall,
+        scam: this.trustScam,
+        any_flag: this.trustAny,
+        spam_share: share(this.trustSpam, this.trustBase),
+        robocall_share: share(this.trustRobocall, this.trustBase),
+        scam_share: share(this.trustScam, this.trustBase),
+        any_flag_share: share(this.trustAny, this.trustBase),
+        levels: sorted(this.levels),
+        spam_types: sorted(this.trustTypes),
+        ...(this.scoreBase > 0
+          ? {
+              score: {
+                base: this.scoreBase,
+                mean: round(this.scoreSum / this.scoreBase, 1),
+                histogram: this.scores.map((count, i) => ({ from: i * width, to: i === SCORE_BINS - 1 ? 100 : (i + 1) * width - 1, count })),
+              },
+            }
+          : {}),
+      };
+    }
+    return report;
+  }
+}
+
+function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+export function share(part: number, whole: number): number {
+  return whole === 0 ? 0 : round(part / whole, 4);
+}
+
+/** Counts as an object, largest first (then by name), for JSON. */
+function sorted(m: Counts): Record<string, number> {
+  return Object.fromEntries(order(m));
+}
+
+function order(m: Counts): [string, number][] {
+  return m.entries().sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+function ranked(m: Counts, top: number): Ranked {
+  const all = order(m);
+  const shown = all.slice(0, top);
+  const total = all.reduce((s, [, n]) => s + n, 0);
+  const rest = all.slice(top).reduce((s, [, n]) => s + n, 0);
+  return { base: total, distinct: all.length, top: shown.map(([name, count]) => ({ name, count })), rest };
+}
+
+function buckets(m: Map<RecencyBucket, number>): Record<RecencyBucket, number> {
+  return Object.fromEntries(RECENCY_BUCKETS.map((b) => [b, m.get(b) ?? 0])) as Record<RecencyBucket, number>;
+}

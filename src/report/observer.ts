@@ -1,0 +1,29 @@
+// `--report <file.html>` on the lookup commands: the report of a run, counted from its records as
+// they are written (no second read of the input, no second lookup) and written when the run ends.
+import { writeFile } from 'node:fs/promises';
+import { usageError } from '../core/errors.js';
+import type { OutputRecord } from '../core/records.js';
+import { ReportAccumulator } from './accumulator.js';
+import { recordFacts } from './facts.js';
+import { renderHtml } from './render-html.js';
+
+export interface ReportObserver {
+  observe(record: OutputRecord): void;
+  /** Writes the page; `label` is how the user named the file, for messages. */
+  write(): Promise<void>;
+}
+
+export function reportObserver(path: string, label: string, asOf: number, name: string | undefined): ReportObserver {
+  const acc = new ReportAccumulator({ asOf, source: 'run', name });
+  return {
+    observe(record) {
+      const facts = recordFacts(record);
+      if (facts) acc.add(facts);
+    },
+    async write() {
+      await writeFile(path, renderHtml(acc.finish())).catch((err: Error) => {
+        throw usageError(`cannot write the report ${label}: ${err.message}`);
+      });
+    },
+  };
+}

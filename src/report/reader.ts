@@ -1,0 +1,272 @@
+// Reads a numintel output (CSV, JSON lines or a JSON array) as a stream and hands each row's
+// facts to `onRow`: memory stays flat however long the file. The form is told by the first
+// character: `{` JSON lines, `[` a JSON array, anything else CSV.
+import { StringDecoder } from 'node:string_decoder';
+import { usageError } from '../core/errors.js';
+import { csvRowFacts, csvShape, type CsvShape } from './csv-shape.js';
+import { recordFacts, type RowFacts } from './facts.js';
+
+export type InputFormat = 'csv' | 'jsonl' | 'json';
+
+export interface ReadResult {
+  readonly format: InputFormat;
+  /** Lines or elements that were not numintel records (a torn last line of an interrupted run). */
+  readonly unreadable: number;
+}
+
+type RowSink = (row: RowFacts) => void;
+
+interface Reader {
+  /** Takes the next piece of text. */
+  push(text: string): void;
+  end(): void;
+  unreadable: number;
+}
+
+/** A record still open after this many characters is a stray quote, not data. */
+const MAX_RECORD = 1 << 20;
+
+export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: string, onRow: RowSink): Promise<ReadResult> {
+  const decoder = new StringDecoder('utf8');
+  let reader: Reader | undefined;
+  let format: InputFormat | undefined;
+  let head = '';
+  for await (const chunk of chunks) {
+    const piece = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    if (reader) {
+      reader.push(piece);
+      continue;
+    }
+    head += piece;
+    const first = /[^\s\uFEFF]/.exec(head);
+    if (!first) continue;
+    format = first[0] === '{' ? 'jsonl' : first[0] === '[' ? 'json' : 'csv';
+    reader = format === 'csv' ? csvReader(label, onRow) : format === 'jsonl' ? jsonLinesReader(onRow) : jsonArrayReader(onRow);
+    reader.push(head.slice(first.index));
+  }
+  const rest = decoder.end();
+  if (!reader || !format) throw usageError(`${label} is empty: there is nothing to report`);
+  if (rest) reader.push(rest);
+  reader.end();
+  return { format, unreadable: reader.unreadable };
+}
+
+/** Splits text into lines (without their CR LF), keeping an unfinished last line for later. */
+function lineSplitter(onLine: (line: string) => void): { push(text: string): void; end(): void } {
+  let rest = '';
+  return {
+    push(text) {
+      const all = rest === '' ? text : rest + text;
+      let start = 0;
+      for (let nl = all.indexOf('\n'); nl !== -1; nl = all.indexOf('\n', start)) {
+        onLine(all.charCodeAt(nl - 1) === 13 && nl > start ? all.slice(start, nl - 1) : all.slice(start, nl));
+        start = nl + 1;
+      }
+      rest = all.slice(start);
+    },
+    end() {
+      if (rest !== '') onLine(rest.endsWith('\r') ? rest.slice(0, -1) : rest);
+      rest = '';
+    },
+  };
+}
+
+function csvReader(label: string, onRow: RowSink): Reader {
+  let header: string | undefined;
+  let shape: CsvShape | undefined;
+  let facts: ((cells: readonly string[]) => RowFacts) | undefined;
+  let lineNo = 0;
+  // A quoted cell may hold line breaks: lines gather here until the record's quotes balance.
+  let pending = '';
+  let pendingQuotes = 0;
+  const self: Reader = { push: (t) => lines.push(t), end: () => finish(), unreadable: 0 };
+
+  const record = (raw: string, cells: string[]) => {
+    if (shape === undefined) {
+      header = raw;
+      shape = csvShape(cells);
+      facts = shape && csvRowFacts(shape);
+      if (!shape) {
+        throw usageError(`${label} is not a numintel output: its header has no numintel columns`, 'report reads what lrn, cnam, trust or enrich wrote (csv, jsonl or json)');
+      }
+      return;
+    }
+    // A file made of several runs' outputs put together repeats the header: not a row.
+    if (raw === header) return;
+    onRow((facts as (cells: readonly string[]) => RowFacts)(cells));
+  };
+  const parseQuoted = (raw: string) => record(raw, splitQuoted(raw));
+  // An unquoted row's cells: only those the report reads are cut out (into one array used again
+  // for every row), which takes half the time of splitting the whole row.
+  let cells: string[] = [];
+  let needed: readonly boolean[] = [];
+  const pick = (line: string): string[] => {
+    if (needed !== shape?.needed) {
+      needed = shape?.needed ?? [];
+      cells = needed.map(() => '');
+    }
+    let start = 0;
+    for (let col = 0; col < needed.length; col++) {
+      if (start > line.length) {
+        cells[col] = '';
+        continue;
+      }
+      let end = line.indexOf(',', start);
+      if (end === -1) end = line.length;
+      if (needed[col] === true) cells[col] = line.slice(start, end);
+      start = end + 1;
+    }
+    return cells;
+  };
+  const lines = lineSplitter((line) => {
+    lineNo++;
+    if (pending !== '') {
+      pending += `\n${line}`;
+      pendingQuotes += count(line, '"');
+      if (pendingQuotes % 2 === 0) {
+        const raw = pending;
+        pending = '';
+        parseQuoted(raw);
+      } else if (pending.length > MAX_RECORD) {
+        throw usageError(`${label} is not valid CSV: a record from line ${lineNo} runs on past ${MAX_RECORD} characters`, 'look for a quote that is never closed');
+      }
+      return;
+    }
+    if (line === '') return;
+    const clean = lineNo === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
+    if (clean.indexOf('"') === -1) return record(clean, shape ? pick(clean) : clean.split(','));
+    const quotes = count(clean, '"');
+    if (quotes % 2 === 0) return parseQuoted(clean);
+    pending = clean;
+    pendingQuotes = quotes;
+  });
+  const finish = () => {
+    lines.end();
+    // A torn last record (an interrupted run): not a row.
+    if (pending !== '') self.unreadable++;
+    if (shape === undefined) throw usageError(`${label} has no rows: there is nothing to report`);
+  };
+  return self;
+}
+
+/**
+ * The cells of one CSV record that holds quotes, by the rules csv-parse follows with
+ * `relax_quotes` (test/report/reader.test.ts checks the two agree): a quote opens a quoted cell
+ * only at the start of a cell, `""` inside one is a quote, and a cell with text after its closing
+ * quote is taken as written. Hand-written because csv-parse costs ~40 µs a call, which a file of quoted rows pays on
+ * every row; the unquoted rows, nearly all of them, are a plain split.
+ */
+export function splitQuoted(record: string): string[] {
+  const cells: string[] = [];
+  let i = 0;
+  for (;;) {
+    const start = i;
+    let cell = '';
+    if (record.charCodeAt(i) === 0x22) {
+      i++;
+      for (;;) {
+        const q = record.indexOf('"', i);
+        if (q === -1) {
+          cell += record.slice(i);
+          i = record.length;
+          break;
+        }
+        cell += record.slice(i, q);
+        if (record.charCodeAt(q + 1) === 0x22) {
+          cell += '"';
+          i = q + 2;
+          continue;
+        }
+        i = q + 1;
+        break;
+      }
+      // Text after the closing quote: the cell was not a quoted one after all, and is taken as written.
+      if (i < record.length && record.charCodeAt(i) !== 0x2c) {
+        cell = '';
+        i = start;
+      }
+    }
+    const comma = record.indexOf(',', i);
+    if (comma === -1) {
+      cells.push(cell + record.slice(i));
+      return cells;
+    }
+    cells.push(cell + record.slice(i, comma));
+    i = comma + 1;
+  }
+}
+
+function count(s: string, ch: string): number {
+  let n = 0;
+  for (let i = s.indexOf(ch); i !== -1; i = s.indexOf(ch, i + 1)) n++;
+  return n;
+}
+
+function jsonLinesReader(onRow: RowSink): Reader {
+  const self: Reader = { push: (t) => lines.push(t), end: () => lines.end(), unreadable: 0 };
+  const lines = lineSplitter((line) => {
+    if (line.trim() === '') return;
+    element(line, onRow, self);
+  });
+  return self;
+}
+
+function element(text: string, onRow: RowSink, reader: Reader): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    reader.unreadable++;
+    return;
+  }
+  const facts = recordFacts(value);
+  if (facts) onRow(facts);
+  else reader.unreadable++;
+}
+
+/**
+ * The elements of a JSON array, each parsed on its own as soon as it is complete: a small scanner
+ * follows strings and nesting only to find where each top-level element ends.
+ */
+function jsonArrayReader(onRow: RowSink): Reader {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let part = '';
+  const self: Reader = {
+    unreadable: 0,
+    push(text) {
+      let start = depth >= 2 ? 0 : -1;
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (c === 0x5c) escaped = true;
+          else if (c === 0x22) inString = false;
+          continue;
+        }
+        if (c === 0x22) inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+          if (depth === 1) start = i;
+          depth++;
+        } else if (c === 0x7d || c === 0x5d) {
+          depth--;
+          if (depth === 1 && start >= 0) {
+            element(part + text.slice(start, i + 1), onRow, self);
+            part = '';
+            start = -1;
+          }
+        }
+      }
+      if (start >= 0) {
+        part += text.slice(start);
+        if (part.length > MAX_RECORD) throw usageError(`an element of the JSON array runs on past ${MAX_RECORD} characters`);
+      }
+    },
+    end() {
+      // An array cut short (an interrupted run) leaves its last element open: not a row.
+      if (part !== '') self.unreadable++;
+    },
+  };
+  return self;
+}

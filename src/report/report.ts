@@ -1,0 +1,89 @@
+// The report as data: what `-f json` prints, and what the terminal and HTML renderings draw.
+// Counts are whole rows; a `base` is what a section's shares are of; a share is a fraction (0..1).
+import type { LookupKind } from '../core/lookups.js';
+import type { LineClass, RecencyBucket } from './normalise.js';
+
+export interface Ranked {
+  /** Rows with a value. */
+  base: number;
+  distinct: number;
+  top: { name: string; count: number; label?: string }[];
+  /** Rows with a value outside the top. */
+  rest: number;
+}
+
+export interface KindFigures {
+  /** Rows that carry this lookup. */
+  rows: number;
+  /** Rows with an answer. */
+  answered: number;
+  /** Answers from the cache; null when the output does not say. */
+  cached: number | null;
+  /** Answers that cost a lookup: not from the cache, not a repeat of a number answered before. */
+  billed: number;
+  /** Lookups that failed for another reason than an invalid number. */
+  failed: number;
+  failed_by_code: Record<string, number>;
+  price?: number;
+  cost?: number;
+}
+
+export interface Report {
+  as_of: string;
+  source: { name?: string; format: string; lookups: LookupKind[] };
+  input: {
+    rows: number;
+    valid: number;
+    invalid: number;
+    invalid_by_reason: Record<string, number>;
+    duplicates: number;
+    distinct_numbers: number;
+    /** Lines that were not numintel records (a torn last line). */
+    unreadable?: number;
+  };
+  lookups: Partial<Record<LookupKind, KindFigures>>;
+  cost?: { total: number };
+  line_type?: Record<LineClass, number> & {
+    base: number;
+    not_given: number;
+    other_codes: Record<string, number>;
+    wireless_or_voip: number;
+    wireless_or_voip_share: number;
+  };
+  porting?: {
+    base: number;
+    ported: number;
+    ported_share: number;
+    activated: Record<RecencyBucket, number>;
+    activated_ported: Record<RecencyBucket, number>;
+  };
+  carriers?: Ranked;
+  states?: Ranked & { all: Record<string, number> };
+  time_zones?: Ranked;
+  messaging?: {
+    base: number;
+    enabled: number;
+    disabled: number;
+    unknown: number;
+    enabled_share: number;
+    providers: Ranked;
+  };
+  cnam?: { base: number; found: number; empty: number; found_share: number; spam_types?: Record<string, number> };
+  trust?: {
+    base: number;
+    spam: number;
+    robocall: number;
+    scam: number;
+    any_flag: number;
+    spam_share: number;
+    robocall_share: number;
+    scam_share: number;
+    any_flag_share: number;
+    levels: Record<string, number>;
+    spam_types: Record<string, number>;
+    score?: { base: number; mean: number; histogram: { from: number; to: number; count: number }[] };
+  };
+}
+
+export const FOOTER =
+  'These figures are signals from the service\u2019s data as it answered, not facts about the people behind the numbers, and not legal advice (TCPA consent included).';

@@ -1,0 +1,134 @@
+// The HTML report in a real browser (headless Chromium, Debian's `chromium` package): it loads
+// with no script error and no request beyond the file itself, hostile text from the service stays
+// text, and the numbers the page shows are those of `report -f json`. A screenshot is saved for a
+// person to look at (NUMINTEL_REPORT_SCREENSHOT, else a file in the temp directory, named in the log).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/report/report.js';
+import { chartsFromJson } from '../report/charts-from-json.js';
+import { HOSTILE_CARRIER, RECORDS, written } from '../report/fixture.js';
+import { requireBuiltCli, runCli, tempDir } from './harness.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const present = existsSync(CHROMIUM);
+if (!present && process.env.CI) throw new Error(`${CHROMIUM} is missing: CI must install it (apt-get install chromium; see .ci/run)`);
+if (!present) console.warn(`skipping the browser tests of the HTML report: ${CHROMIUM} is missing (apt-get install chromium)`);
+
+let browser: Browser | undefined;
+let dir: string;
+
+beforeAll(async () => {
+  if (!present) return;
+  requireBuiltCli();
+  dir = tempDir('numintel-browser-');
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Opened {
+  requests: string[];
+  errors: string[];
+  dialogs: number;
+  charts: Record<string, Record<string, number>>;
+  facts: Record<string, string>;
+  scripts: number;
+  text: string;
+  print: { layout: string; breaks: string; pdfBytes: number };
+}
+
+// Runs in the page (a string: this project's TypeScript has no DOM types). Each chart's numbers as
+// the reader sees them in its table, checked against the row's data-count; the facts; scripts.
+const READ_PAGE = `(() => {
+  const charts = {};
+  for (const table of document.querySelectorAll('table.chart')) {
+    const counts = {};
+    for (const row of table.querySelectorAll('tbody tr')) {
+      const shown = Number((row.cells[1]?.textContent ?? '').replace(/,/g, ''));
+      if (String(shown) !== row.dataset.count) throw new Error('row ' + row.dataset.key + ' shows ' + shown + ', data-count ' + row.dataset.count);
+      counts[row.dataset.key] = shown;
+    }
+    charts[table.dataset.chart] = counts;
+  }
+  const facts = {};
+  for (const li of document.querySelectorAll('[data-fact]')) facts[li.dataset.fact] = li.dataset.value;
+  return { charts, facts, scripts: document.scripts.length, text: document.body.innerText };
+})()`;
+
+/** Opens a page and reads back what it shows, with everything it asked for and complained about. */
+async function open(path: string, screenshot?: string): Promise<Opened> {
+  const page = await (browser as Browser).newPage({ viewport: { width: 1200, height: 900 } });
+  const requests: string[] = [];
+  const errors: string[] = [];
+  let dialogs = 0;
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('dialog', (d) => {
+    dialogs++;
+    void d.dismiss();
+  });
+  await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
+  const read = (await page.evaluate(READ_PAGE)) as Pick<Opened, 'charts' | 'facts' | 'scripts' | 'text'>;
+  if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
+  // On paper: one column of sections, none split across pages, and the page prints.
+  await page.emulateMedia({ media: 'print' });
+  const print = (await page.evaluate(
+    `({ layout: getComputedStyle(document.querySelector('.sections')).display, breaks: getComputedStyle(document.querySelector('section')).breakInside })`,
+  )) as { layout: string; breaks: string };
+  const pdf = await page.pdf({ format: 'Letter' });
+  await page.close();
+  return { requests, errors, dialogs, print: { ...print, pdfBytes: pdf.length }, ...read };
+}
+
+describe.skipIf(!present)('the HTML report in Chromium', () => {
+  it('hostile service text stays text; no request, no error; every chart as report -f json says', async () => {
+    const csv = join(dir, 'hostile.csv');
+    writeFileSync(csv, await written(RECORDS, 'csv', ['lrn', 'cnam', 'trust']));
+    const html = join(dir, 'hostile.html');
+    const run = await runCli(['report', csv, '--html', html, '-f', 'json', '--as-of', '2026-01-31']);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as Report;
+    const page = await open(html);
+    expect(page.errors).toEqual([]);
+    expect(page.requests).toEqual([pathToFileURL(html).href]);
+    expect(page.dialogs).toBe(0);
+    expect(page.scripts).toBe(0);
+    expect(page.text).toContain(HOSTILE_CARRIER);
+    expect(page.charts).toEqual(chartsFromJson(report));
+    expect(page.facts.rows).toBe(String(report.input.rows));
+    expect(page.facts.ported).toBe(String(report.porting?.ported));
+    expect(page.facts.wireless_or_voip).toBe(String(report.line_type?.wireless_or_voip));
+    expect(page.print.layout).toBe('block');
+    expect(page.print.breaks).toBe('avoid');
+    expect(page.print.pdfBytes).toBeGreaterThan(10_000);
+  });
+
+  it('the report of a sandbox run of the sample contacts, with a screenshot', async () => {
+    const out = join(dir, 'contacts.enriched.csv');
+    await runCli(['enrich', 'samples/contacts.csv', '--sandbox', '--enhanced', '--messaging', '--spam', '-o', out, '-q']);
+    const html = join(dir, 'contacts.html');
+    const run = await runCli(['report', out, '--html', html, '-f', 'json', '--as-of', '2026-11-22', '--price', 'lrn=0.0005,cnam=0.006,trust=0.002']);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as Report;
+    const shot = process.env.NUMINTEL_REPORT_SCREENSHOT ?? join(tmpdir(), 'numintel-report-screenshot.png');
+    const page = await open(html, shot);
+    expect(page.errors).toEqual([]);
+    expect(page.requests).toEqual([pathToFileURL(html).href]);
+    expect(page.charts).toEqual(chartsFromJson(report));
+    expect(Object.keys(page.charts)).toEqual(expect.arrayContaining(['line_type', 'activated', 'carriers', 'states', 'time_zones', 'providers', 'cnam_spam', 'trust_levels', 'reputation']));
+    expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
+    console.log(`screenshot of the HTML report: ${shot}`);
+  }, 30_000);
+});

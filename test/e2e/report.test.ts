@@ -1,0 +1,130 @@
+// `numintel report` as a user runs it: files and stdin, text on a pipe and with forced colour,
+// -f json, --html, bad input; and `--report` on a real enrich run against the sandbox, whose page
+// must hold the figures `report` gives for the file that run wrote.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/report/report.js';
+import { chartsFromHtml, chartsFromJson } from '../report/charts-from-json.js';
+import { CARRIERS, INPUT, LINE_TYPE, PORTING, RECORDS, written } from '../report/fixture.js';
+import { CLI, cleanEnv, requireBuiltCli, runCli, tempDir } from './harness.js';
+
+const AS_OF = '2026-01-31T00:00:00Z';
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[/;
+let dir: string;
+let csv: string;
+
+beforeAll(async () => {
+  requireBuiltCli();
+  dir = tempDir('numintel-report-');
+  csv = join(dir, 'leads.enriched.csv');
+  writeFileSync(csv, await written(RECORDS, 'csv', ['lrn', 'cnam', 'trust']));
+  writeFileSync(join(dir, 'leads.jsonl'), await written(RECORDS, 'jsonl', ['lrn', 'cnam', 'trust']));
+});
+
+describe('numintel report', () => {
+  it('-f json: every figure, the same from CSV, JSON lines and stdin', async () => {
+    const fromCsv = await runCli(['report', csv, '-f', 'json', '--as-of', AS_OF]);
+    expect(fromCsv.stderr).toBe('');
+    expect(fromCsv.code).toBe(0);
+    const r = JSON.parse(fromCsv.stdout) as Report;
+    expect(r.source).toEqual({ name: 'leads.enriched.csv', format: 'csv', lookups: ['lrn', 'cnam', 'trust'] });
+    expect(r.as_of).toBe('2026-01-31');
+    expect(r.input).toEqual(INPUT);
+    expect(r.line_type).toEqual(LINE_TYPE);
+    expect(r.porting).toEqual(PORTING);
+    expect(r.carriers).toEqual(CARRIERS);
+    const fromJsonl = JSON.parse((await runCli(['report', join(dir, 'leads.jsonl'), '-f', 'json', '--as-of', AS_OF])).stdout) as Report;
+    const fromStdin = JSON.parse((await runCli(['report', '-', '-f', 'json', '--as-of', AS_OF], { stdin: readFileSync(csv, 'utf8') })).stdout) as Report;
+    expect({ ...fromJsonl, source: null }).toEqual({ ...r, source: null });
+    expect({ ...fromStdin, source: null }).toEqual({ ...r, source: null });
+    expect(fromStdin.source.name).toBeUndefined();
+  });
+
+  it('piped: plain text within COLUMNS, # bars, no colour; CLICOLOR_FORCE=1 colours it, NO_COLOR and --no-color win', async () => {
+    const piped = await runCli(['report', csv, '--as-of', AS_OF], { env: { COLUMNS: '120' } });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).not.toMatch(ANSI);
+    expect(piped.stdout).toMatch(/^ {4}mobile \(wireless\) +3 +37\.5% +#+$/m);
+    for (const line of piped.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(120);
+    expect((await runCli(['report', csv], { env: { CLICOLOR_FORCE: '1' } })).stdout).toMatch(ANSI);
+    expect((await runCli(['report', csv], { env: { CLICOLOR_FORCE: '1', NO_COLOR: '1' } })).stdout).not.toMatch(ANSI);
+    expect((await runCli(['report', csv, '--no-color'], { env: { CLICOLOR_FORCE: '1' } })).stdout).not.toMatch(ANSI);
+  });
+
+  it('--html writes one page with the same figures; --price adds the cost', async () => {
+    const html = join(dir, 'page.html');
+    const run = await runCli(['report', csv, '--html', html, '--as-of', AS_OF, '--price', 'lrn=0.0005,cnam=0.006', '-f', 'json']);
+    expect(run.code).toBe(0);
+    const r = JSON.parse(run.stdout) as Report;
+    expect(r.cost).toEqual({ total: 0.0455 });
+    const page = readFileSync(html, 'utf8');
+    expect(chartsFromHtml(page)).toEqual(chartsFromJson(r));
+    expect(page).not.toContain('<script');
+  });
+
+  it('refuses what it cannot read, with exit 2 and the reason', async () => {
+    const missing = await runCli(['report', join(dir, 'nope.csv')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read .*nope\.csv: no such file/);
+    const other = join(dir, 'other.csv');
+    writeFileSync(other, 'name,phone\nA,2015550123\n');
+    const notOurs = await runCli(['report', other]);
+    expect(notOurs.code).toBe(2);
+    expect(notOurs.stderr).toMatch(/not a numintel output/);
+    const price = await runCli(['report', csv, '--price', 'lrn=cheap']);
+    expect(price.code).toBe(2);
+    expect(price.stderr).toMatch(/lookup=price/);
+  });
+});
+
+describe('--report on a lookup run', () => {
+  it('enrich against the sandbox: the page holds what `report` finds in the file the run wrote', async () => {
+    const out = join(dir, 'contacts.enriched.csv');
+    const page = join(dir, 'run.html');
+    const run = await runCli(['enrich', 'samples/contacts.csv', '--sandbox', '--enhanced', '--messaging', '--spam', '-o', out, '-q', '--report', page]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(4); // the sample holds invalid numbers on purpose
+    const r = JSON.parse((await runCli(['report', out, '-f', 'json'])).stdout) as Report;
+    expect(r.input.rows).toBe(24);
+    const html = readFileSync(page, 'utf8');
+    expect(chartsFromHtml(html)).toEqual(chartsFromJson(r));
+    expect(html).toContain('<p>contacts.csv \u00b7 run \u00b7 LRN, CNAM, Trust \u00b7 24 rows');
+  });
+
+  it('lrn to JSON lines: the same', async () => {
+    const out = join(dir, 'numbers.jsonl');
+    const page = join(dir, 'lrn.html');
+    const run = await runCli(['lrn', '-i', 'samples/numbers.txt', '--sandbox', '--enhanced', '-o', out, '-q', '--report', page]);
+    expect([0, 4]).toContain(run.code);
+    const r = JSON.parse((await runCli(['report', out, '-f', 'json'])).stdout) as Report;
+    expect(r.line_type?.base).toBeGreaterThan(0);
+    expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
+  });
+});
+
+// On a real terminal: util-linux `script` gives the CLI a pseudo-terminal of a set width.
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+describe.skipIf(!hasScript)('numintel report on a terminal', () => {
+  const onTerminal = (env: Record<string, string>) => {
+    const command = `stty cols 100; ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} report ${JSON.stringify(csv)} --as-of ${AS_OF}`;
+    const run = spawnSync('script', ['-qec', command, '/dev/null'], { env: cleanEnv(env), encoding: 'utf8', timeout: 15_000 });
+    return run.stdout.replace(/\r/g, '');
+  };
+
+  it('block-character bars within the width, colour unless NO_COLOR; # bars and no colour with TERM=dumb', () => {
+    const text = onTerminal({ TERM: 'xterm' });
+    expect(text).toMatch(ANSI);
+    // eslint-disable-next-line no-control-regex
+    const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(plain).toMatch(/^ {4}mobile \(wireless\) +3 +37\.5% +\u2588+/m);
+    for (const line of plain.split('\n')) expect([...line].length).toBeLessThanOrEqual(100);
+    expect(onTerminal({ TERM: 'xterm', NO_COLOR: '1' })).not.toMatch(ANSI);
+    const dumb = onTerminal({ TERM: 'dumb' });
+    expect(dumb).not.toMatch(ANSI);
+    expect(dumb).toMatch(/^ {4}mobile \(wireless\) +3 +37\.5% +#+$/m);
+  });
+});
