@@ -4,10 +4,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/program.js';
 import { OUTPUT_FORMATS } from '../../src/output/layout.js';
 import { CLI } from '../e2e/harness.js';
 import { runInProcess, testWorld } from '../support/world.js';
 
+const TOP = buildProgram(testWorld().world, () => {});
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 
 /** A directory with the script, a `numintel` on PATH that runs this tree's CLI, a config with two profiles and two files. */
@@ -32,7 +34,9 @@ async function setup(shell: 'bash' | 'zsh' | 'fish') {
 
 // A command line being completed (the last word is the one under the cursor) → the words offered.
 const CASES: [line: string, want: string[] | ((got: string[]) => void)][] = [
-  ['numintel ', ['lrn', 'cnam', 'trust', 'enrich', 'sandbox', 'config', 'completion']],
+  // Every command of the program (checked against the list it had when this was written).
+  ['numintel ', (got) => expect(sorted(got)).toEqual(sorted(TOP.commands.map((c) => c.name())))],
+  ['numintel ', (got) => expect(got).toEqual(expect.arrayContaining(['lrn', 'cnam', 'trust', 'enrich', 'sandbox', 'config', 'completion', 'report']))],
   ['numintel tr', ['trust']],
   ['numintel lrn --fo', ['--format']],
   ['numintel lrn -f ', [...OUTPUT_FORMATS]],
