@@ -1,6 +1,7 @@
 // The sandbox's public face: start an emulator of the whole service on loopback, steer it, read
 // what it saw, close it.
 import type { AddressInfo } from 'node:net';
+import { makeCertificate, writeCertificateFile } from './certificate.js';
 import { SandboxEngine } from './engine.js';
 import { DEFAULT_OPTIONS, applyPatch, optionProblems, type SandboxOptions } from './options.js';
 import { createSandboxServer } from './server.js';
@@ -12,8 +13,12 @@ export type { SandboxStats } from './stats.js';
 export { buildLookupSchema } from './graphql-schema.js';
 
 export interface Sandbox {
-  /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */
+  /** Base URL, e.g. http://127.0.0.1:4010, or https://… with `tls` (no trailing slash). */
   readonly url: string;
+  /** With `tls`: the PEM text of the certificate served, for a client to trust. */
+  readonly ca?: string;
+  /** With `tls`: a file holding `ca` (NODE_EXTRA_CA_CERTS=<caFile>, --ca-file <caFile>); removed by close(). */
+  readonly caFile?: string;
   /** The first accepted key. */
   readonly apiKey: string;
   stats(): SandboxStats;
@@ -28,7 +33,8 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   if (problems.length > 0) throw new TypeError(`invalid sandbox options: ${problems.join('; ')}`);
   const merged = applyPatch({ ...DEFAULT_OPTIONS, limits: { ...DEFAULT_OPTIONS.limits } }, options);
   const engine = new SandboxEngine(merged);
-  const { server, close } = createSandboxServer(engine);
+  const tls = merged.tls === true ? await makeCertificate(merged.host) : merged.tls || undefined;
+  const { server, close } = createSandboxServer(engine, tls);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(merged.port, merged.host, () => {
@@ -37,13 +43,21 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     });
   });
   const address = server.address() as AddressInfo;
+  const certFile = tls ? await writeCertificateFile(tls.cert).catch(async (err: unknown) => {
+    await close();
+    throw err;
+  }) : undefined;
   return {
-    url: `http://${urlHost(address)}:${address.port}`,
+    url: `${tls ? 'https' : 'http'}://${urlHost(address)}:${address.port}`,
+    ...(tls && certFile ? { ca: tls.cert, caFile: certFile.path } : {}),
     apiKey: merged.apiKeys[0] as string,
     stats: () => engine.stats.snapshot(),
     configure: (patch) => engine.configure(patch),
     revokeKey: (key) => void engine.keys.revoke(key),
-    close,
+    close: async () => {
+      await close();
+      await certFile?.remove();
+    },
   };
 }
 
