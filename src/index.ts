@@ -37,6 +37,16 @@ export interface ClientConfig {
   /** Retries of a transient failure. Default 5. */
   readonly retries?: number;
   readonly clock?: Clock;
+  /**
+   * PEM text of CA certificates trusted for HTTPS besides Node's default trust (its bundle and
+   * NODE_EXTRA_CA_CERTS, which apply without this): a private CA, or a sandbox's `ca`.
+   */
+  readonly ca?: string | readonly string[];
+  /**
+   * An environment whose HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) apply, as on the
+   * command line: pass `process.env` to honour them. Without it, no proxy is used.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface BulkOptions extends LookupOptions {
@@ -67,6 +77,8 @@ export function createClient(config: ClientConfig): NumintelClient {
     timeoutMs: config.timeoutMs,
     connections: config.concurrency,
     clock,
+    ca: config.ca,
+    env: config.env,
   });
 
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {

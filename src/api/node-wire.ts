@@ -12,7 +12,7 @@ export async function createNodeWire(origin: string, options: WireOptions): Prom
   const url = new URL(origin);
   // node:https loads TLS, which a plain-http service (the sandbox) does not need.
   const client: Client = url.protocol === 'https:' ? await import('node:https') : http;
-  const agent = new client.Agent({ keepAlive: true, maxSockets: options.connections });
+  const agent = new client.Agent({ keepAlive: true, maxSockets: options.connections, ...(options.secureContext ? { secureContext: options.secureContext } : {}) });
   return {
     post: (req) => post(client, agent, url, options, req),
     close: async () => agent.destroy(),

@@ -4,3 +4,9 @@ declare module 'undici/lib/dispatcher/pool.js' {
   const PoolClass: typeof Pool;
   export default PoolClass;
 }
+
+declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
+  import type { EnvHttpProxyAgent } from 'undici';
+  const EnvHttpProxyAgentClass: typeof EnvHttpProxyAgent;
+  export default EnvHttpProxyAgentClass;
+}
