@@ -90,15 +90,26 @@ function tlsFailure(codes: readonly string[], err: unknown, ctx: WireContext): A
     return fatal(`the certificate of ${host} is not valid now (${why}); the service must renew it, or this machine's clock is wrong`);
   }
   if (codes.includes('ERR_TLS_CERT_ALTNAME_INVALID') || codes.includes('HOSTNAME_MISMATCH')) {
-    return fatal(`the certificate of ${host} is not for that name (${why}); use a host name the certificate names in the base URL`);
+    const names = certificateNames(err);
+    const said = names ? `it is for ${names}` : why;
+    return fatal(`the certificate of ${host} is not for that name (${said}); use a host name the certificate names in the base URL`);
   }
-  if (codes.includes('ERR_SSL_WRONG_VERSION_NUMBER') || codes.includes('ERR_SSL_PACKET_LENGTH_TOO_LONG')) {
-    return fatal(`${host} did not answer in TLS (${why}); is the service plain http://? check the base URL`);
+  const handshake = codes.some((c) => c.startsWith('ERR_SSL_') || c === 'EPROTO' || c === 'ERR_TLS_INVALID_PROTOCOL_VERSION');
+  if (!handshake) return undefined;
+  // OpenSSL's reason, without its library, function and source file.
+  const reason = /SSL routines:[^:]*:([^:]+)/.exec(why)?.[1] ?? why;
+  if (/wrong version number|packet length too long|http request/i.test(reason)) {
+    return fatal(`${host} did not answer in TLS (${reason}); is the service plain http://? check the base URL`);
   }
-  if (codes.some((c) => c.startsWith('ERR_SSL_') || c === 'EPROTO' || c === 'ERR_TLS_INVALID_PROTOCOL_VERSION')) {
-    return fatal(`the handshake with ${host} failed (${why}); check the base URL, or whether a proxy or firewall intercepts HTTPS`);
-  }
-  return undefined;
+  return fatal(`the handshake with ${host} failed (${reason}); check the base URL, or whether a proxy or firewall intercepts HTTPS`);
+}
+
+/** The names in the peer certificate that Node attaches to a name-mismatch error ("DNS:a, IP Address:b"). */
+function certificateNames(err: unknown, depth = 0): string | undefined {
+  if (!isObject(err) || depth > 3) return undefined;
+  const e = err as { cert?: { subjectaltname?: unknown }; cause?: unknown };
+  if (typeof e.cert?.subjectaltname === 'string' && e.cert.subjectaltname !== '') return e.cert.subjectaltname;
+  return certificateNames(e.cause, depth + 1);
 }
 
 /** A proxy that refuses the tunnel (407 wants credentials, 403 forbids the host) refuses every request. */

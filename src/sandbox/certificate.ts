@@ -1,6 +1,7 @@
 // The sandbox's TLS certificate: made at start for the names a loopback client uses, or read from
 // the caller. Generation is ECDSA P-256 (a few milliseconds, where RSA takes a second), with no
 // openssl binary to depend on; the library loads only when a certificate is made.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,10 @@ export async function makeCertificate(host: string): Promise<TlsMaterial> {
     names.push(/^[\d.]+$|:/.test(host) ? { type: 7, ip: host } : { type: 2, value: host });
   }
   const notBeforeDate = new Date(Date.now() - 60_000);
-  const pems = await generate([{ name: 'commonName', value: 'numintel sandbox' }], {
+  // A name of its own: OpenSSL finds an issuer by name, so two sandboxes' certificates trusted at
+  // once (NODE_EXTRA_CA_CERTS and --ca-file) must not share one.
+  const commonName = `numintel sandbox ${randomBytes(6).toString('hex')}`;
+  const pems = await generate([{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
