@@ -19,7 +19,15 @@ export async function createUndiciWire(origin: string, { connections, timeoutMs,
   let pool: Dispatcher;
   if (proxy) {
     // Loaded only when a proxy is set: most runs never pay for it.
-    const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
+    const [{ default: EnvHttpProxyAgent }, { default: DispatcherClass }, { default: connectApi }] = await Promise.all([
+      import('undici/lib/dispatcher/env-http-proxy-agent.js'),
+      import('undici/lib/dispatcher/dispatcher.js'),
+      import('undici/lib/api/api-connect.js'),
+    ]);
+    // The proxy agent opens its tunnel with dispatcher.connect(), which undici's index adds to
+    // every dispatcher and which numintel, loading only the parts it uses, must add itself.
+    const proto = DispatcherClass.prototype as { connect?: unknown };
+    proto.connect ??= connectApi;
     // Explicit values, even empty ones: undici falls back to process.env for an undefined one.
     pool = new EnvHttpProxyAgent({ ...common, ...proxy, connect: tls, requestTls: tls, proxyTls: { timeout: timeoutMs } });
   } else {

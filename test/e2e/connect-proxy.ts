@@ -18,7 +18,8 @@ export interface RecordingProxy {
 
 const headOf = (req: IncomingMessage) => `${req.method ?? ''} ${req.url ?? ''}\n${req.rawHeaders.join('\n')}`;
 
-export async function startConnectProxy(): Promise<RecordingProxy> {
+/** `refuse`: answer every CONNECT with this status (407: credentials wanted) instead of tunnelling. */
+export async function startConnectProxy({ refuse }: { refuse?: number } = {}): Promise<RecordingProxy> {
   const connects: string[] = [];
   const heads: string[] = [];
   const chunks: Buffer[] = [];
@@ -31,6 +32,10 @@ export async function startConnectProxy(): Promise<RecordingProxy> {
     heads.push(headOf(req));
     connects.push(req.url ?? '');
     sockets.add(client);
+    if (refuse !== undefined) {
+      client.end(`HTTP/1.1 ${refuse} Refused\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
     const [host, port] = splitTarget(req.url ?? '');
     const upstream = connect(port, host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
