@@ -1,7 +1,7 @@
 // The service client: builds the request for the chosen transport, sends it once, classifies the
 // answer. Retrying, waiting and stopping belong to the pipeline.
 import { systemClock, type Clock } from '../core/clock.js';
-import { usageError } from '../core/errors.js';
+import { NumintelError, usageError } from '../core/errors.js';
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import type { Attempt, Transport } from '../core/transport.js';
 import { VERSION } from '../core/version.js';
@@ -12,7 +12,6 @@ import { wireFailure } from './net-errors.js';
 import { proxyFromEnv } from './proxy.js';
 import { classifyRest, restRequest } from './rest.js';
 import { requestLine, responseLine, type TraceSink } from './trace.js';
-import { certificatesOf } from './pem.js';
 import type { Wire, WireOptions } from './wire.js';
 
 export interface ClientOptions {
@@ -89,7 +88,7 @@ export function createTransport(options: ClientOptions): Transport {
   const clock = options.clock ?? systemClock;
   const trace = options.trace;
   const proxy = proxyFromEnv(options.env);
-  const ca = base.origin.startsWith('https:') && options.ca !== undefined ? extraCertificates(options.ca) : undefined;
+  const ca = base.origin.startsWith('https:') && options.ca !== undefined ? [options.ca].flat() : undefined;
   const wireOptions: WireOptions = { connections, timeoutMs, maxBytes, proxy };
   // The HTTP client is loaded at the first request, so a process loads only the one it uses.
   let loading: Promise<Wire> | undefined;
@@ -137,7 +136,8 @@ export function createTransport(options: ClientOptions): Transport {
         attempt = out.kind === 'oversize' ? oversize(out.status, out.headers, maxBytes, ctx) : codec.classify(d, opts, out, ctx);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        attempt = wireFailure(err, { origin: base.origin, timeoutMs, secret });
+        // A client that cannot be set up (an unreadable `ca`) fails every request alike: stop.
+        attempt = err instanceof NumintelError ? { kind: 'fatal', error: { code: 'network_error', message: err.message } } : wireFailure(err, { origin: base.origin, timeoutMs, secret });
       }
     }
     if (trace) {
@@ -158,23 +158,19 @@ export function createTransport(options: ClientOptions): Transport {
   };
 }
 
-/** The certificates of `ca`, each checked; a usage error when one cannot be read. */
-function extraCertificates(ca: string | readonly string[]): string[] {
-  return (typeof ca === 'string' ? [ca] : ca).flatMap((text) => {
-    try {
-      return certificatesOf(text);
-    } catch (err) {
-      throw usageError(`the ca option ${err instanceof Error ? err.message : String(err)}`);
-    }
-  });
-}
-
-async function openHttpClient(client: 'undici' | 'node', origin: string, options: WireOptions, ca: string[] | undefined, env: ClientOptions['env']): Promise<Wire> {
+async function openHttpClient(client: 'undici' | 'node', origin: string, options: WireOptions, ca: readonly string[] | undefined, env: ClientOptions['env']): Promise<Wire> {
   if (ca) {
     // node:tls loads only here: a plain-http run (the sandbox) never needs it. One secure context
     // for the client: a `ca` per connection would parse the whole CA bundle for each one.
-    const { trustContext } = await import('./trust.js');
-    options = { ...options, secureContext: trustContext(ca, env ?? {}) };
+    const { certificatesOf, trustContext } = await import('./trust.js');
+    const certificates = ca.flatMap((text) => {
+      try {
+        return certificatesOf(text);
+      } catch (err) {
+        throw usageError(`the CA certificates given (ca) ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+    options = { ...options, secureContext: trustContext(certificates, env ?? {}) };
   }
   if (client === 'node') return (await import('./node-wire.js')).createNodeWire(origin, options);
   return (await import('./undici-wire.js')).createUndiciWire(origin, options);

@@ -5,6 +5,8 @@
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
 
+export { certificatesOf } from './pem.js';
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** The certificates Node trusts by default (Node 22.15+ says which; before, the bundle and NODE_EXTRA_CA_CERTS). */

@@ -4,7 +4,6 @@ import { resolve } from 'node:path';
 import { usageError } from '../core/errors.js';
 import type { Transport } from '../core/transport.js';
 import { createTransport } from '../api/index.js';
-import { certificatesOf } from '../api/pem.js';
 import { proxyFromEnv, shownProxy } from '../api/proxy.js';
 import { requireApiKey, requireBaseUrl, type Settings } from '../settings/resolve.js';
 import type { RunRequest } from './run-request.js';
@@ -77,6 +76,8 @@ async function readCaFile(path: string, from: string, cwd: string): Promise<stri
     throw usageError(`cannot read the CA file ${path} (${where}): ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   try {
+    // Loaded only for a CA file: node:crypto is not otherwise needed at start-up.
+    const { certificatesOf } = await import('../api/pem.js');
     certificatesOf(text);
   } catch (err) {
     throw usageError(`the CA file ${path} (${where}) ${err instanceof Error ? err.message : String(err)}`, 'give a PEM file of CA certificates');
