@@ -112,20 +112,28 @@ function certificateNames(err: unknown, depth = 0): string | undefined {
   return certificateNames(e.cause, depth + 1);
 }
 
-/** A proxy that refuses the tunnel (407 wants credentials, 403 forbids the host) refuses every request. */
-function proxyRefusal(text: string, ctx: WireContext): Attempt | undefined {
-  const status = /Proxy response \((\d+)\)/.exec(text)?.[1];
-  if (status !== '407' && status !== '403') return undefined;
-  const fix = status === '407' ? 'the proxy wants credentials: put them in the proxy URL (http://user:password@proxy:port)' : 'the proxy forbids this host: check HTTPS_PROXY and NO_PROXY';
-  const message = `the proxy refused the tunnel to ${new URL(ctx.origin).host} (HTTP ${status}); ${fix}`;
-  return { kind: 'fatal', error: { code: 'network_error', message } };
+/**
+ * A proxy's answer to CONNECT other than 200: a refusal (407 wants credentials, 403 forbids the
+ * host) refuses every request alike; a 5xx (it could not reach the service) is worth another try.
+ */
+function proxyAnswer(text: string, ctx: WireContext): Attempt | undefined {
+  const status = Number(/Proxy response \((\d+)\)/.exec(text)?.[1]);
+  if (!status) return undefined;
+  const host = new URL(ctx.origin).host;
+  if (status >= 500) {
+    const message = `the proxy could not reach ${host} (HTTP ${status} to CONNECT); check the base URL, or try again later`;
+    return { kind: 'retry', rateLimited: false, error: { code: 'network_error', message } };
+  }
+  const fix =
+    status === 407 ? 'the proxy wants credentials: put them in the proxy URL (http://user:password@proxy:port)' : 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY';
+  return { kind: 'fatal', error: { code: 'network_error', message: `the proxy refused the tunnel to ${host} (HTTP ${status}); ${fix}` } };
 }
 
 /** Classifies an error thrown by the request. The caller has already ruled out its own abort. */
 export function wireFailure(err: unknown, ctx: WireContext): Attempt {
   const codes = codesOf(err);
   const text = oneLine(err instanceof Error ? err.message : String(err), ctx.secret);
-  const setup = tlsFailure(codes, err, ctx) ?? proxyRefusal(text, ctx);
+  const setup = tlsFailure(codes, err, ctx) ?? proxyAnswer(text, ctx);
   if (setup) return setup;
   const timeout = codes.find((c) => c in TIMEOUTS);
   if (timeout !== undefined) {
