@@ -84,6 +84,20 @@ describe('every lookup path over HTTPS', () => {
     }
   });
 
+  it('an IPv6 base URL (https://[::1]:port), by argument and on stdin', async () => {
+    const v6 = await startTlsSandbox({ host: '::1' });
+    try {
+      expect(v6.url).toMatch(/^https:\/\/\[::1\]:\d+$/);
+      const runs = await Promise.all([runCli(['lrn', NUMBERS[0]!], { env: sandboxEnv(v6) }), runCli(['lrn'], { env: sandboxEnv(v6), stdin: NUMBERS[0] })]);
+      for (const r of runs) {
+        expect(r.code, r.stderr).toBe(0);
+        expect(jsonl(r.stdout)[0]).toMatchObject({ number: NUMBERS[0], ok: true });
+      }
+    } finally {
+      await v6.close();
+    }
+  });
+
   it('a CA file that cannot be used is a usage error before anything is sent', async () => {
     const notPem = join(dir, 'not.pem');
     writeFileSync(notPem, 'hello\n');
