@@ -84,7 +84,10 @@ function tlsFailure(codes: readonly string[], err: unknown, ctx: WireContext): A
   const why = oneLine(rootMessage(err), ctx.secret);
   const fatal = (message: string): Attempt => ({ kind: 'fatal', error: { code: 'network_error', message: `TLS: ${message}` } });
   if (codes.some((c) => UNTRUSTED.has(c))) {
-    return fatal(`the certificate of ${host} is not trusted (${why}); if this is a private CA, pass --ca-file <pem> or set NODE_EXTRA_CA_CERTS`);
+    // Node 24 appends advice of its own ("; if the root CA is installed locally, try …"): the fix
+    // below says what applies to numintel.
+    const verdict = why.replace(/;.*$/, '');
+    return fatal(`the certificate of ${host} is not trusted (${verdict}); if this is a private CA, pass --ca-file <pem> or set NODE_EXTRA_CA_CERTS`);
   }
   if (codes.some((c) => OUT_OF_DATE.has(c))) {
     return fatal(`the certificate of ${host} is not valid now (${why}); the service must renew it, or this machine's clock is wrong`);

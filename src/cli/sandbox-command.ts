@@ -34,6 +34,9 @@ Behaviour (stable, so tests can rely on it; see docs/sandbox.md):
   Admin       sandbox-only, no key: GET /__sandbox/stats, POST /__sandbox/reset,
               POST /__sandbox/config (JSON patch of limits, quota, faults), POST /__sandbox/revoke.
 
+  TLS         --tls: HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1 made at
+              start; its PEM file is printed (trust it with NODE_EXTRA_CA_CERTS or --ca-file).
+
 Example:
   numintel sandbox --port 4010 --limit-lrn 5 --fail-rate 0.1
   NUMINTEL_API_KEY=${DEFAULT_API_KEY} numintel lrn 12015550123 --base-url http://127.0.0.1:4010

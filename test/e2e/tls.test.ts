@@ -3,6 +3,7 @@
 // private CA; and what a certificate the client cannot trust does: one line, exit 2, no rows.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -84,7 +85,9 @@ describe('every lookup path over HTTPS', () => {
     }
   });
 
-  it('an IPv6 base URL (https://[::1]:port), by argument and on stdin', async () => {
+  // Some Node releases (22.23) cannot match any IPv6 address in a certificate: nothing to test there.
+  const nodeVerifiesIpv6 = checkServerIdentity('::1', { subjectaltname: 'IP Address:0:0:0:0:0:0:0:1' } as PeerCertificate) === undefined;
+  it.skipIf(!nodeVerifiesIpv6)('an IPv6 base URL (https://[::1]:port), by argument and on stdin', async () => {
     const v6 = await startTlsSandbox({ host: '::1' });
     try {
       expect(v6.url).toMatch(/^https:\/\/\[::1\]:\d+$/);
