@@ -87,6 +87,9 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
 
   const listener = (req: IncomingMessage, res: ServerResponse) => safely(res, () => handle(req, res));
   const server: Server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
+  // A client that refuses the certificate never sends a request: counted, so a test can see how
+  // often it tried.
+  if (tls) server.on('tlsClientError', () => engine.stats.count('tlsFailures'));
   // A keep-alive client (autocannon, undici pools) reuses sockets longer than node's default 5 s.
   server.keepAliveTimeout = 30_000;
 

@@ -146,6 +146,25 @@ describe('a certificate the client cannot trust', () => {
     expect((await sandboxStats(sb)).requests.total).toBe(before.requests.total);
   });
 
+  it('the service sees one failed handshake per connection tried: one for a number, at most --concurrency for a file', async () => {
+    const own = await startTlsSandbox();
+    try {
+      const env = sandboxEnv(own, { NODE_EXTRA_CA_CERTS: undefined });
+      const single = await runCli(['cnam', '--retries', '5', NUMBERS[0]!], { env });
+      expect(single.code).toBe(2);
+      expect(own.stats()).toMatchObject({ tlsFailures: 1, requests: { total: 0 } });
+      const many = Array.from({ length: 300 }, (_, i) => `1201555${String(2000 + i)}`);
+      const bulk = await runCli(['cnam', '--retries', '5', '--concurrency', '4'], { env, stdin: many.join('\n') });
+      expect(bulk.code).toBe(2);
+      const failed = own.stats().tlsFailures - 1;
+      expect(failed).toBeGreaterThanOrEqual(1);
+      expect(failed).toBeLessThanOrEqual(4);
+      expect(own.stats().requests.total).toBe(0);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('is not retried: one request, one failure, with --retries 5', async () => {
     const env = sandboxEnv(sb, { NODE_EXTRA_CA_CERTS: undefined });
     const [single, bulk] = await Promise.all([
