@@ -82,6 +82,16 @@ describe('through an HTTPS proxy', () => {
     expect(proxy.heads).toEqual([]);
   });
 
+  it('a proxy given without a scheme is http://; one that is no http(s) URL is a usage error, the password never shown', async () => {
+    proxy = await startConnectProxy();
+    const bare = await runCli(['lrn', NUMBERS[0]!], { env: sandboxEnv(sb, { HTTPS_PROXY: proxy.url.replace('http://', '') }) });
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(proxy.connects).toEqual([target(sb)]);
+    const bad = await runCli(['lrn', NUMBERS[0]!], { env: sandboxEnv(sb, { https_proxy: 'socks9://user:hunter2@proxy.example:1080' }) });
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toBe('numintel: https_proxy is not an http:// or https:// proxy URL: "socks9://…@proxy.example:1080"\ne.g. https_proxy=http://proxy.example:3128\n');
+  });
+
   it('NO_PROXY for another host or port does not bypass it', async () => {
     proxy = await startConnectProxy();
     const other = `127.0.0.1:${Number(new URL(sb.url).port) === 1 ? 2 : 1}`;
