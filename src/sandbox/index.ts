@@ -1,7 +1,6 @@
 // The sandbox's public face: start an emulator of the whole service on loopback, steer it, read
 // what it saw, close it.
 import type { AddressInfo } from 'node:net';
-import { makeCertificate, writeCertificateFile } from './certificate.js';
 import { SandboxEngine } from './engine.js';
 import { DEFAULT_OPTIONS, applyPatch, optionProblems, type SandboxOptions } from './options.js';
 import { createSandboxServer } from './server.js';
@@ -33,7 +32,9 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   if (problems.length > 0) throw new TypeError(`invalid sandbox options: ${problems.join('; ')}`);
   const merged = applyPatch({ ...DEFAULT_OPTIONS, limits: { ...DEFAULT_OPTIONS.limits } }, options);
   const engine = new SandboxEngine(merged);
-  const tls = merged.tls === true ? await makeCertificate(merged.host) : merged.tls || undefined;
+  // The certificate code (and its X.509 library) loads only for a TLS sandbox.
+  const certificates = merged.tls ? await import('./certificate.js') : undefined;
+  const tls = merged.tls === true ? await certificates?.makeCertificate(merged.host) : merged.tls || undefined;
   const { server, close } = createSandboxServer(engine, tls);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -43,7 +44,7 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     });
   });
   const address = server.address() as AddressInfo;
-  const certFile = tls ? await writeCertificateFile(tls.cert).catch(async (err: unknown) => {
+  const certFile = tls && certificates ? await certificates.writeCertificateFile(tls.cert).catch(async (err: unknown) => {
     await close();
     throw err;
   }) : undefined;

@@ -1,12 +1,13 @@
 // HTTPS end to end: every lookup path (arguments on Node's client, stdin and CSV on undici's,
 // enrich, both transports) against a TLS sandbox, trusted through each way a user can trust a
 // private CA; and what a certificate the client cannot trust does: one line, exit 2, no rows.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { startCli } from '../fixtures/e2e/support.js';
 import { jsonl, parseCsv, requireBuiltCli, restResult, runCli, sandboxEnv, sandboxStats, startTlsSandbox, tempDir, type CliResult } from './harness.js';
 
 const NUMBERS = ['12015550123', '13125550188', '14155550142'];
@@ -226,6 +227,33 @@ describe('a certificate the client cannot trust', () => {
       for (const run of runs) expectOneTlsLine(run, /^numintel: TLS: 127\.0\.0\.1:\d+ did not answer in TLS \(wrong version number\); is the service plain http:\/\/\? check the base URL\n$/);
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('numintel sandbox --tls (the built program)', () => {
+  it('serves HTTPS with the certificate it prints, which the CLI trusts through NODE_EXTRA_CA_CERTS; the file goes at stop', async () => {
+    const server = startCli(['sandbox', '--tls', '--port', '0']);
+    try {
+      await server.waitForStdout((out) => out.split('\n').length > 2);
+      const [listening, certificate] = server.stdout().split('\n');
+      const url = /listening on (https:\/\/127\.0\.0\.1:\d+) /.exec(listening!)?.[1];
+      const file = /^numintel sandbox certificate: (\S+) \(trust it with NODE_EXTRA_CA_CERTS=\1 or --ca-file \1\)$/.exec(certificate!)?.[1];
+      expect(url).toBeDefined();
+      expect(readFileSync(file!, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
+      const env = { NUMINTEL_BASE_URL: url, NUMINTEL_API_KEY: 'sandbox-key-0000' };
+      const [trusted, untrusted] = await Promise.all([
+        runCli(['lrn', NUMBERS[0]!], { env: { ...env, NODE_EXTRA_CA_CERTS: file } }),
+        runCli(['lrn', NUMBERS[0]!], { env }),
+      ]);
+      expect(trusted.code, trusted.stderr).toBe(0);
+      expect(jsonl(trusted.stdout)[0]).toMatchObject({ number: NUMBERS[0], ok: true });
+      expect(untrusted.code).toBe(2);
+      server.child.kill('SIGTERM');
+      expect((await server.done).code).toBe(0);
+      expect(existsSync(file!)).toBe(false);
+    } finally {
+      server.child.kill('SIGKILL');
     }
   });
 });
