@@ -1,5 +1,4 @@
 // Where requests go: the configured service, or the built-in sandbox started in-process.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { usageError } from '../core/errors.js';
 import type { Transport } from '../core/transport.js';
@@ -71,6 +70,8 @@ async function readCaFile(path: string, from: string, cwd: string): Promise<stri
   const where = from === 'flag' ? '--ca-file' : from === 'env' ? 'NUMINTEL_CA_FILE' : 'ca-file';
   let text: string;
   try {
+    // node:fs/promises loads only here: a lookup without a CA file never needs it.
+    const { readFile } = await import('node:fs/promises');
     text = await readFile(resolve(cwd, path), 'utf8');
   } catch (err) {
     throw usageError(`cannot read the CA file ${path} (${where}): ${(err as NodeJS.ErrnoException).code ?? String(err)}`);

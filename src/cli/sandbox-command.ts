@@ -1,5 +1,4 @@
 // `numintel sandbox`: runs the built-in emulator of the service until Ctrl-C / SIGTERM.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { usageError } from '../core/errors.js';
@@ -115,6 +114,8 @@ export function sandboxCommand(world: World): Command {
 async function tlsOption(flags: SandboxFlags, cwd: string): Promise<SandboxOptions['tls']> {
   if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw usageError('--tls-cert and --tls-key go together', 'give both PEM files, or --tls for a certificate made at start');
   if (flags.tlsCert === undefined || flags.tlsKey === undefined) return flags.tls === true;
+  // Loaded here, not at every start-up: most commands never read a file this way.
+  const { readFile } = await import('node:fs/promises');
   const read = async (flag: string, path: string, label: string) => {
     let text: string;
     try {
