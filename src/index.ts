@@ -39,7 +39,9 @@ export interface ClientConfig {
   readonly clock?: Clock;
   /**
    * PEM text of CA certificates trusted for HTTPS besides Node's default trust (its bundle and
-   * NODE_EXTRA_CA_CERTS, which apply without this): a private CA, or a sandbox's `ca`.
+   * NODE_EXTRA_CA_CERTS, which apply without this): a private CA, or a sandbox's `ca`. Before
+   * Node 22.15, which cannot list its default trust, NODE_EXTRA_CA_CERTS is kept beside `ca` only
+   * when `env` holds it.
    */
   readonly ca?: string | readonly string[];
   /**
