@@ -63,7 +63,10 @@ export interface BulkOptions extends LookupOptions {
 export interface NumintelClient {
   /** One lookup of one number. Never throws for a bad number or a failed lookup: see `ok`/`error`. */
   lookup(kind: LookupKind, number: string, options?: BulkOptions): Promise<LookupRecord>;
-  /** Records in input order. Throws a NumintelError (kind `refused`) if the key is refused mid-run. */
+  /**
+   * Records in input order. Throws a NumintelError of kind `refused` if the key is refused mid-run,
+   * of kind `usage` if the connection cannot be set up (a certificate not trusted, a proxy refusing).
+   */
   bulk(kind: LookupKind, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<LookupRecord>;
   /** Several lookups per number in one pass. */
   enrich(kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<EnrichRecord>;
