@@ -25,7 +25,12 @@ const stale = `${bundle}.${process.pid}.old`;
 // the sandbox (with graphql) and undici (bulk runs). The main program requires them when needed.
 // Each file bundles its own copy of what it shares with the main program, so nothing may cross
 // the boundary that the other side tests with instanceof (neither part throws NumintelError).
-const PARTS = { [join(root, 'src', 'sandbox', 'index.ts')]: 'sandbox.cjs', [join(root, 'src', 'api', 'undici-wire.ts')]: 'undici-wire.cjs' };
+// The sandbox's certificate maker (an X.509 library) is a part of its own, read only by `sandbox --tls`.
+const PARTS = {
+  [join(root, 'src', 'sandbox', 'index.ts')]: 'sandbox.cjs',
+  [join(root, 'src', 'sandbox', 'certificate.ts')]: 'sandbox-certificate.cjs',
+  [join(root, 'src', 'api', 'undici-wire.ts')]: 'undici-wire.cjs',
+};
 const options = {
   bundle: true,
   // CommonJS, not ES modules: the launcher compiles the main program with vm.Script, which takes a
@@ -67,7 +72,8 @@ const lazyChildProcess = {
 };
 await Promise.all([
   build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers] }),
-  ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [fasterPhoneNumbers] })),
+  // A part may load another (the sandbox its certificate maker) the way the main program loads one.
+  ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers] })),
 ]);
 assertNoDynamicImport(fresh);
 rmSync(stale, { recursive: true, force: true });

@@ -37,6 +37,18 @@ export interface ClientConfig {
   /** Retries of a transient failure. Default 5. */
   readonly retries?: number;
   readonly clock?: Clock;
+  /**
+   * PEM text of CA certificates trusted for HTTPS besides Node's default trust (its bundle and
+   * NODE_EXTRA_CA_CERTS, which apply without this): a private CA, or a sandbox's `ca`. Before
+   * Node 22.15, which cannot list its default trust, NODE_EXTRA_CA_CERTS is kept beside `ca` only
+   * when `env` holds it.
+   */
+  readonly ca?: string | readonly string[];
+  /**
+   * An environment whose HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) apply, as on the
+   * command line: pass `process.env` to honour them. Without it, no proxy is used.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface BulkOptions extends LookupOptions {
@@ -55,7 +67,10 @@ export interface BulkOptions extends LookupOptions {
 export interface NumintelClient {
   /** One lookup of one number. Never throws for a bad number or a failed lookup: see `ok`/`error`. */
   lookup(kind: LookupKind, number: string, options?: BulkOptions): Promise<LookupRecord>;
-  /** Records in input order. Throws a NumintelError (kind `refused`) if the key is refused mid-run. */
+  /**
+   * Records in input order. Throws a NumintelError of kind `refused` if the key is refused mid-run,
+   * of kind `usage` if the connection cannot be set up (a certificate not trusted, a proxy refusing).
+   */
   bulk(kind: LookupKind, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<LookupRecord>;
   /** Several lookups per number in one pass. */
   enrich(kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<EnrichRecord>;
@@ -71,6 +86,8 @@ export function createClient(config: ClientConfig): NumintelClient {
     timeoutMs: config.timeoutMs,
     connections: config.concurrency,
     clock,
+    ca: config.ca,
+    env: config.env,
   });
 
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {

@@ -1,5 +1,6 @@
 // What went wrong on the wire, as an Attempt: timeouts and dropped connections are worth another
-// try, a name that does not resolve is not.
+// try, a name that does not resolve is not, and a certificate or TLS failure stops the run (no
+// request can succeed until the trust or the base URL is fixed).
 import type { Attempt } from '../core/transport.js';
 import { isObject } from '../core/json.js';
 import { oneLine } from './body.js';
@@ -25,6 +26,32 @@ const TRANSIENT = new Set([
   'EAI_AGAIN',
 ]);
 
+/** OpenSSL's verdicts on a certificate chain that no trusted CA vouches for. */
+const UNTRUSTED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_CHAIN_TOO_LONG',
+  'CERT_REVOKED',
+  'INVALID_CA',
+  'INVALID_PURPOSE',
+  'PATH_LENGTH_EXCEEDED',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+]);
+
+const OUT_OF_DATE = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
+]);
+
 /** Codes of the error, its cause and, for happy-eyeballs AggregateErrors, each attempt. */
 function codesOf(err: unknown, depth = 0): string[] {
   if (!isObject(err)) return [];
@@ -41,10 +68,76 @@ export interface WireContext {
   readonly secret?: string | undefined;
 }
 
+/** The innermost message: undici wraps a tunnel's TLS failure in an error of its own. */
+function rootMessage(err: unknown, depth = 0): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: unknown }).cause;
+  return cause instanceof Error && depth < 3 ? rootMessage(cause, depth + 1) : err.message;
+}
+
+/**
+ * A certificate or TLS failure as a fatal attempt whose message names the cause and the fix; the
+ * code stays network_error (the contract's), the fatal kind is what stops the run as a setup error.
+ */
+function tlsFailure(codes: readonly string[], err: unknown, ctx: WireContext): Attempt | undefined {
+  const host = new URL(ctx.origin).host;
+  const why = oneLine(rootMessage(err), ctx.secret);
+  const fatal = (message: string): Attempt => ({ kind: 'fatal', error: { code: 'network_error', message: `TLS: ${message}` } });
+  if (codes.some((c) => UNTRUSTED.has(c))) {
+    // Node 24 appends advice of its own ("; if the root CA is installed locally, try …"): the fix
+    // below says what applies to numintel.
+    const verdict = why.replace(/;.*$/, '');
+    return fatal(`the certificate of ${host} is not trusted (${verdict}); if this is a private CA, pass --ca-file <pem> or set NODE_EXTRA_CA_CERTS`);
+  }
+  if (codes.some((c) => OUT_OF_DATE.has(c))) {
+    return fatal(`the certificate of ${host} is not valid now (${why}); the service must renew it, or this machine's clock is wrong`);
+  }
+  if (codes.includes('ERR_TLS_CERT_ALTNAME_INVALID') || codes.includes('HOSTNAME_MISMATCH')) {
+    const names = certificateNames(err);
+    const said = names ? `it is for ${names}` : why;
+    return fatal(`the certificate of ${host} is not for that name (${said}); use a host name the certificate names in the base URL`);
+  }
+  const handshake = codes.some((c) => c.startsWith('ERR_SSL_') || c === 'EPROTO' || c === 'ERR_TLS_INVALID_PROTOCOL_VERSION');
+  if (!handshake) return undefined;
+  // OpenSSL's reason, without its library, function and source file.
+  const reason = /SSL routines:[^:]*:([^:]+)/.exec(why)?.[1] ?? why;
+  if (/wrong version number|packet length too long|http request/i.test(reason)) {
+    return fatal(`${host} did not answer in TLS (${reason}); is the service plain http://? check the base URL`);
+  }
+  return fatal(`the handshake with ${host} failed (${reason}); check the base URL, or whether a proxy or firewall intercepts HTTPS`);
+}
+
+/** The names in the peer certificate that Node attaches to a name-mismatch error ("DNS:a, IP Address:b"). */
+function certificateNames(err: unknown, depth = 0): string | undefined {
+  if (!isObject(err) || depth > 3) return undefined;
+  const e = err as { cert?: { subjectaltname?: unknown }; cause?: unknown };
+  if (typeof e.cert?.subjectaltname === 'string' && e.cert.subjectaltname !== '') return e.cert.subjectaltname;
+  return certificateNames(e.cause, depth + 1);
+}
+
+/**
+ * A proxy's answer to CONNECT other than 200: a refusal (407 wants credentials, 403 forbids the
+ * host) refuses every request alike; a 5xx (it could not reach the service) is worth another try.
+ */
+function proxyAnswer(text: string, ctx: WireContext): Attempt | undefined {
+  const status = Number(/Proxy response \((\d+)\)/.exec(text)?.[1]);
+  if (!status) return undefined;
+  const host = new URL(ctx.origin).host;
+  if (status >= 500) {
+    const message = `the proxy could not reach ${host} (HTTP ${status} to CONNECT); check the base URL, or try again later`;
+    return { kind: 'retry', rateLimited: false, error: { code: 'network_error', message } };
+  }
+  const fix =
+    status === 407 ? 'the proxy wants credentials: put them in the proxy URL (http://user:password@proxy:port)' : 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY';
+  return { kind: 'fatal', error: { code: 'network_error', message: `the proxy refused the tunnel to ${host} (HTTP ${status}); ${fix}` } };
+}
+
 /** Classifies an error thrown by the request. The caller has already ruled out its own abort. */
 export function wireFailure(err: unknown, ctx: WireContext): Attempt {
   const codes = codesOf(err);
   const text = oneLine(err instanceof Error ? err.message : String(err), ctx.secret);
+  const setup = tlsFailure(codes, err, ctx) ?? proxyAnswer(text, ctx);
+  if (setup) return setup;
   const timeout = codes.find((c) => c in TIMEOUTS);
   if (timeout !== undefined) {
     const message = `${TIMEOUTS[timeout]} from ${ctx.origin} within ${ctx.timeoutMs}ms (${timeout}); try again later or raise --timeout`;

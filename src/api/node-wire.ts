@@ -12,7 +12,7 @@ export async function createNodeWire(origin: string, options: WireOptions): Prom
   const url = new URL(origin);
   // node:https loads TLS, which a plain-http service (the sandbox) does not need.
   const client: Client = url.protocol === 'https:' ? await import('node:https') : http;
-  const agent = new client.Agent({ keepAlive: true, maxSockets: options.connections });
+  const agent = new client.Agent({ keepAlive: true, maxSockets: options.connections, ...(options.secureContext ? { secureContext: options.secureContext } : {}) });
   return {
     post: (req) => post(client, agent, url, options, req),
     close: async () => agent.destroy(),
@@ -33,7 +33,8 @@ function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes
     const out = client.request({
       agent,
       protocol: url.protocol,
-      hostname: url.hostname,
+      // Without the brackets of an IPv6 literal ([::1]), which name no host to resolve.
+      hostname: hostname(url),
       port: url.port,
       path: req.path,
       method: 'POST',
@@ -88,6 +89,10 @@ function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes
     });
     out.end(body);
   });
+}
+
+function hostname(url: URL): string {
+  return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
 }
 
 function codedError(code: string, message: string): Error {

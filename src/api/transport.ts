@@ -1,7 +1,7 @@
 // The service client: builds the request for the chosen transport, sends it once, classifies the
 // answer. Retrying, waiting and stopping belong to the pipeline.
 import { systemClock, type Clock } from '../core/clock.js';
-import { usageError } from '../core/errors.js';
+import { NumintelError, usageError } from '../core/errors.js';
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import type { Attempt, Transport } from '../core/transport.js';
 import { VERSION } from '../core/version.js';
@@ -9,6 +9,7 @@ import { checkBaseUrl, endpoint, type Endpoint } from './base-url.js';
 import { oversize, type ClassifyContext, type RawResponse } from './classify.js';
 import { classifyGraphql, graphqlRequest } from './graphql.js';
 import { markUnsent, wireFailure } from './net-errors.js';
+import { proxyFromEnv } from './proxy.js';
 import { classifyRest, restRequest } from './rest.js';
 import { requestLine, responseLine, type TraceSink } from './trace.js';
 import type { Wire, WireOptions } from './wire.js';
@@ -35,6 +36,16 @@ export interface ClientOptions {
   readonly httpClient?: 'undici' | 'node' | undefined;
   /** --verbose: receives one line per request and one per response. */
   readonly trace?: TraceSink | undefined;
+  /**
+   * PEM text of certificates (a private CA) trusted for HTTPS in addition to Node's default trust
+   * (its CA bundle and NODE_EXTRA_CA_CERTS, which apply without this).
+   */
+  readonly ca?: string | readonly string[] | undefined;
+  /**
+   * The environment whose HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply (either case); none when
+   * absent. With a proxy, requests go through undici whatever `httpClient` says.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 interface Codec {
@@ -76,12 +87,15 @@ export function createTransport(options: ClientOptions): Transport {
   const codec = CODECS[name];
   const clock = options.clock ?? systemClock;
   const trace = options.trace;
+  const proxy = proxyFromEnv(options.env);
+  const ca = base.origin.startsWith('https:') && options.ca !== undefined ? [options.ca].flat() : undefined;
+  const wireOptions: WireOptions = { connections, timeoutMs, maxBytes, proxy };
   // The HTTP client is loaded at the first request, so a process loads only the one it uses.
   let loading: Promise<Wire> | undefined;
   let wire: Wire | undefined;
   let closing: Promise<void> | undefined;
   const load = (): Promise<Wire> =>
-    (loading ??= openHttpClient(options.httpClient ?? 'undici', base.origin, { connections, timeoutMs, maxBytes }).then((w) => (wire = w)));
+    (loading ??= openHttpClient(proxy ? 'undici' : (options.httpClient ?? 'undici'), base.origin, wireOptions, ca, options.env).then((w) => (wire = w)));
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -122,7 +136,8 @@ export function createTransport(options: ClientOptions): Transport {
         attempt = out.kind === 'oversize' ? oversize(out.status, out.headers, maxBytes, ctx) : codec.classify(d, opts, out, ctx);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        attempt = markUnsent(err, wireFailure(err, { origin: base.origin, timeoutMs, secret }));
+        // A client that cannot be set up (an unreadable `ca`) fails every request alike: stop.
+        attempt = err instanceof NumintelError ? { kind: 'fatal', error: { code: 'network_error', message: err.message } } : markUnsent(err, wireFailure(err, { origin: base.origin, timeoutMs, secret }));
       }
     }
     if (trace) {
@@ -143,7 +158,20 @@ export function createTransport(options: ClientOptions): Transport {
   };
 }
 
-async function openHttpClient(client: 'undici' | 'node', origin: string, options: WireOptions): Promise<Wire> {
+async function openHttpClient(client: 'undici' | 'node', origin: string, options: WireOptions, ca: readonly string[] | undefined, env: ClientOptions['env']): Promise<Wire> {
+  if (ca) {
+    // node:tls loads only here: a plain-http run (the sandbox) never needs it. One secure context
+    // for the client: a `ca` per connection would parse the whole CA bundle for each one.
+    const { certificatesOf, trustContext } = await import('./trust.js');
+    const certificates = ca.flatMap((text) => {
+      try {
+        return certificatesOf(text);
+      } catch (err) {
+        throw usageError(`the CA certificates given (ca) ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
+    options = { ...options, secureContext: trustContext(certificates, env ?? {}) };
+  }
   if (client === 'node') return (await import('./node-wire.js')).createNodeWire(origin, options);
   return (await import('./undici-wire.js')).createUndiciWire(origin, options);
 }

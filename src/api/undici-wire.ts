@@ -8,29 +8,49 @@ import PoolClass from 'undici/lib/dispatcher/pool.js';
 import { header, type HeaderBag } from './rate-headers.js';
 import { collectBody, type PostOutcome, type PostRequest, type Wire, type WireOptions } from './wire.js';
 
-/** A pool of keep-alive connections to `origin`. */
-export function createUndiciWire(origin: string, { connections, timeoutMs, maxBytes }: WireOptions): Wire {
-  const pool = new PoolClass(origin, {
-    connections,
-    connect: { timeout: timeoutMs },
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-  });
+/**
+ * A pool of keep-alive connections to `origin`; with `proxy`, undici's EnvHttpProxyAgent, which
+ * sends through a CONNECT tunnel (the proxy sees the host and port, never the request or its
+ * key) unless NO_PROXY names the origin.
+ */
+export async function createUndiciWire(origin: string, { connections, timeoutMs, maxBytes, secureContext, proxy }: WireOptions): Promise<Wire> {
+  const tls = { timeout: timeoutMs, ...(secureContext ? { secureContext } : {}) };
+  const common = { connections, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
+  let pool: Dispatcher;
+  if (proxy) {
+    // Loaded only when a proxy is set: most runs never pay for it.
+    const [{ default: EnvHttpProxyAgent }, { default: DispatcherClass }, { default: connectApi }] = await Promise.all([
+      import('undici/lib/dispatcher/env-http-proxy-agent.js'),
+      import('undici/lib/dispatcher/dispatcher.js'),
+      import('undici/lib/api/api-connect.js'),
+    ]);
+    // The proxy agent opens its tunnel with dispatcher.connect(), which undici's index adds to
+    // every dispatcher and which numintel, loading only the parts it uses, must add itself.
+    const proto = DispatcherClass.prototype as { connect?: unknown };
+    proto.connect ??= connectApi;
+    // Explicit values, even empty ones: undici falls back to process.env for an undefined one.
+    pool = new EnvHttpProxyAgent({ ...common, ...proxy, connect: tls, requestTls: tls, proxyTls: { timeout: timeoutMs } });
+  } else {
+    pool = new PoolClass(origin, { ...common, connect: tls });
+  }
+  let closed = false;
   return {
     post: async (req) => {
-      const outcome = await post(pool, maxBytes, req);
+      const outcome = await post(pool, origin, maxBytes, req);
       // The pool marks the connection idle only after this turn: without waiting for it, a
       // caller's next request would open a second connection instead of reusing this one.
       await nextTurn();
       return outcome;
     },
     close: async () => {
-      if (!pool.closed) await pool.close();
+      if (closed) return;
+      closed = true;
+      await pool.close();
     },
   };
 }
 
-function post(pool: Dispatcher, maxBytes: number, req: PostRequest): Promise<PostOutcome> {
+function post(pool: Dispatcher, origin: string, maxBytes: number, req: PostRequest): Promise<PostOutcome> {
   return new Promise((resolve, reject) => {
     const { signal } = req;
     let controller: Dispatcher.DispatchController | undefined;
@@ -60,9 +80,8 @@ function post(pool: Dispatcher, maxBytes: number, req: PostRequest): Promise<Pos
     };
     signal?.addEventListener('abort', onAbort);
 
-    // No origin: the pool sends to its own.
     pool.dispatch(
-      { path: req.path, method: 'POST', headers: req.headers, body: req.body },
+      { origin, path: req.path, method: 'POST', headers: req.headers, body: req.body },
       {
         onRequestStart(c) {
           controller = c;

@@ -1,6 +1,8 @@
 // The wire under the transport: one POST out, the whole answer back. Two HTTP clients implement
 // it: undici's keep-alive pool (undici-wire.ts), which carries bulk runs, and Node's own client
 // (node-wire.ts), which loads in a fraction of the time and so suits a run of a few numbers.
+import type { SecureContext } from 'node:tls';
+import type { ProxySettings } from './proxy.js';
 import type { HeaderBag } from './rate-headers.js';
 
 export interface PostRequest {
@@ -35,6 +37,10 @@ export interface WireOptions {
   readonly timeoutMs: number;
   /** Larger bodies are dropped unread: the outcome is `oversize`. */
   readonly maxBytes: number;
+  /** HTTPS trust other than Node's default (a --ca-file added to it, see trust.ts). */
+  readonly secureContext?: SecureContext | undefined;
+  /** Requests go through this proxy (undici's wire only: see createTransport). */
+  readonly proxy?: ProxySettings | undefined;
 }
 
 /** The body of one answer as it arrives, kept only up to the size cap. */

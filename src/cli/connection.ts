@@ -1,6 +1,9 @@
 // Where requests go: the configured service, or the built-in sandbox started in-process.
+import { resolve } from 'node:path';
+import { usageError } from '../core/errors.js';
 import type { Transport } from '../core/transport.js';
 import { createTransport } from '../api/index.js';
+import { proxyFromEnv, shownProxy } from '../api/proxy.js';
 import { requireApiKey, requireBaseUrl, type Settings } from '../settings/resolve.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
@@ -18,6 +21,9 @@ export async function connect(
 ): Promise<Connection> {
   let baseUrl: string;
   let apiKey: string;
+  let ca: string | undefined;
+  // The proxy variables of the user's environment; the in-process sandbox is reached directly.
+  let env: World['env'] | undefined = world.env;
   let closeSandbox = async () => {};
   if (req.sandbox) {
     const { startSandbox } = await import('../sandbox/index.js');
@@ -25,10 +31,14 @@ export async function connect(
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
     closeSandbox = () => sandbox.close();
+    env = undefined;
     trace?.(`using the built-in sandbox at ${baseUrl}`);
   } else {
     baseUrl = requireBaseUrl(settings);
     apiKey = requireApiKey(settings);
+    if (settings.caFile !== undefined) ca = await readCaFile(settings.caFile, settings.source.caFile, world.cwd);
+    const proxy = proxyFromEnv(env);
+    if (proxy) trace?.(`proxy: ${shownProxy(baseUrl.startsWith('https:') ? proxy.httpsProxy || proxy.httpProxy : proxy.httpProxy) || 'none'} (NO_PROXY: ${proxy.noProxy || 'none'})`);
   }
   const transport = createTransport({
     baseUrl,
@@ -43,6 +53,8 @@ export async function connect(
     httpClient: req.numbers.length > 0 ? 'node' : 'undici',
     clock: world.clock,
     trace,
+    ca,
+    env,
   });
   return {
     transport,
@@ -51,4 +63,25 @@ export async function connect(
       await closeSandbox();
     },
   };
+}
+
+/** The PEM text of --ca-file (NUMINTEL_CA_FILE, config ca-file), checked: exit 2 before anything is sent. */
+async function readCaFile(path: string, from: string, cwd: string): Promise<string> {
+  const where = from === 'flag' ? '--ca-file' : from === 'env' ? 'NUMINTEL_CA_FILE' : 'ca-file';
+  let text: string;
+  try {
+    // node:fs/promises loads only here: a lookup without a CA file never needs it.
+    const { readFile } = await import('node:fs/promises');
+    text = await readFile(resolve(cwd, path), 'utf8');
+  } catch (err) {
+    throw usageError(`cannot read the CA file ${path} (${where}): ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  try {
+    // Loaded only for a CA file: node:crypto is not otherwise needed at start-up.
+    const { certificatesOf } = await import('../api/pem.js');
+    certificatesOf(text);
+  } catch (err) {
+    throw usageError(`the CA file ${path} (${where}) ${err instanceof Error ? err.message : String(err)}`, 'give a PEM file of CA certificates');
+  }
+  return text;
 }

@@ -94,6 +94,7 @@ function addRunOptions(cmd: Command): void {
     .option('--api-key-file <path>', 'read the API key from a file (- for stdin); or NUMINTEL_API_KEY')
     .option('--profile <name>', 'config profile (or NUMINTEL_PROFILE)')
     .addOption(new Option('--transport <transport>', 'rest or graphql (default rest; or NUMINTEL_TRANSPORT)').choices(['rest', 'graphql']))
+    .option('--ca-file <pem>', 'trust the CA certificates of this PEM file for HTTPS, besides the system ones (or NUMINTEL_CA_FILE)')
     .option('--sandbox', 'run against the built-in sandbox (no key, no network)')
     .optionsGroup('Messages:')
     .option('--no-progress', 'no progress bar')
@@ -159,6 +160,7 @@ function toRunRequest(
     apiKeyFile: str(flags.apiKeyFile),
     profile: str(flags.profile),
     transport: str(flags.transport) as RunRequest['transport'],
+    caFile: str(flags.caFile),
     sandbox: flags.sandbox === true,
     progress: flags.progress !== false && flags.quiet !== true,
     quiet: flags.quiet === true,

@@ -3,7 +3,7 @@
 import { newRunStats } from '../core/run.js';
 import { openSource } from '../pipeline/source.js';
 import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
-import { stopFailure } from '../pipeline/stop.js';
+import { isSetupStop, stopFailure } from '../pipeline/stop.js';
 import { createSink } from '../output/sink.js';
 import { isOutputClosed } from '../output/stream-write.js';
 import { createProgress } from '../output/progress.js';
@@ -26,6 +26,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       rate: req.rate,
       retries: req.retries,
       timeout: req.timeout,
+      'ca-file': req.caFile,
     },
     env: world.env,
     home: world.home,
@@ -125,7 +126,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 
   // The summary and the advice to resume are for bulk runs; one number needs neither.
   const bulk = stats.rows > 1;
-  if (!req.quiet && bulk && stopped?.reason !== 'closed') world.stderr.write(`${formatSummary(stats, world.clock.now())}\n`);
+  // A setup failure (TLS, proxy) is one line: no counts of a run that could not begin.
+  if (!req.quiet && bulk && stopped?.reason !== 'closed' && !isSetupStop(stopped)) world.stderr.write(`${formatSummary(stats, world.clock.now())}\n`);
   if (stopped?.reason === 'closed') return EXIT.ok;
   if (stopped) throw stopFailure(stopped, bulk || req.output ? target.resumeHint : undefined);
   return stats.invalid + stats.failed > 0 ? EXIT.incomplete : EXIT.ok;

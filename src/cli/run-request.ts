@@ -37,6 +37,8 @@ export interface RunRequest {
   readonly apiKeyFile?: string;
   readonly profile?: string;
   readonly transport?: 'rest' | 'graphql';
+  /** --ca-file: a PEM of CA certificates trusted besides the default. */
+  readonly caFile?: string;
   readonly sandbox: boolean;
   // messages
   readonly progress: boolean;

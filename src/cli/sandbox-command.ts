@@ -1,4 +1,5 @@
 // `numintel sandbox`: runs the built-in emulator of the service until Ctrl-C / SIGTERM.
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { usageError } from '../core/errors.js';
 import { maskSecret } from '../core/secret.js';
@@ -32,6 +33,9 @@ Behaviour (stable, so tests can rely on it; see docs/sandbox.md):
   Admin       sandbox-only, no key: GET /__sandbox/stats, POST /__sandbox/reset,
               POST /__sandbox/config (JSON patch of limits, quota, faults), POST /__sandbox/revoke.
 
+  TLS         --tls: HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1 made at
+              start; its PEM file is printed (trust it with NODE_EXTRA_CA_CERTS or --ca-file).
+
 Example:
   numintel sandbox --port 4010 --limit-lrn 5 --fail-rate 0.1
   NUMINTEL_API_KEY=${DEFAULT_API_KEY} numintel lrn 12015550123 --base-url http://127.0.0.1:4010
@@ -53,6 +57,9 @@ interface SandboxFlags {
   hangRate?: string;
   rate429?: string;
   verbose?: boolean;
+  tls?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
@@ -75,9 +82,13 @@ export function sandboxCommand(world: World): Command {
     .option('--hang-rate <p>', 'probability 0..1 of never answering')
     .option('--rate-429 <p>', 'probability 0..1 of a spurious 429')
     .option('--verbose', 'log one line per request to stderr (keys masked)')
+    .option('--tls', 'serve HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1, made at start (its PEM file is printed)')
+    .option('--tls-cert <pem>', 'serve HTTPS with this certificate (PEM file; with --tls-key)')
+    .option('--tls-key <pem>', 'the private key of --tls-cert (PEM file)')
     .addHelpText('after', CHOICES_HELP)
     .action(async (flags: SandboxFlags) => {
       const options = sandboxOptions(flags, world);
+      options.tls = await tlsOption(flags, world.cwd);
       const { startSandbox } = await import('../sandbox/index.js');
       const sb = await startSandbox(options).catch((err: unknown) => {
         throw usageError(`cannot start the sandbox on ${options.host}:${options.port}: ${err instanceof Error ? err.message : String(err)}`);
@@ -86,7 +97,10 @@ export function sandboxCommand(world: World): Command {
       // The documented key is public; any other key is shown masked like every secret.
       const shown = sb.apiKey === DEFAULT_API_KEY ? sb.apiKey : maskSecret(sb.apiKey);
       const more = keys.length > 1 ? ` +${keys.length - 1} more` : '';
-      world.stdout.write(`numintel sandbox listening on ${sb.url} (API key: ${shown}${more})\n`);
+      // With TLS, where the certificate to trust is: the file given, or the one made at start.
+      const certFile = flags.tlsCert === undefined ? sb.caFile : resolve(world.cwd, flags.tlsCert);
+      const trust = certFile ? `numintel sandbox certificate: ${certFile} (trust it with NODE_EXTRA_CA_CERTS=${certFile} or --ca-file ${certFile})\n` : '';
+      world.stdout.write(`numintel sandbox listening on ${sb.url} (API key: ${shown}${more})\n${trust}`);
       await new Promise<void>((resolve) => {
         if (world.interrupt.aborted) return resolve();
         world.interrupt.addEventListener('abort', () => resolve(), { once: true });
@@ -94,6 +108,25 @@ export function sandboxCommand(world: World): Command {
       await sb.close();
       world.stderr.write('numintel sandbox: stopped\n');
     });
+}
+
+/** --tls, or the PEM texts of --tls-cert and --tls-key; false for plain HTTP. */
+async function tlsOption(flags: SandboxFlags, cwd: string): Promise<SandboxOptions['tls']> {
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw usageError('--tls-cert and --tls-key go together', 'give both PEM files, or --tls for a certificate made at start');
+  if (flags.tlsCert === undefined || flags.tlsKey === undefined) return flags.tls === true;
+  // Loaded here, not at every start-up: most commands never read a file this way.
+  const { readFile } = await import('node:fs/promises');
+  const read = async (flag: string, path: string, label: string) => {
+    let text: string;
+    try {
+      text = await readFile(resolve(cwd, path), 'utf8');
+    } catch (err) {
+      throw usageError(`cannot read ${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+    if (!new RegExp(`-----BEGIN [A-Z ]*${label}-----`).test(text)) throw usageError(`${flag} ${path} holds no PEM ${label.toLowerCase()}`);
+    return text;
+  };
+  return { cert: await read('--tls-cert', flags.tlsCert, 'CERTIFICATE'), key: await read('--tls-key', flags.tlsKey, 'PRIVATE KEY') };
 }
 
 /** Flags to options, refusing bad values as usage errors that quote them. */

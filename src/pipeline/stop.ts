@@ -4,10 +4,19 @@ import type { RunOutcome } from './runner.js';
 
 type Stop = NonNullable<RunOutcome['stopped']>;
 
+/** The run stopped because no request can succeed until a setting is fixed (TLS, proxy). */
+export function isSetupStop(stop: Stop | null): boolean {
+  return stop?.reason === 'refused' && stop.error !== undefined && stop.error.code !== 'unauthorized' && stop.error.code !== 'payment_required';
+}
+
 /** Callers treat `closed` (the reader went away) as success before asking for an error. */
 export function stopFailure(stop: Stop, resumeHint?: string): NumintelError {
   switch (stop.reason) {
     case 'refused': {
+      // A fatal outcome that is not the service's refusal of the key is a setup error (a TLS or
+      // certificate failure, a proxy refusing the tunnel): its message names the cause and the fix,
+      // and nothing was looked up that a resume would skip.
+      if (isSetupStop(stop)) return new NumintelError('usage', stop.error?.message ?? 'the connection could not be set up');
       // The client's message already says what the service said and what to do about it.
       const said = stop.error?.message ?? 'the service refused the API key or wants payment';
       return new NumintelError('refused', `${said}; the run stopped`, resumeHint);

@@ -46,7 +46,7 @@ export class SandboxEngine {
   /** Applies a patch after checking it; throws a TypeError that lists every problem. */
   configure(patch: Partial<SandboxOptions>): void {
     const problems = optionProblems(patch as Record<string, unknown>);
-    if ('host' in patch || 'port' in patch) problems.push('host and port cannot change while the sandbox runs');
+    if ('host' in patch || 'port' in patch || 'tls' in patch) problems.push('host, port and tls cannot change while the sandbox runs');
     if (problems.length > 0) throw new TypeError(`invalid sandbox options: ${problems.join('; ')}`);
     this.options = applyPatch(this.options, patch);
     if (patch.apiKeys) this.keys.replace(patch.apiKeys);

@@ -12,8 +12,12 @@ export type { SandboxStats } from './stats.js';
 export { buildLookupSchema } from './graphql-schema.js';
 
 export interface Sandbox {
-  /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */
+  /** Base URL, e.g. http://127.0.0.1:4010, or https://… with `tls` (no trailing slash). */
   readonly url: string;
+  /** With `tls`: the PEM text of the certificate served, for a client to trust. */
+  readonly ca?: string;
+  /** With `tls`: a file holding `ca` (NODE_EXTRA_CA_CERTS=<caFile>, --ca-file <caFile>); removed by close(). */
+  readonly caFile?: string;
   /** The first accepted key. */
   readonly apiKey: string;
   stats(): SandboxStats;
@@ -28,7 +32,10 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
   if (problems.length > 0) throw new TypeError(`invalid sandbox options: ${problems.join('; ')}`);
   const merged = applyPatch({ ...DEFAULT_OPTIONS, limits: { ...DEFAULT_OPTIONS.limits } }, options);
   const engine = new SandboxEngine(merged);
-  const { server, close } = createSandboxServer(engine);
+  // The certificate code (and its X.509 library) loads only for a TLS sandbox.
+  const certificates = merged.tls ? await import('./certificate.js') : undefined;
+  const tls = merged.tls === true ? await certificates?.makeCertificate(merged.host) : merged.tls || undefined;
+  const { server, close } = createSandboxServer(engine, tls);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(merged.port, merged.host, () => {
@@ -37,13 +44,21 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
     });
   });
   const address = server.address() as AddressInfo;
+  const certFile = tls && certificates ? await certificates.writeCertificateFile(tls.cert).catch(async (err: unknown) => {
+    await close();
+    throw err;
+  }) : undefined;
   return {
-    url: `http://${urlHost(address)}:${address.port}`,
+    url: `${tls ? 'https' : 'http'}://${urlHost(address)}:${address.port}`,
+    ...(tls && certFile ? { ca: tls.cert, caFile: certFile.path } : {}),
     apiKey: merged.apiKeys[0] as string,
     stats: () => engine.stats.snapshot(),
     configure: (patch) => engine.configure(patch),
     revokeKey: (key) => void engine.keys.revoke(key),
-    close,
+    close: async () => {
+      await close();
+      await certFile?.remove();
+    },
   };
 }
 

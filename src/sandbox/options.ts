@@ -11,6 +11,12 @@ export interface SandboxOptions {
   host: string;
   /** 0 = any free port (programmatic default); the CLI defaults to 4010. */
   port: number;
+  /**
+   * HTTPS instead of HTTP: true makes a self-signed certificate for localhost, 127.0.0.1 and ::1 at
+   * start; or the PEM texts of a certificate and its key. The certificate to trust is then on the
+   * sandbox as `ca` (text) and `caFile` (a file, for NODE_EXTRA_CA_CERTS or --ca-file).
+   */
+  tls: boolean | { cert: string; key: string };
   /** Accepted API keys (Authorization: Bearer <key>). */
   apiKeys: string[];
   /** Picks the synthetic universe: the same seed and number always give the same answer. */
@@ -43,6 +49,7 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = { lrn: 200, cnam: 50, tru
 export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
   host: '127.0.0.1',
   port: 0,
+  tls: false,
   apiKeys: [DEFAULT_API_KEY],
   seed: 0,
   limits: { ...DEFAULT_LIMITS },
@@ -95,6 +102,11 @@ export function optionProblems(patch: Readonly<Record<string, unknown>>): string
       case 'port':
         if (!isCount(value, 65535)) bad(name, 'an integer from 0 to 65535');
         break;
+      case 'tls':
+        if (!(typeof value === 'boolean' || (isObject(value) && isPem(value.cert, 'CERTIFICATE') && isPem(value.key, 'PRIVATE KEY')))) {
+          problems.push('tls must be true, false, or {cert, key} with the PEM texts of a certificate and its private key');
+        }
+        break;
       case 'apiKeys':
         if (!Array.isArray(value) || value.length === 0 || !value.every(validKey)) {
           problems.push('apiKeys must be a non-empty list of keys, each 12–200 printable characters without spaces');
@@ -137,6 +149,11 @@ function limitProblems(value: unknown, problems: string[]): void {
     if (!isLookupKind(kind)) problems.push(`limits.${kind}: unknown lookup`);
     else if (!isCount(n, 1_000_000_000)) problems.push(`limits.${kind} must be a whole number ≥ 0 (0 = unlimited), got ${JSON.stringify(n)}`);
   }
+}
+
+/** PEM text holding a block whose label ends with `label` (PRIVATE KEY covers EC and RSA keys). */
+function isPem(text: unknown, label: string): boolean {
+  return typeof text === 'string' && new RegExp(`-----BEGIN [A-Z ]*${label}-----`).test(text);
 }
 
 function validKey(k: unknown): boolean {

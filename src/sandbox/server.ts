@@ -1,6 +1,7 @@
 // The HTTP server: routing, injected latency and faults, the verbose log line, and a close()
 // that ends everything, including requests told to hang.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { LOOKUPS, type LookupDescriptor } from '../core/lookups.js';
 import { ADMIN_PATHS, handleAdmin } from './admin.js';
 import { errorBody, graphqlError, plainError } from './bodies.js';
@@ -23,7 +24,8 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-export function createSandboxServer(engine: SandboxEngine): SandboxServer {
+/** `tls`: serve HTTPS with this certificate and key. */
+export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string; key: string }): SandboxServer {
   const timers = new Set<NodeJS.Timeout>();
   let closing = false;
 
@@ -83,7 +85,11 @@ export function createSandboxServer(engine: SandboxEngine): SandboxServer {
     timers.add(timer);
   };
 
-  const server = createServer((req, res) => safely(res, () => handle(req, res)));
+  const listener = (req: IncomingMessage, res: ServerResponse) => safely(res, () => handle(req, res));
+  const server: Server = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, listener) : createServer(listener);
+  // A client that refuses the certificate never sends a request: counted, so a test can see how
+  // often it tried.
+  if (tls) server.on('tlsClientError', () => engine.stats.count('tlsFailures'));
   // A keep-alive client (autocannon, undici pools) reuses sockets longer than node's default 5 s.
   server.keepAliveTimeout = 30_000;
 

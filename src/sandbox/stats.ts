@@ -20,6 +20,8 @@ export interface SandboxStats {
   invalid: number;
   unauthorized: number;
   paymentRequired: number;
+  /** TLS handshakes that failed (the client did not trust the certificate, or spoke plain HTTP): no request reached the service. */
+  tlsFailures: number;
   faults: Record<FaultKind, number> & { delayed: number };
 }
 
@@ -30,7 +32,7 @@ export class StatsRecorder {
   private byKey = new Map<string, number>();
   private byNumber = new Map<string, number>();
   private lookups = { lrn: 0, cnam: 0, trust: 0 };
-  private counters = { rateLimited: 0, billed: 0, invalid: 0, unauthorized: 0, paymentRequired: 0 };
+  private counters = { rateLimited: 0, billed: 0, invalid: 0, unauthorized: 0, paymentRequired: 0, tlsFailures: 0 };
   private faults = { reset: 0, hang: 0, error: 0, rate429: 0, delayed: 0 };
 
   request(endpoint: RequestEndpoint): void {
@@ -54,7 +56,7 @@ export class StatsRecorder {
     this.counters.billed++;
   }
 
-  count(what: 'rateLimited' | 'invalid' | 'unauthorized' | 'paymentRequired'): void {
+  count(what: 'rateLimited' | 'invalid' | 'unauthorized' | 'paymentRequired' | 'tlsFailures'): void {
     this.counters[what]++;
   }
 

@@ -24,6 +24,8 @@ export interface SettingValues {
   retries: number;
   /** Seconds. */
   timeout: number;
+  /** A PEM file of certificates (a private CA) trusted for HTTPS besides the default trust. */
+  caFile?: string;
 }
 
 export type SettingProperty = keyof SettingValues;
@@ -116,6 +118,15 @@ export const SETTINGS: readonly SettingSpec[] = [
     quote: (raw) => JSON.stringify(String(raw).replace(/\/\/[^/@]*@/, '//…@')),
     description: 'base address of the service, e.g. https://api.example.com',
     parse: httpUrl,
+  },
+  {
+    name: 'ca-file',
+    property: 'caFile',
+    flag: '--ca-file',
+    env: 'NUMINTEL_CA_FILE',
+    expects: 'the path of a PEM file of CA certificates',
+    description: 'PEM file of CA certificates to trust for HTTPS, besides the system ones and NODE_EXTRA_CA_CERTS',
+    parse: (raw) => (typeof raw === 'string' && raw.trim() !== '' && !/[\r\n]/.test(raw) ? raw.trim() : undefined),
   },
   {
     name: 'transport',

@@ -3,8 +3,8 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { ROOT, jsonl, parseCsv, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { ROOT, jsonl, parseCsv, readSummary, runCli, sandboxEnv, startTlsSandbox, tempDir } from './harness.js';
 import { FIXTURES, csvRows } from '../fixtures/e2e/support.js';
 
 let sb: Sandbox;
@@ -12,7 +12,7 @@ let env: Record<string, string | undefined>;
 const dir = tempDir('numintel-csv-e2e-');
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
+  sb = await startTlsSandbox();
   env = sandboxEnv(sb);
 });
 afterAll(() => sb.close());
@@ -193,7 +193,7 @@ describe('awkward CSV', () => {
 
 describe('samples/contacts.csv', () => {
   it('every contact once, in order, input cells unchanged (the formula cell too), duplicates billed once', async () => {
-    const own = await startSandbox({ port: 0 });
+    const own = await startTlsSandbox();
     try {
       const work = tempDir('numintel-contacts-');
       copyFileSync(join(ROOT, 'samples', 'contacts.csv'), join(work, 'contacts.csv'));

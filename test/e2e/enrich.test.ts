@@ -17,7 +17,8 @@ describe('enrich', () => {
     const input = join(dir, 'enrich.csv');
     writeFileSync(input, `${lines.join('\n')}\n`);
     // Two sandboxes: the two runs must not share a key's rate windows.
-    const opts = { port: 0, limits: { ...DEFAULT_LIMITS, cnam: 10, trust: 20 }, latencyMs: 5 };
+    // Over HTTPS (trusted through NODE_EXTRA_CA_CERTS, see sandboxEnv).
+    const opts = { port: 0, tls: true, limits: { ...DEFAULT_LIMITS, cnam: 10, trust: 20 }, latencyMs: 5 };
     const [sb, sb2] = await Promise.all([startSandbox(opts), startSandbox(opts)]);
     try {
       const args = ['enrich', input, '--lookups', 'lrn,cnam,trust', '--enhanced', '--messaging', '--spam', '--column', 'phone'];

@@ -45,7 +45,8 @@ const id = (c: Combo, s: Shape) => `${c.name} | ${s}`;
 
 beforeAll(async () => {
   const inputs = writeInputs();
-  for (const t of TRANSPORTS) servers[t] = await sandbox();
+  // Over HTTPS, as the service speaks (trusted through NODE_EXTRA_CA_CERTS, see sandboxEnv).
+  for (const t of TRANSPORTS) servers[t] = await sandbox({ tls: true });
   const argsFor = (s: Shape): string[] => ['-f', s.split(' ')[0] ?? '', '-i', s.endsWith('CSV') ? inputs.csv : inputs.list, '--quiet'];
   const jobs = COMBOS.flatMap((c) =>
     shapes(c).map(async (s) => {

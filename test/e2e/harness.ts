@@ -5,7 +5,8 @@ import { parse as parseCsvSync } from 'csv-parse/sync';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import type { RunStats } from '../../src/core/run.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -31,8 +32,10 @@ export interface CliOptions {
 // Every directory tempDir makes, removed once the test file that made it is done. (Test files run
 // with their own copy of this module, so the hook is registered for each file that imports it.)
 const madeDirs: string[] = [];
-afterAll(() => {
+afterAll(async () => {
   for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  await Promise.all([...agents.values()].map((a) => a.close()));
+  agents.clear();
 });
 
 /** A fresh temporary directory, removed after the current test file. */
@@ -100,15 +103,40 @@ export function jsonl(text: string): Record<string, unknown>[] {
 
 // ---- additions for the lookup, settings and error suites ----
 
-/** The sandbox facts the CLI needs in its environment: base URL and key. */
+/** The sandbox facts the CLI needs in its environment: base URL and key, and with TLS its certificate. */
 export interface SandboxLike {
   readonly url: string;
   readonly apiKey: string;
+  /** PEM of a TLS sandbox's certificate. */
+  readonly ca?: string;
+  /** A file holding `ca`. */
+  readonly caFile?: string;
 }
 
-/** NUMINTEL_BASE_URL and NUMINTEL_API_KEY pointing at a sandbox. */
+/**
+ * NUMINTEL_BASE_URL and NUMINTEL_API_KEY pointing at a sandbox; for a TLS sandbox also
+ * NODE_EXTRA_CA_CERTS naming its certificate, as a user trusting a private CA would set it.
+ */
 export function sandboxEnv(sb: SandboxLike, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { NUMINTEL_BASE_URL: sb.url, NUMINTEL_API_KEY: sb.apiKey, ...extra };
+  return { NUMINTEL_BASE_URL: sb.url, NUMINTEL_API_KEY: sb.apiKey, ...(sb.caFile ? { NODE_EXTRA_CA_CERTS: sb.caFile } : {}), ...extra };
+}
+
+/** A sandbox on a free port that speaks HTTPS with a certificate made at start (see sandboxEnv). */
+export function startTlsSandbox(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+  return startSandbox({ port: 0, tls: true, ...options });
+}
+
+// One client per certificate: the test process trusts a TLS sandbox without NODE_EXTRA_CA_CERTS.
+const agents = new Map<string, Agent>();
+
+/** fetch() that trusts the sandbox's certificate when it has one. */
+export function sandboxFetch(sb: SandboxLike, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  let dispatcher: Agent | undefined;
+  if (sb.ca) {
+    dispatcher = agents.get(sb.ca);
+    if (!dispatcher) agents.set(sb.ca, (dispatcher = new Agent({ connect: { ca: sb.ca } })));
+  }
+  return undiciFetch(`${sb.url}${path}`, { ...init, ...(dispatcher ? { dispatcher } : {}) });
 }
 
 /** Fails early, with the fix, when the CLI was not built (the suite runs bin/numintel.js). */
@@ -133,7 +161,7 @@ export async function restResult(
   if (opts.enhanced) body.include_enhanced_lrn = true;
   if (opts.messaging) body.messaging_lookup = true;
   if (opts.spam) body.include_spam = true;
-  const res = await fetch(`${sb.url}/api/v1/${kind}`, {
+  const res = await sandboxFetch(sb, `/api/v1/${kind}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${sb.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -152,7 +180,7 @@ export async function sandboxStats(sb: SandboxLike): Promise<{
   paymentRequired: number;
   billed: number;
 }> {
-  const res = await fetch(`${sb.url}/__sandbox/stats`);
+  const res = await sandboxFetch(sb, '/__sandbox/stats');
   return (await res.json()) as Awaited<ReturnType<typeof sandboxStats>>;
 }
 
@@ -231,13 +259,14 @@ export function flattenResult(kind: Kind, result: Record<string, unknown>): Reco
 
 /**
  * One sandbox for the whole test file: started before its tests (after checking the CLI is
- * built), closed after them. Read `ctx.sb` and `ctx.env` inside the tests.
+ * built), closed after them. Read `ctx.sb` and `ctx.env` inside the tests. `{ tls: true }`: over
+ * HTTPS, trusted through NODE_EXTRA_CA_CERTS in `ctx.env`.
  */
-export function fileSandbox(): { sb: Sandbox; env: Record<string, string | undefined> } {
+export function fileSandbox(options: Partial<SandboxOptions> = {}): { sb: Sandbox; env: Record<string, string | undefined> } {
   const ctx = {} as { sb: Sandbox; env: Record<string, string | undefined> };
   beforeAll(async () => {
     requireBuiltCli();
-    ctx.sb = await startSandbox({ port: 0 });
+    ctx.sb = await startSandbox({ port: 0, ...options });
     ctx.env = sandboxEnv(ctx.sb);
   });
   afterAll(() => ctx.sb.close());

@@ -1,15 +1,15 @@
-// The lookup commands end to end: the real CLI against the real sandbox over loopback, every
+// The lookup commands end to end: the real CLI against the real sandbox over loopback HTTPS, every
 // record compared with what the sandbox answers to a direct REST call for the same number.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
-import { LOOKUP_CASES as CASES, fileSandbox, jsonl, parseCsv, restResult, runCli, sandboxEnv, sandboxStats, tempDir } from './harness.js';
+import { LOOKUP_CASES as CASES, fileSandbox, jsonl, parseCsv, restResult, runCli, sandboxEnv, sandboxStats, startTlsSandbox, tempDir } from './harness.js';
 
 const RECORD_KEYS = ['input', 'number', 'lookup', 'ok', 'result', 'error'];
 const NUMBERS = ['12015550123', '13125550188', '14155550142'];
 
-const ctx = fileSandbox();
+// Over HTTPS, trusted through NODE_EXTRA_CA_CERTS (sandboxEnv), as a user with a private CA would.
+const ctx = fileSandbox({ tls: true });
 
 describe('records (jsonl, the default when piped)', () => {
   it('each command and option gives the exact record shape and the REST result, envelope removed', async () => {
@@ -51,7 +51,7 @@ describe('numbers', () => {
   const INVALID = ['123', '(123) 555-0101', '+44 20 7946 0958'];
 
   it('normalises every common form, refuses invalid ones with a reason and never sends them (exit 4)', async () => {
-    const own = await startSandbox({ port: 0 });
+    const own = await startTlsSandbox();
     try {
       const [lrn, cnam] = await Promise.all([
         runCli(['lrn', ...FORMS, ...INVALID], { env: sandboxEnv(own) }),
@@ -83,7 +83,7 @@ describe('numbers', () => {
   });
 
   it('--no-validate sends what was given, and the service decides', async () => {
-    const own = await startSandbox({ port: 0 });
+    const own = await startTlsSandbox();
     try {
       const run = await runCli(['lrn', '--no-validate', ...INVALID], { env: sandboxEnv(own) });
       expect(run.code).toBe(4);
@@ -147,7 +147,7 @@ describe('input sources', () => {
   });
 
   it('numbers both as arguments and with -i is a usage error (exit 2) and sends nothing', async () => {
-    const own = await startSandbox({ port: 0 });
+    const own = await startTlsSandbox();
     try {
       const dir = tempDir();
       writeFileSync(join(dir, 'n.txt'), `${NUMBERS[0]}\n`);

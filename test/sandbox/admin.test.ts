@@ -78,6 +78,7 @@ describe('stats and admin endpoints', () => {
     const sb = await sandbox();
     expect(() => sb.configure({ failRate: -1 })).toThrow(/failRate/);
     expect(() => sb.configure({ port: 1234 })).toThrow(/cannot change/);
+    expect(() => sb.configure({ tls: true })).toThrow(/cannot change/);
     sb.configure({ apiKeys: ['replacement-key-01'] });
     expect((await lrn(sb, { phone_number: '12125550123' })).status).toBe(401);
     expect((await lrn(sb, { phone_number: '12125550123' }, { key: 'replacement-key-01' })).status).toBe(200);
@@ -86,6 +87,7 @@ describe('stats and admin endpoints', () => {
   it('startSandbox refuses bad options', async () => {
     await expect(startSandbox({ apiKeys: ['short'] })).rejects.toThrow(/apiKeys/);
     await expect(startSandbox({ limits: { lrn: 1.5, cnam: 1, trust: 1 } })).rejects.toThrow(/limits.lrn/);
+    await expect(startSandbox({ tls: { cert: 'x', key: 'y' } })).rejects.toThrow(/tls must be/);
   });
 
   it('verbose logs one line per request with the key masked', async () => {

@@ -1,4 +1,9 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { generate } from 'selfsigned';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { NumintelError } from '../../src/core/errors.js';
@@ -50,6 +55,56 @@ describe('numintel sandbox', () => {
     expect(out.join('')).toContain('(API key: my-o…(17 chars) +1 more)');
     abort();
     await run;
+  });
+
+  it('--tls serves HTTPS with a certificate made at start, printed as a PEM file, removed at stop', async () => {
+    const { world, out, abort } = fakeWorld();
+    const run = sandboxCommand(world).parseAsync(['--port', '0', '--tls'], { from: 'user' });
+    await until(() => out.join('').split('\n').length > 2);
+    const text = out.join('');
+    expect(text).toMatch(/^numintel sandbox listening on https:\/\/127\.0\.0\.1:\d+ \(API key: sandbox-key-0000\)\nnumintel sandbox certificate: (\S+) \(trust it with NODE_EXTRA_CA_CERTS=\1 or --ca-file \1\)\n$/);
+    const url = /on (\S+) /.exec(text)![1]!;
+    const certFile = /certificate: (\S+) /.exec(text)![1]!;
+    const cert = readFileSync(certFile, 'utf8');
+    const agent = new Agent({ connect: { ca: cert } });
+    try {
+      const res = await undiciFetch(`${url}/api/v1/lrn`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sandbox-key-0000', 'content-type': 'application/json' },
+        body: JSON.stringify({ phone_number: '12125550123' }),
+        dispatcher: agent,
+      });
+      expect(res.status).toBe(200);
+      // Not trusted by default: a self-signed certificate.
+      await expect(undiciFetch(`${url}/__sandbox/stats`)).rejects.toThrow();
+    } finally {
+      await agent.close();
+    }
+    abort();
+    await run;
+    expect(existsSync(certFile)).toBe(false);
+  });
+
+  it('--tls-cert and --tls-key serve the given files; one without the other, or a file without PEM, is a usage error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'numintel-sandbox-tls-'));
+    try {
+      const pems = await generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec', algorithm: 'sha256' });
+      writeFileSync(join(dir, 'cert.pem'), pems.cert);
+      writeFileSync(join(dir, 'key.pem'), pems.private);
+      const { world, out, abort } = fakeWorld();
+      const run = sandboxCommand(world).parseAsync(['--port', '0', '--tls-cert', join(dir, 'cert.pem'), '--tls-key', join(dir, 'key.pem')], { from: 'user' });
+      await until(() => out.join('').split('\n').length > 2);
+      expect(out.join('')).toMatch(/listening on https:\/\/127\.0\.0\.1:\d+ .*\nnumintel sandbox certificate: .*cert\.pem /);
+      abort();
+      await run;
+      for (const args of [['--tls-cert', join(dir, 'cert.pem')], ['--tls-cert', join(dir, 'key.pem'), '--tls-key', join(dir, 'key.pem')], ['--tls-cert', join(dir, 'none.pem'), '--tls-key', join(dir, 'key.pem')]]) {
+        const err = await sandboxCommand(fakeWorld().world).exitOverride().parseAsync(['--port', '0', ...args], { from: 'user' }).catch((e: unknown) => e);
+        expect(err, args.join(' ')).toBeInstanceOf(NumintelError);
+        expect((err as NumintelError).kind).toBe('usage');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses bad values as usage errors', async () => {

@@ -34,6 +34,7 @@ const LEVELS = [
   { name: 'rate', prop: 'rate', flag: [0, 0], config: ['2.5', 2.5], def: undefined },
   { name: 'retries', prop: 'retries', flag: ['0', 0], config: [9, 9], def: 5 },
   { name: 'timeout', prop: 'timeout', flag: ['1.5', 1.5], config: [30, 30], def: 15 },
+  { name: 'ca-file', prop: 'caFile', flag: ['flag-ca.pem', 'flag-ca.pem'], env: ['NUMINTEL_CA_FILE', ' /etc/env-ca.pem ', '/etc/env-ca.pem'], config: ['/etc/conf-ca.pem', '/etc/conf-ca.pem'], def: undefined },
 ] as const;
 
 describe('resolveSettings precedence: flag > env > config > default', () => {

@@ -1,0 +1,22 @@
+// The certificates of a PEM text, checked one by one: cheap (node:crypto, no TLS), so a bad CA file
+// is refused before anything is sent.
+import { X509Certificate } from 'node:crypto';
+
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+/**
+ * The certificates of a PEM text, each checked (OpenSSL would silently skip a bad one, leaving a
+ * trust that fails later with a misleading "not trusted"). Throws an Error saying what is wrong.
+ */
+export function certificatesOf(pem: string): string[] {
+  const blocks = pem.match(PEM_BLOCK) ?? [];
+  if (blocks.length === 0) throw new Error('holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
+  blocks.forEach((block, i) => {
+    try {
+      new X509Certificate(block);
+    } catch (err) {
+      throw new Error(`holds a certificate that cannot be read (number ${i + 1}: ${err instanceof Error ? err.message : String(err)})`);
+    }
+  });
+  return blocks;
+}
