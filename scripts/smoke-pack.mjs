@@ -5,11 +5,12 @@
 // ones this machine lacks): `numintel --version`; `numintel sandbox --tls`; `lrn` by argument,
 // from stdin and from a CSV over HTTPS (trusted through NODE_EXTRA_CA_CERTS and through
 // --ca-file); the key prompt in a pseudo-terminal (util-linux `script`), typed after the prompt
-// shows, never echoed; and the library imported from a plain .mjs file.
+// shows, never echoed; the library imported from a plain .mjs file; and nothing written into the
+// install directory by any of it.
 //
 //   node scripts/smoke-pack.mjs [20 22 24]     (default: all three)
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +34,8 @@ try {
   execFileSync('npm', ['install', '-g', '--prefix', prefix, ...quietNpm, tarball], { stdio: 'inherit' });
   execFileSync('npm', ['install', ...quietNpm, tarball], { cwd: app, stdio: 'inherit' });
   const bin = join(prefix, 'bin', 'numintel');
+  const installed = join(prefix, 'lib', 'node_modules', 'numintel');
+  const before = listing(installed);
 
   for (const major of versions) {
     const node = nodeBinary(major);
@@ -93,8 +96,20 @@ try {
       sandbox.stop();
     }
   }
+  await check('nothing was written into the install directory', async () => {
+    const after = listing(installed);
+    expect(JSON.stringify(after) === JSON.stringify(before), { added: after.filter((f) => !before.includes(f)) });
+  });
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/** Every file below `dir` with its size and time, sorted. */
+function listing(dir) {
+  return readdirSync(dir, { recursive: true }).map((f) => {
+    const st = statSync(join(dir, f));
+    return `${f} ${st.size} ${st.mtimeMs}`;
+  }).sort();
 }
 console.log(failures === 0 ? '\nsmoke: every check passed' : `\nsmoke: ${failures} check(s) failed`);
 process.exitCode = failures === 0 ? 0 : 1;
