@@ -2,14 +2,27 @@
 // is refused before anything is sent.
 import { X509Certificate } from 'node:crypto';
 
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+const BEGIN = '-----BEGIN CERTIFICATE-----';
+const END = '-----END CERTIFICATE-----';
+
+/** Each BEGIN…END block, found by indexOf (a lazy regex for it backtracks on a hostile file). */
+function pemBlocks(pem: string): string[] {
+  const blocks: string[] = [];
+  for (let at = pem.indexOf(BEGIN); at >= 0; at = pem.indexOf(BEGIN, at)) {
+    const end = pem.indexOf(END, at + BEGIN.length);
+    if (end < 0) break;
+    blocks.push(pem.slice(at, end + END.length));
+    at = end + END.length;
+  }
+  return blocks;
+}
 
 /**
  * The certificates of a PEM text, each checked (OpenSSL would silently skip a bad one, leaving a
  * trust that fails later with a misleading "not trusted"). Throws an Error saying what is wrong.
  */
 export function certificatesOf(pem: string): string[] {
-  const blocks = pem.match(PEM_BLOCK) ?? [];
+  const blocks = pemBlocks(pem);
   if (blocks.length === 0) throw new Error('holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
   blocks.forEach((block, i) => {
     try {
