@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run demo`: the main job on the built-in sandbox, with no key and no network — tables for
-// the three lookups over samples/numbers.txt, then samples/contacts.csv enriched to a CSV file.
+// the three lookups over samples/numbers.txt, then samples/contacts.csv enriched to a CSV file,
+// and the report of what that file holds, in the terminal and as an HTML page.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -31,3 +32,5 @@ numintel('every lookup for every row of a CSV, in one pass', [
 ]);
 const lines = readFileSync(out, 'utf8').split('\n');
 process.stdout.write(`\n${out} (${lines.length - 2} rows), first lines:\n${lines.slice(0, 4).join('\n')}\n`);
+numintel('what the enriched file holds: line types, porting, carriers, states, spam', ['report', out, '--html', join(dirname(out), 'contacts.report.html')]);
+process.stdout.write(`\nThe same report as a page: ${join(dirname(out), 'contacts.report.html')}\n`);
