@@ -17,6 +17,7 @@ import type { Settings } from '../settings/resolve.js';
 import { checkOutputFile, checkStdoutFile, type InputOrigin } from './output-file.js';
 import type { Format, RunRequest } from './run-request.js';
 import type { World } from './world.js';
+import { useColor } from './color.js';
 import { isObject } from '../core/json.js';
 
 export interface OutputTarget {
@@ -202,12 +203,4 @@ function recordFits(record: Record<string, unknown>, layout: Omit<OutputLayout, 
     const active = new Set(activeFields(d, layout.options).map((f) => f.name));
     return d.fields.every((f) => !f.option || active.has(f.name) === f.name in result);
   });
-}
-
-
-/** Colour only on a terminal, never with NO_COLOR, TERM=dumb or --no-color; CLICOLOR_FORCE=1 forces it. */
-export function useColor(req: Pick<RunRequest, 'color'>, world: World, toTerminal: boolean): boolean {
-  if (req.color === false || (world.env.NO_COLOR ?? '') !== '') return false;
-  if (world.env.CLICOLOR_FORCE === '1') return true;
-  return toTerminal && world.env.TERM !== 'dumb';
 }

@@ -9,7 +9,7 @@ import { readOutput } from '../report/reader.js';
 import { renderHtml } from '../report/render-html.js';
 import { renderText } from '../report/render-text.js';
 import { EXIT } from './exit.js';
-import { useColor } from './output-target.js';
+import { useColor } from './color.js';
 import type { World } from './world.js';
 
 export interface ReportRequest {

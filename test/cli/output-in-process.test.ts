@@ -37,6 +37,16 @@ describe('colour in tables', () => {
     { name: 'a pipe with -f table', opts: {}, flags: ['-f', 'table'], color: false },
     { name: 'a pipe with CLICOLOR_FORCE=1', opts: { env: { CLICOLOR_FORCE: '1' } }, flags: ['-f', 'table'], color: true },
     { name: 'NO_COLOR beats CLICOLOR_FORCE', opts: { env: { CLICOLOR_FORCE: '1', NO_COLOR: '1' } }, flags: ['-f', 'table'], color: false },
+    { name: 'FORCE_COLOR=1 on a pipe', opts: { env: { FORCE_COLOR: '1' } }, flags: ['-f', 'table'], color: true },
+    { name: 'FORCE_COLOR=3 on a pipe', opts: { env: { FORCE_COLOR: '3' } }, flags: ['-f', 'table'], color: true },
+    { name: 'FORCE_COLOR empty on a pipe', opts: { env: { FORCE_COLOR: '' } }, flags: ['-f', 'table'], color: true },
+    { name: 'FORCE_COLOR=0 on a terminal', opts: { stdoutTTY: true, env: { FORCE_COLOR: '0' } }, color: false },
+    { name: 'FORCE_COLOR=false beats CLICOLOR_FORCE', opts: { env: { FORCE_COLOR: 'false', CLICOLOR_FORCE: '1' } }, flags: ['-f', 'table'], color: false },
+    { name: 'NO_COLOR beats FORCE_COLOR', opts: { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }, flags: ['-f', 'table'], color: false },
+    { name: '--no-color beats FORCE_COLOR', opts: { env: { FORCE_COLOR: '1' } }, flags: ['-f', 'table', '--no-color'], color: false },
+    { name: 'CLICOLOR=0 on a terminal', opts: { stdoutTTY: true, env: { CLICOLOR: '0' } }, color: false },
+    { name: 'CLICOLOR=1 on a terminal', opts: { stdoutTTY: true, env: { CLICOLOR: '1' } }, color: true },
+    { name: 'CLICOLOR_FORCE=0 on a pipe', opts: { env: { CLICOLOR_FORCE: '0' } }, flags: ['-f', 'table'], color: false },
   ];
   it.each(cases)('$name', async ({ opts, flags = [], color }) => {
     const { code, stdout } = await runInProcess(['lrn', '12015550123', '123-456-7890', '-q', '--sandbox', ...flags], opts);
