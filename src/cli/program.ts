@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { LOOKUP_KINDS, LOOKUPS } from '../core/lookups.js';
 import { VERSION } from '../core/version.js';
+import { cacheCommand } from './cache-command.js';
 import { configCommand } from './config-command.js';
 import { enrichCommand, lookupCommand, type RunF, type SetExitCode } from './lookup-command.js';
 import { sandboxCommand } from './sandbox-command.js';
@@ -28,6 +29,7 @@ export function buildProgram(world: World, setExitCode: SetExitCode, named?: str
     enrich: () => enrichCommand(world, setExitCode, hooks.runLookups),
     sandbox: () => sandboxCommand(world),
     config: () => configCommand(world),
+    cache: () => cacheCommand(world),
   };
   const names = named !== undefined && Object.hasOwn(commands, named) ? [named] : Object.keys(commands);
   for (const name of names) program.addCommand(commands[name]!());

@@ -65,9 +65,9 @@ export function parseMaxAge(text: string, origin: string, base: MaxAge = DEFAULT
   return out;
 }
 
-/** `1d`, `12h`, `90m`: the largest whole unit, for messages and `cache stats`. */
+/** `7d`, `12h`, `90m`: the largest whole unit up to days, for messages and `cache stats`. */
 export function formatDuration(ms: number): string {
-  for (const [unit, size] of [['w', 7 * DAY], ['d', DAY], ['h', HOUR], ['m', MINUTE]] as const) {
+  for (const [unit, size] of [['d', DAY], ['h', HOUR], ['m', MINUTE]] as const) {
     if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${Math.round(ms / 1000)}s`;

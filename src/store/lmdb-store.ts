@@ -72,6 +72,8 @@ export class LmdbAnswerStore extends SlottedStore {
   readonly path: string;
   private db: RootDatabase | undefined;
   private broken = false;
+  /** Something was put: closing then prunes, when a prune is due. */
+  private wrote = false;
   private readonly maxAge: MaxAge;
   /** Prefix ids known to this process, by "<origin> <kind> <options>", and kinds by id. */
   private readonly ids = new Map<string, number>();
@@ -200,6 +202,7 @@ export class LmdbAnswerStore extends SlottedStore {
           const key = keyOf(number, true);
           if (key === undefined) return;
           const stored: Stored = [fetchedAt, result];
+          this.wrote = true;
           this.unwritten.set(key, stored);
           this.track(
             this.db.put(key, stored).finally(() => {
@@ -332,14 +335,20 @@ export class LmdbAnswerStore extends SlottedStore {
     return { path: this.path, bytes: fileBytes(this.path), entries, kinds, maxAge: this.maxAge, ...(prunedAt === undefined ? {} : { prunedAt }) };
   }
 
+  /**
+   * Commits what was put and releases the file. A store that wrote also prunes, when a day has
+   * passed since the cache was last pruned: expired entries go now and then without being asked.
+   */
   async close(): Promise<void> {
-    const db = this.db;
-    if (!db) return;
+    if (!this.db) return;
     try {
       await this.settle();
+      if (this.wrote) await this.pruneIfDue();
     } catch (err) {
       this.fail(err);
     }
+    const db = this.db;
+    if (!db) return;
     this.db = undefined;
     await db.close().catch(() => undefined);
   }

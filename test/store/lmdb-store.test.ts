@@ -183,6 +183,28 @@ describe('the persistent cache', () => {
     await store.close();
   });
 
+  it('a store that wrote prunes on close when a day has passed since the last prune', async () => {
+    const dir = await tempDir();
+    const t = fakeClock();
+    const first = await openStore(dir, { clock: t.clock });
+    first.store.put('lrn', {}, '12015550123', LRN, t.clock.now());
+    await first.store.close(); // first prune bookkept, nothing removed
+    t.advance(2 * DAY);
+    const second = await openStore(dir, { clock: t.clock });
+    expect((await second.store.stats()).kinds.lrn).toEqual({ entries: 1, fresh: 0, expired: 1 });
+    await second.store.close(); // read only: no prune
+    const third = await openStore(dir, { clock: t.clock });
+    expect((await third.store.stats()).entries).toBe(1);
+    third.store.put('trust', {}, '12015550123', TRUST, t.clock.now());
+    await third.store.close();
+    const fourth = await openStore(dir, { clock: t.clock });
+    const stats = await fourth.store.stats();
+    expect(stats.kinds.lrn.entries).toBe(0);
+    expect(stats.kinds.trust.entries).toBe(1);
+    expect(stats.prunedAt).toBe(t.clock.now());
+    await fourth.store.close();
+  });
+
   it('openAnswerStore: off (--no-cache, --sandbox) opens nothing; on uses NUMINTEL_CACHE_DIR', async () => {
     const home = await tempDir();
     const warn = () => {
