@@ -79,28 +79,31 @@ export function cacheCommand(world: World): Command {
 
   cache
     .command('clear')
-    .description('remove every entry, or those of one lookup; a damaged cache is removed whole')
+    .description('remove every entry (the file itself, so its space is freed), or those of one lookup')
     .addOption(new Option('--lookup <kind>', 'only this lookup').choices([...LOOKUP_KINDS]))
     .action(async (flags: CacheFlags) => {
       const kind = flags.lookup;
       if (kind !== undefined && !isLookupKind(kind)) throw usageError(`unknown lookup "${kind}"`);
       let damaged: string | undefined;
-      const store = await open(flags, false, (message) => {
+      const store = await open(flags, kind === undefined, (message) => {
         damaged = message;
       });
-      if (damaged === undefined) {
-        const removed = await store.clear(kind as LookupKind | undefined);
+      if (kind !== undefined) {
+        if (damaged !== undefined) {
+          await store.close();
+          throw usageError(`the cache cannot be opened, so its ${kind} entries cannot be picked out: ${damaged}`, 'remove it whole with `numintel cache clear`');
+        }
+        const removed = await store.clear(kind as LookupKind);
         await store.close();
-        out(`removed ${count(removed)} ${kind ?? ''}${kind ? ' ' : ''}${removed === 1 ? 'entry' : 'entries'} from ${path}\n`);
+        out(`removed ${count(removed)} ${kind} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n`);
         return;
       }
+      // LMDB never gives a file's pages back to the disk, so clearing all removes the files. A
+      // process that has them open keeps its own (unlinked) copy; the next run starts a new one.
+      const removed = damaged === undefined ? (await store.stats()).entries : 0;
       await store.close();
-      if (kind !== undefined) {
-        throw usageError(`the cache cannot be opened, so its ${kind} entries cannot be picked out: ${damaged}`, 'remove it whole with `numintel cache clear`');
-      }
-      // A cache LMDB cannot open is of no use to anyone: its files go, and the next run starts a new one.
       for (const file of [path, `${path}-lock`]) rmSync(file, { force: true });
-      out(`removed the damaged cache ${path}\n`);
+      out(damaged === undefined ? `removed ${count(removed)} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n` : `removed the damaged cache ${path}\n`);
     });
 
   cache

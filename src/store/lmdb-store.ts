@@ -115,6 +115,8 @@ export class LmdbAnswerStore extends SlottedStore {
         path: this.path,
         compression: false,
         sharedStructuresKey: Symbol.for('structures'),
+        // A commit is on disk when its put resolves, so close() returning means the answers are kept.
+        overlappingSync: false,
         ...(readOnly ? { readOnly: true } : {}),
       });
       this.loadPrefixes();

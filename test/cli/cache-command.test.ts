@@ -85,6 +85,8 @@ describe('numintel cache', () => {
     expect(after.lookups.cnam.entries).toBe(0);
     expect(after.entries).toBe(7);
     expect((await run(['clear'], dir)).stdout).toBe(`removed 7 entries from ${join(dir, 'answers.mdb')}\n`);
+    // All: the file goes (LMDB never gives pages back to the disk).
+    expect(existsSync(join(dir, 'answers.mdb'))).toBe(false);
     expect(JSON.parse((await run(['stats', '-f', 'json'], dir)).stdout).entries).toBe(0);
   });
 
