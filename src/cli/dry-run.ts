@@ -196,7 +196,7 @@ async function plan(
       odd.add(number);
     }
     distinct += 1;
-    for (let i = 0; i < slots.length; i++) if ((slots[i] as AnswerSlot).get(number)) hits[i] = (hits[i] as number) + 1;
+    for (let i = 0; i < slots.length; i++) if ((slots[i] as AnswerSlot).has(number)) hits[i] = (hits[i] as number) + 1;
   }
 
   const valid = rows - invalid;

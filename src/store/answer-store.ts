@@ -19,6 +19,8 @@ export interface AnswerSlot {
   get(number: string): CachedAnswer | undefined;
   /** Remembers a successful answer. Never throws; the write is durable once the store is closed. */
   put(number: string, result: Result, fetchedAt: number): void;
+  /** Whether get() would answer, without decoding the answer (--dry-run counts hits this way). */
+  has(number: string): boolean;
 }
 
 export interface AnswerStore {
@@ -65,7 +67,7 @@ export abstract class SlottedStore implements AnswerStore {
   }
 }
 
-const NOTHING: AnswerSlot = { get: () => undefined, put: () => {} };
+const NOTHING: AnswerSlot = { get: () => undefined, put: () => {}, has: () => false };
 
 /** No cache: answers nothing, keeps nothing (--no-cache, the in-process sandbox). */
 export const NO_STORE: AnswerStore = {
@@ -87,12 +89,14 @@ export class MemoryAnswerStore extends SlottedStore {
 
   protected makeSlot(kind: LookupKind, opts: string): AnswerSlot {
     const prefix = `${kind} ${opts} `;
+    const get = (number: string) => {
+      const hit = this.answers.get(prefix + number);
+      return hit && this.isFresh(kind, hit.fetchedAt) ? hit : undefined;
+    };
     return {
-      get: (number) => {
-        const hit = this.answers.get(prefix + number);
-        return hit && this.isFresh(kind, hit.fetchedAt) ? hit : undefined;
-      },
+      get,
       put: (number, result, fetchedAt) => void this.answers.set(prefix + number, { result, fetchedAt }),
+      has: (number) => get(number) !== undefined,
     };
   }
 

@@ -184,7 +184,26 @@ export class LmdbAnswerStore extends SlottedStore {
       if (id === undefined) return undefined;
       return ELEVEN.test(number) ? id * STRIDE + Number(number) : `${id}:${number}`;
     };
+    const fresh = (fetchedAt: number) => this.opts.clock.now() - fetchedAt <= maxAge;
     return {
+      has: (number) => {
+        if (refresh || !this.db) return false;
+        try {
+          const key = keyOf(number, false);
+          if (key === undefined) return false;
+          const pending = this.unwritten.get(key);
+          if (pending) return fresh(pending[0]);
+          // msgpack of [fetchedAt, result] starts 0x92 0xcb and the time as a float64: read only that.
+          const bytes = this.db.getBinaryFast(key);
+          if (!bytes) return false;
+          if (bytes.length >= 10 && bytes[0] === 0x92 && bytes[1] === 0xcb) return fresh(bytes.readDoubleBE(2));
+          const stored = this.db.get(key) as Stored | undefined;
+          return stored !== undefined && fresh(stored[0]);
+        } catch (err) {
+          this.fail(err);
+          return false;
+        }
+      },
       get: (number) => {
         if (refresh || !this.db) return undefined;
         try {
@@ -192,7 +211,7 @@ export class LmdbAnswerStore extends SlottedStore {
           const stored = key === undefined ? undefined : (this.unwritten.get(key) ?? (this.db.get(key) as Stored | undefined));
           if (!stored) return undefined;
           const [fetchedAt, result] = stored;
-          return this.opts.clock.now() - fetchedAt <= maxAge ? ({ result, fetchedAt } satisfies CachedAnswer) : undefined;
+          return fresh(fetchedAt) ? ({ result, fetchedAt } satisfies CachedAnswer) : undefined;
         } catch (err) {
           this.fail(err);
           return undefined;

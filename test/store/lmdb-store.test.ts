@@ -92,10 +92,16 @@ describe('the persistent cache', () => {
     store.put('lrn', {}, '12015550123', LRN, at);
     store.put('cnam', {}, '12015550123', { number: '12015550123', cnam: 'X' }, at);
     store.put('trust', {}, '12015550123', TRUST, at);
+    const lrn = store.slot('lrn', {});
+    expect(lrn.has('12015550123')).toBe(true); // not committed yet
+    await store.stats(); // commits
     t.advance(DAY);
     expect(store.get('lrn', {}, '12015550123')).toBeDefined();
+    expect(lrn.has('12015550123')).toBe(true);
+    expect(lrn.has('12015550124')).toBe(false);
     t.advance(1);
     expect(store.get('lrn', {}, '12015550123')).toBeUndefined();
+    expect(lrn.has('12015550123')).toBe(false);
     expect(store.get('trust', {}, '12015550123')).toBeUndefined();
     expect(store.get('cnam', {}, '12015550123')).toBeDefined();
     t.advance(6 * DAY);
