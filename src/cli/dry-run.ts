@@ -10,10 +10,10 @@ import { openSource } from '../pipeline/source.js';
 import { parsePrices, type Prices } from '../settings/prices.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
-import { NO_STORE, type AnswerSlot, type AnswerStore } from '../store/answer-store.js';
-import { openAnswerStore } from '../store/open.js';
+import type { AnswerSlot, AnswerStore } from '../store/answer-store.js';
 import { count, figuresFormat, renderFigures, type Figures } from './figures.js';
 import type { RunRequest } from './run-request.js';
+import { openRunStore } from './run-store.js';
 import type { World } from './world.js';
 
 /** Why a number was refused, as a short code (from the message parseNumber gives). */
@@ -101,8 +101,9 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
       cwd: world.cwd,
     },
   );
-  const warnings: string[] = [];
-  const { store, cache } = await openCache(req, settings, world, (m) => warnings.push(m));
+  // As the run would open it, but read only: a dry run creates and changes nothing. (A refreshing
+  // store answers nothing, so --refresh has no hits.)
+  const { store, cache } = await openRunStore(req, settings, world, { readOnly: true });
   let report: DryRunReport;
   try {
     report = await plan(req, settings, prices, source.items, store, cache);
@@ -110,34 +111,11 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
     await source.close();
     await store.close();
   }
-  for (const w of warnings) world.stderr.write(`numintel: warning: ${w}\n`);
 
   const asked = req.format === 'jsonl' ? 'json' : req.format === 'csv' ? 'text' : req.format;
   const format = figuresFormat(asked, world.stdout);
   world.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderFigures(figures(report), format));
   return 0;
-}
-
-/** The cache as the run would open it, read only; none for the sandbox, --no-cache or without a base URL. */
-async function openCache(req: RunRequest, settings: Settings, world: World, warn: (m: string) => void): Promise<{ store: AnswerStore; cache: DryRunReport['cache'] }> {
-  if (req.sandbox || req.cache === 'off') return { store: NO_STORE, cache: 'off' };
-  if (req.cache === 'refresh') return { store: NO_STORE, cache: 'refresh' };
-  if (!settings.baseUrl) return { store: NO_STORE, cache: 'unavailable' };
-  let broken = false;
-  const store = await openAnswerStore({
-    mode: 'on',
-    env: world.env,
-    home: world.home,
-    baseUrl: settings.baseUrl,
-    clock: world.clock,
-    ...(settings.maxAge ? { maxAge: settings.maxAge } : {}),
-    readOnly: true,
-    warn: (m) => {
-      broken = true;
-      warn(m);
-    },
-  });
-  return { store, cache: broken ? 'unavailable' : 'on' };
 }
 
 /** --price over the config's price.<lookup>. */
