@@ -12,8 +12,11 @@ import { loadConfig } from '../settings/config-file.js';
 import { chooseProfile } from '../settings/resolve.js';
 import { CACHE_FILE_NAME, cacheDir } from '../store/cache-dir.js';
 import type { CacheStats, LmdbAnswerStore } from '../store/lmdb-store.js';
-import { bytes, count, figuresFormat, renderFigures } from './figures.js';
+import type { Figures } from './figures.js';
 import type { World } from './world.js';
+
+// The report helpers (and cli-table3) load when a cache command runs, not with every command.
+const figures = () => import('./figures.js');
 
 interface CacheFlags {
   maxAge?: string;
@@ -59,9 +62,10 @@ export function cacheCommand(world: World): Command {
       const store = await open(flags, true);
       const stats = await store.stats();
       await store.close();
-      const format = figuresFormat(flags.format, world.stdout);
+      const f = await figures();
+      const format = f.figuresFormat(flags.format, world.stdout);
       if (format === 'json') out(`${JSON.stringify(statsJson(stats), null, 2)}\n`);
-      else out(renderFigures(statsFigures(stats), format));
+      else out(f.renderFigures(statsFigures(stats, f), format));
     });
 
   cache
@@ -74,6 +78,7 @@ export function cacheCommand(world: World): Command {
       const removed = await store.prune();
       const left = (await store.stats()).entries;
       await store.close();
+      const { count } = await figures();
       out(`removed ${count(removed)} expired ${removed === 1 ? 'entry' : 'entries'}; ${count(left)} left\n`);
     });
 
@@ -95,6 +100,7 @@ export function cacheCommand(world: World): Command {
         }
         const removed = await store.clear(kind as LookupKind);
         await store.close();
+        const { count } = await figures();
         out(`removed ${count(removed)} ${kind} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n`);
         return;
       }
@@ -103,6 +109,7 @@ export function cacheCommand(world: World): Command {
       const removed = damaged === undefined ? (await store.stats()).entries : 0;
       await store.close();
       for (const file of [path, `${path}-lock`]) rmSync(file, { force: true });
+      const { count } = await figures();
       out(damaged === undefined ? `removed ${count(removed)} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n` : `removed the damaged cache ${path}\n`);
     });
 
@@ -124,7 +131,7 @@ function statsJson(s: CacheStats) {
   };
 }
 
-function statsFigures(s: CacheStats) {
+function statsFigures(s: CacheStats, { bytes, count }: typeof import('./figures.js')): Figures {
   const perEntry = s.entries > 0 ? ` (${Math.round(s.bytes / s.entries)} bytes an entry)` : '';
   return {
     title: 'Lookup cache',
