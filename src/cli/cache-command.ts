@@ -108,7 +108,7 @@ export function cacheCommand(world: World): Command {
       // process that has them open keeps its own (unlinked) copy; the next run starts a new one.
       const removed = damaged === undefined ? (await store.stats()).entries : 0;
       await store.close();
-      for (const file of [path, `${path}-lock`]) rmSync(file, { force: true });
+      for (const file of [path, `${path}-lock`, `${path}-checked`]) rmSync(file, { force: true });
       const { count } = await figures();
       out(damaged === undefined ? `removed ${count(removed)} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n` : `removed the damaged cache ${path}\n`);
     });

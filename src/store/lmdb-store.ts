@@ -19,7 +19,7 @@ import type { Result } from '../core/records.js';
 import { DEFAULT_MAX_AGE, type MaxAge } from '../settings/max-age.js';
 import { SlottedStore, type AnswerSlot, type CachedAnswer } from './answer-store.js';
 import { CACHE_FILE_NAME } from './cache-dir.js';
-import { checkLmdbFile } from './lmdb-file.js';
+import { checkLmdbFile, markLmdbFileChecked } from './lmdb-file.js';
 
 /** Prefix id × STRIDE + number: 11-digit numbers (< 2·10^10) fit below STRIDE, ids up to 90 000 below 2^53. */
 const STRIDE = 1e11;
@@ -108,7 +108,7 @@ export class LmdbAnswerStore extends SlottedStore {
       } else {
         prepareFiles(dir, this.path);
       }
-      const problem = checkLmdbFile(this.path);
+      const problem = checkLmdbFile(this.path, !readOnly);
       if (problem) throw new Error(`${this.path} is damaged: ${problem}`);
       const { open } = await import('lmdb');
       this.db = open({
@@ -372,6 +372,8 @@ export class LmdbAnswerStore extends SlottedStore {
     if (!db) return;
     this.db = undefined;
     await db.close().catch(() => undefined);
+    // The file as this process left it is whole: the next open need not walk it.
+    if (this.wrote && !this.broken) markLmdbFileChecked(this.path);
   }
 }
 
