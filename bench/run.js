@@ -18,6 +18,8 @@ const benches = [
   { file: 'bulk-unlimited.js', args: ['100000', '16,32,64'] },
   { file: 'bulk-memory.js', args: [full ? '100000,1000000' : '100000', 'plain,enhanced'] },
   { file: 'report.js', args: [full ? '1000000' : '200000'] },
+  { file: 'cache-store.js', args: [full ? '1000000' : '100000'] },
+  { file: 'dry-run.js', args: [full ? '1000000' : '200000'] },
 ];
 
 function run({ file, args }) {
@@ -70,6 +72,11 @@ for (const r of results) {
     if (f.name === 'report') {
       rows.push([`report ${n(f.rows)} enriched CSV rows: rows/s`, n(f.rowsRate), `peak RSS ${n(f.peakMb)} MB`, f.rows >= 1e6 ? '≥ 200,000/s; ≤ 200 MB' : '']);
     }
+    if (f.name === 'cache-store') {
+      rows.push([`cache ${n(f.entries)} LRN answers: bytes an entry (file / B-tree)`, n(f.bytesPerEntry), `/ ${n(f.treeBytesPerEntry)}`, 'small']);
+      rows.push([`cache ${n(f.entries)}: warm gets/s (store alone)`, n(f.getRate), `puts ${n(f.putRate)}/s`, '']);
+    }
+    if (f.name === 'dry-run') rows.push([`--dry-run ${n(f.rows)} rows, ${f.cache} cache: rows/s`, n(f.rate), `peak RSS ${n(f.peakMb)} MB`, f.cache === 'empty' ? '≥ 100,000' : '']);
     if (f.name === 'bulk-memory') rows.push([`memory ${n(f.rows)} rows ${f.variant}: peak RSS`, n(f.peakMb), 'MB', f.rows >= 1e6 ? '≤ 300 MB' : '']);
   }
   if (r.code !== 0) rows.push([`${r.file} exited ${r.code}`, '', '', '']);

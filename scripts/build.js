@@ -46,6 +46,8 @@ const options = {
   // import() becomes require(): the launcher's vm.Script has no loader for dynamic imports, so an
   // import() left in a bundle (node:https, node:readline) would fail only on the path that reaches it.
   supported: { 'dynamic-import': false },
+  // The persistent cache's database is a native addon that finds its prebuilt binary beside itself.
+  external: ['lmdb'],
 };
 const separateParts = {
   name: 'separate-parts',

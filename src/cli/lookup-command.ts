@@ -25,6 +25,13 @@ async function defaultRun(req: RunRequest, world: World): Promise<number> {
   return runLookups(req, world);
 }
 
+/** --dry-run sends nothing: it never reaches the command's run function. */
+async function runOrDryRun(run: RunF, req: RunRequest, world: World): Promise<number> {
+  if (!req.dryRun) return run(req, world);
+  const { runDryRun } = await import('./dry-run.js');
+  return runDryRun(req, world);
+}
+
 export function lookupCommand(d: LookupDescriptor, world: World, setExitCode: SetExitCode, run: RunF = defaultRun): Command {
   const cmd = new Command(d.kind)
     .summary(`${d.title} lookup`)
@@ -33,7 +40,7 @@ export function lookupCommand(d: LookupDescriptor, world: World, setExitCode: Se
   for (const o of d.options) cmd.option(`--${o.flag}`, o.description);
   addRunOptions(cmd);
   cmd.action(async (numbers: string[], flags: Record<string, unknown>) => {
-    setExitCode(await run(checkStdinUse(toRunRequest('single', [d], numbers, flags)), world));
+    setExitCode(await runOrDryRun(run, checkStdinUse(toRunRequest('single', [d], numbers, flags)), world));
   });
   return cmd;
 }
@@ -62,7 +69,7 @@ export function enrichCommand(world: World, setExitCode: SetExitCode, run: RunF 
       throw usageError(`both a file argument ("${file}") and --input were given`, 'give the input once');
     }
     const kinds = parseLookupList(String(flags.lookups));
-    setExitCode(await run(checkStdinUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), [], { ...flags, input: file ?? flags.input })), world));
+    setExitCode(await runOrDryRun(run, checkStdinUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), [], { ...flags, input: file ?? flags.input })), world));
   });
   return cmd;
 }
@@ -89,6 +96,12 @@ function addRunOptions(cmd: Command): void {
     .option('--retries <n>', 'retries of a failed request (default 5)', intOption(0))
     .option('--timeout <seconds>', 'per-request timeout (default 15)', numberOption(0, { exclusive: true }))
     .option('--max-failures <n>', 'stop (resumably) after this many consecutive failed rows (default 20; 0 = never)', intOption(0))
+    .optionsGroup('Cost control:')
+    .option('--dry-run', 'read and check the input, send nothing; report rows, invalid, duplicates, cache hits, billable lookups, time and cost')
+    .option('--price <list>', 'price per lookup for --dry-run, e.g. lrn=0.0005,cnam=0.006 (or config price.<lookup>)')
+    .option('--max-age <dur>', 'use cached answers up to this old: 12h, 30d, lrn=7d,cnam=30d (default lrn=24h,cnam=7d,trust=24h)')
+    .option('--refresh', 'ignore cached answers, and cache what comes back')
+    .option('--no-cache', 'neither read nor write the lookup cache')
     .optionsGroup('Service and settings:')
     .option('--base-url <url>', 'service base URL (or NUMINTEL_BASE_URL, or the config file)')
     .option('--api-key-file <path>', 'read the API key from a file (- for stdin); or NUMINTEL_API_KEY')
@@ -162,6 +175,10 @@ function toRunRequest(
     transport: str(flags.transport) as RunRequest['transport'],
     caFile: str(flags.caFile),
     sandbox: flags.sandbox === true,
+    dryRun: flags.dryRun === true,
+    cache: flags.cache === false ? 'off' : flags.refresh === true ? 'refresh' : 'on',
+    maxAge: str(flags.maxAge),
+    price: str(flags.price),
     progress: flags.progress !== false && flags.quiet !== true,
     quiet: flags.quiet === true,
     verbose: flags.verbose === true,

@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { LOOKUP_KINDS, LOOKUPS } from '../core/lookups.js';
 import { VERSION } from '../core/version.js';
 import { completionCommand } from './completion-command.js';
+import { cacheCommand } from './cache-command.js';
 import { configCommand } from './config-command.js';
 import { enrichCommand, lookupCommand, type RunF, type SetExitCode } from './lookup-command.js';
 import { reportCommand } from './report-command.js';
@@ -32,6 +33,7 @@ export function buildProgram(world: World, setExitCode: SetExitCode, named?: str
     sandbox: () => sandboxCommand(world),
     config: () => configCommand(world),
     completion: () => completionCommand(world, () => buildProgram(world, () => {})),
+    cache: () => cacheCommand(world),
   };
   const names = named !== undefined && Object.hasOwn(commands, named) ? [named] : Object.keys(commands);
   for (const name of names) program.addCommand(commands[name]!());

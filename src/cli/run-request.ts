@@ -40,6 +40,15 @@ export interface RunRequest {
   /** --ca-file: a PEM of CA certificates trusted besides the default. */
   readonly caFile?: string;
   readonly sandbox: boolean;
+  // cost control
+  /** --dry-run: read and check the input, send nothing, report what the run would do. */
+  readonly dryRun: boolean;
+  /** The persistent cache: on (default), refresh (--refresh: write only), off (--no-cache). */
+  readonly cache: 'on' | 'refresh' | 'off';
+  /** --max-age, unparsed (a setting: parsed with the config's in resolveSettings). */
+  readonly maxAge?: string;
+  /** --price, unparsed (`lrn=0.0005,cnam=0.006`). */
+  readonly price?: string;
   // messages
   readonly progress: boolean;
   readonly quiet: boolean;

@@ -6,6 +6,8 @@ import { maskSecret } from '../core/secret.js';
 import { withoutTrailingSlashes } from '../core/text.js';
 import type { Transport } from '../core/transport.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/layout.js';
+import { MAX_AGE_SYNTAX, tryParseMaxAge, type MaxAge } from './max-age.js';
+import { parsePrice } from './prices.js';
 
 export type TransportName = Transport['name'];
 
@@ -26,6 +28,12 @@ export interface SettingValues {
   timeout: number;
   /** A PEM file of certificates (a private CA) trusted for HTTPS besides the default trust. */
   caFile?: string;
+  /** How old a cached answer may be, per lookup; absent = the defaults (LRN 24 h, CNAM 7 days, trust 24 h). */
+  maxAge?: MaxAge;
+  /** Price of one lookup, for --dry-run's cost estimate (`--price` overrides them). */
+  priceLrn?: number;
+  priceCnam?: number;
+  priceTrust?: number;
 }
 
 export type SettingProperty = keyof SettingValues;
@@ -183,6 +191,23 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'seconds to wait for one response',
     parse: positiveNumber,
   },
+  {
+    name: 'max-age',
+    property: 'maxAge',
+    flag: '--max-age',
+    expects: MAX_AGE_SYNTAX,
+    description: 'how old a cached answer may be (default lrn=24h,cnam=7d,trust=24h)',
+    parse: (raw) => tryParseMaxAge(String(raw)),
+  },
+  ...(['lrn', 'cnam', 'trust'] as const).map(
+    (kind): SettingSpec => ({
+      name: `price.${kind}`,
+      property: `price${kind[0]?.toUpperCase()}${kind.slice(1)}` as SettingProperty,
+      expects: 'a price per lookup ≥ 0, e.g. 0.0005',
+      description: `price of one ${kind} lookup, for --dry-run's cost estimate`,
+      parse: parsePrice,
+    }),
+  ),
 ];
 
 const SETTING_NAMES: readonly string[] = SETTINGS.map((s) => s.name);

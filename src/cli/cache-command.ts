@@ -1,0 +1,149 @@
+// `numintel cache stats|prune|clear|path`: the persistent lookup cache (src/store). Every entry of
+// every service is counted and pruned; freshness is judged by max-age (--max-age, the config's
+// max-age, else the defaults).
+import { Command, Option } from 'commander';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { usageError } from '../core/errors.js';
+import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
+import { DEFAULT_MAX_AGE, formatDuration, parseMaxAge, type MaxAge } from '../settings/max-age.js';
+import { configFilePath } from '../settings/config-dir.js';
+import { loadConfig } from '../settings/config-file.js';
+import { chooseProfile } from '../settings/resolve.js';
+import { CACHE_FILE_NAME, cacheDir } from '../store/cache-dir.js';
+import type { CacheStats, LmdbAnswerStore } from '../store/lmdb-store.js';
+import type { Figures } from './figures.js';
+import type { World } from './world.js';
+
+// The report helpers (and cli-table3) load when a cache command runs, not with every command.
+const figures = () => import('./figures.js');
+
+interface CacheFlags {
+  maxAge?: string;
+  profile?: string;
+  format?: string;
+  lookup?: string;
+}
+
+export function cacheCommand(world: World): Command {
+  const dir = cacheDir(world.env, world.home);
+  const path = join(dir, CACHE_FILE_NAME);
+  const out = (text: string) => void world.stdout.write(text);
+  const warn = (message: string) => void world.stderr.write(`numintel: warning: ${message}\n`);
+
+  /** --max-age, else the profile's max-age, else the defaults. */
+  async function maxAgeOf(flags: CacheFlags): Promise<MaxAge> {
+    if (flags.maxAge !== undefined) return parseMaxAge(flags.maxAge, '--max-age');
+    const profile = chooseProfile(flags.profile, world.env);
+    const stored = (await loadConfig(configFilePath(world.env, world.home))).profiles[profile.name]?.['max-age'];
+    return stored === undefined ? DEFAULT_MAX_AGE : parseMaxAge(String(stored), `profile ${profile.name} of the config file`);
+  }
+
+  async function open(flags: CacheFlags, readOnly: boolean, onWarning = warn): Promise<LmdbAnswerStore> {
+    const maxAge = await maxAgeOf(flags);
+    // The database (a native module) loads only when a cache command runs.
+    const { LmdbAnswerStore } = await import('../store/lmdb-store.js');
+    return LmdbAnswerStore.open({ dir, origin: '', clock: world.clock, maxAge, readOnly, warn: onWarning });
+  }
+
+  const cache = new Command('cache')
+    .description(`the persistent lookup cache, in ${dir}`)
+    .configureOutput({ writeOut: (s) => world.stdout.write(s), writeErr: (s) => world.stderr.write(s) });
+  const maxAgeOption = () => new Option('--max-age <dur>', 'judge freshness by this max age (e.g. 12h, lrn=7d,cnam=30d; default: the config\'s max-age, else lrn=24h,cnam=7d,trust=24h)');
+  const profileOption = () => new Option('--profile <name>', 'config profile whose max-age applies (or NUMINTEL_PROFILE)');
+
+  cache
+    .command('stats')
+    .description('entries per lookup (fresh and expired), size on disk, path')
+    .addOption(new Option('-f, --format <format>', 'table (default on a terminal), text or json').choices(['table', 'text', 'json']))
+    .addOption(maxAgeOption())
+    .addOption(profileOption())
+    .action(async (flags: CacheFlags) => {
+      const store = await open(flags, true);
+      const stats = await store.stats();
+      await store.close();
+      const f = await figures();
+      const format = f.figuresFormat(flags.format, world.stdout);
+      if (format === 'json') out(`${JSON.stringify(statsJson(stats), null, 2)}\n`);
+      else out(f.renderFigures(statsFigures(stats, f), format));
+    });
+
+  cache
+    .command('prune')
+    .description('remove expired entries (runs also do this by themselves, at most once a day)')
+    .addOption(maxAgeOption())
+    .addOption(profileOption())
+    .action(async (flags: CacheFlags) => {
+      const store = await open(flags, false);
+      const removed = await store.prune();
+      const left = (await store.stats()).entries;
+      await store.close();
+      const { count } = await figures();
+      out(`removed ${count(removed)} expired ${removed === 1 ? 'entry' : 'entries'}; ${count(left)} left\n`);
+    });
+
+  cache
+    .command('clear')
+    .description('remove every entry (the file itself, so its space is freed), or those of one lookup')
+    .addOption(new Option('--lookup <kind>', 'only this lookup').choices([...LOOKUP_KINDS]))
+    .action(async (flags: CacheFlags) => {
+      const kind = flags.lookup;
+      if (kind !== undefined && !isLookupKind(kind)) throw usageError(`unknown lookup "${kind}"`);
+      let damaged: string | undefined;
+      const store = await open(flags, kind === undefined, (message) => {
+        damaged = message;
+      });
+      if (kind !== undefined) {
+        if (damaged !== undefined) {
+          await store.close();
+          throw usageError(`the cache cannot be opened, so its ${kind} entries cannot be picked out: ${damaged}`, 'remove it whole with `numintel cache clear`');
+        }
+        const removed = await store.clear(kind as LookupKind);
+        await store.close();
+        const { count } = await figures();
+        out(`removed ${count(removed)} ${kind} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n`);
+        return;
+      }
+      // LMDB never gives a file's pages back to the disk, so clearing all removes the files. A
+      // process that has them open keeps its own (unlinked) copy; the next run starts a new one.
+      const removed = damaged === undefined ? (await store.stats()).entries : 0;
+      await store.close();
+      for (const file of [path, `${path}-lock`, `${path}-checked`]) rmSync(file, { force: true });
+      const { count } = await figures();
+      out(damaged === undefined ? `removed ${count(removed)} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n` : `removed the damaged cache ${path}\n`);
+    });
+
+  cache
+    .command('path')
+    .description('print the path of the cache file')
+    .action(() => out(`${path}\n`));
+
+  return cache;
+}
+
+function statsJson(s: CacheStats) {
+  return {
+    path: s.path,
+    bytes: s.bytes,
+    entries: s.entries,
+    lookups: Object.fromEntries(LOOKUP_KINDS.map((k) => [k, { ...s.kinds[k], max_age_ms: s.maxAge[k] }])),
+    pruned_at: s.prunedAt === undefined ? null : new Date(s.prunedAt).toISOString(),
+  };
+}
+
+function statsFigures(s: CacheStats, { bytes, count }: typeof import('./figures.js')): Figures {
+  const perEntry = s.entries > 0 ? ` (${Math.round(s.bytes / s.entries)} bytes an entry)` : '';
+  return {
+    title: 'Lookup cache',
+    lines: [
+      ['path', s.path],
+      ['size', `${bytes(s.bytes)}${perEntry}`],
+      ['entries', count(s.entries)],
+      ['last pruned', s.prunedAt === undefined ? 'never' : new Date(s.prunedAt).toISOString()],
+    ] as [string, string][],
+    table: {
+      head: ['lookup', 'entries', 'fresh', 'expired', 'max age'],
+      rows: LOOKUP_KINDS.map((k) => [k, count(s.kinds[k].entries), count(s.kinds[k].fresh), count(s.kinds[k].expired), formatDuration(s.maxAge[k])]),
+    },
+  };
+}

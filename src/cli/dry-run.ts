@@ -1,0 +1,263 @@
+// `--dry-run`: reads and checks the whole input as a run would, sends nothing, and says what the
+// run would do: rows, valid and invalid numbers (by reason), duplicates, answers the cache already
+// holds fresh, billable lookups per kind, the time at the known limits, and the cost when prices
+// are known. Memory stays flat however long the input: rows stream through, and the distinct
+// numbers seen are kept in a NumberIndex (typed arrays, ~27–53 bytes a number).
+import { parseNumber } from '../core/numbers.js';
+import type { LookupKind } from '../core/lookups.js';
+import { NumberIndex } from '../pipeline/number-index.js';
+import { openSource } from '../pipeline/source.js';
+import { parsePrices, type Prices } from '../settings/prices.js';
+import { resolveSettings, type Settings } from '../settings/resolve.js';
+import { apiKeyFileReader } from '../settings/secret-input.js';
+import type { AnswerSlot, AnswerStore } from '../store/answer-store.js';
+import { count, figuresFormat, renderFigures, type Figures } from './figures.js';
+import type { RunRequest } from './run-request.js';
+import { openRunStore } from './run-store.js';
+import type { World } from './world.js';
+
+/** Why a number was refused, as a short code (from the message parseNumber gives). */
+export type InvalidReason =
+  | 'empty'
+  | 'letters'
+  | 'no_digits'
+  | 'not_us'
+  | 'too_short'
+  | 'too_long'
+  | 'bad_area_code'
+  | 'bad_exchange'
+  | 'unassigned'
+  | 'other';
+
+const REASONS: readonly [RegExp, InvalidReason][] = [
+  [/^empty/, 'empty'],
+  [/contains letters/, 'letters'],
+  [/^no digits/, 'no_digits'],
+  [/^not a U\.S\. number/, 'not_us'],
+  [/^too short/, 'too_short'],
+  [/^too long/, 'too_long'],
+  [/^area code/, 'bad_area_code'],
+  [/^exchange/, 'bad_exchange'],
+  [/is not a valid U\.S\. number/, 'unassigned'],
+];
+
+export function invalidReason(message: string): InvalidReason {
+  return REASONS.find(([re]) => re.test(message))?.[1] ?? 'other';
+}
+
+export interface KindPlan {
+  /** Rows with a valid number: lookups the run is asked for. */
+  readonly needed: number;
+  /** Of those, repeats of a number seen earlier in the input: looked up once. */
+  readonly duplicates: number;
+  /** Distinct numbers the cache holds a fresh answer for: no request. */
+  readonly cache_hits: number;
+  /** Distinct numbers to send: what is billed. */
+  readonly billable: number;
+  /** Requests per second the run keeps to; null = no client-side limit. */
+  readonly rate_per_second: number | null;
+  /** At least this long at that rate; null without a limit. */
+  readonly seconds: number | null;
+  readonly price: number | null;
+  readonly cost: number | null;
+}
+
+export interface DryRunReport {
+  readonly dry_run: true;
+  readonly rows: number;
+  readonly valid: number;
+  readonly invalid: number;
+  readonly invalid_by_reason: Partial<Record<InvalidReason, number>>;
+  readonly duplicates: number;
+  /** on: fresh answers counted; refresh / off: not read; unavailable: no base URL, or the cache cannot be used. */
+  readonly cache: 'on' | 'refresh' | 'off' | 'unavailable';
+  readonly lookups: Partial<Record<LookupKind, KindPlan>>;
+  readonly billable: number;
+  /** The longest kind's time: kinds run side by side, each under its own limit. */
+  readonly seconds: number | null;
+  /** null when no lookup's price is known; the sum of the known ones otherwise (see unpriced). */
+  readonly cost: number | null;
+  /** Lookups of the run without a known price, left out of cost. */
+  readonly unpriced: LookupKind[];
+}
+
+export async function runDryRun(req: RunRequest, world: World): Promise<number> {
+  const settings = await resolveSettings({
+    flags: { 'base-url': req.baseUrl, transport: req.transport, rate: req.rate, 'max-age': req.maxAge },
+    env: world.env,
+    home: world.home,
+    profile: req.profile,
+    readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd),
+    // Nothing is sent: no key is needed, and none is read.
+    skipApiKey: true,
+  });
+  const prices = pricesOf(settings, req.price);
+  const source = await openSource(
+    { args: [...req.numbers], input: req.input, csv: req.csv, column: req.column, delimiter: req.delimiter, header: req.header },
+    {
+      get stdin() {
+        return world.stdin;
+      },
+      cwd: world.cwd,
+    },
+  );
+  // As the run would open it, but read only: a dry run creates and changes nothing. (A refreshing
+  // store answers nothing, so --refresh has no hits.)
+  const { store, cache } = await openRunStore(req, settings, world, { readOnly: true });
+  let report: DryRunReport;
+  try {
+    report = await plan(req, settings, prices, source.items, store, cache);
+  } finally {
+    await source.close();
+    await store.close();
+  }
+
+  const asked = req.format === 'jsonl' ? 'json' : req.format === 'csv' ? 'text' : req.format;
+  const format = figuresFormat(asked, world.stdout);
+  world.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderFigures(figures(report), format));
+  return 0;
+}
+
+/** --price over the config's price.<lookup>. */
+function pricesOf(settings: Settings, flag: string | undefined): Prices {
+  const configured: Prices = {};
+  if (settings.priceLrn !== undefined) configured.lrn = settings.priceLrn;
+  if (settings.priceCnam !== undefined) configured.cnam = settings.priceCnam;
+  if (settings.priceTrust !== undefined) configured.trust = settings.priceTrust;
+  return { ...configured, ...(flag === undefined ? {} : parsePrices(flag, '--price')) };
+}
+
+/** Keys of numbers that fit an exact integer; others (--no-validate) in a Set. */
+const WHOLE = /^[1-9]\d{0,14}$/;
+
+async function plan(
+  req: RunRequest,
+  settings: Settings,
+  prices: Prices,
+  items: AsyncIterable<{ input: string }>,
+  store: AnswerStore,
+  cache: DryRunReport['cache'],
+): Promise<DryRunReport> {
+  const kinds = req.lookups.map((d) => d.kind);
+  const slots: AnswerSlot[] = kinds.map((k) => store.slot(k, req.options));
+  const hits = kinds.map(() => 0);
+  const seen = new NumberIndex();
+  const odd = new Set<string>();
+  const reasons: Partial<Record<InvalidReason, number>> = {};
+  let rows = 0;
+  let invalid = 0;
+  let duplicates = 0;
+  let distinct = 0;
+  const validate = req.validate;
+  for await (const item of items) {
+    rows += 1;
+    const parsed = parseNumber(item.input, { validate });
+    if (!parsed.ok) {
+      invalid += 1;
+      const why = invalidReason(parsed.message);
+      reasons[why] = (reasons[why] ?? 0) + 1;
+      continue;
+    }
+    const number = parsed.number;
+    if (WHOLE.test(number)) {
+      const key = Number(number);
+      if (seen.get(key)) {
+        duplicates += 1;
+        continue;
+      }
+      seen.set(key, 0, 0);
+    } else {
+      if (odd.has(number)) {
+        duplicates += 1;
+        continue;
+      }
+      odd.add(number);
+    }
+    distinct += 1;
+    for (let i = 0; i < slots.length; i++) if ((slots[i] as AnswerSlot).has(number)) hits[i] = (hits[i] as number) + 1;
+  }
+
+  const valid = rows - invalid;
+  const lookups: Partial<Record<LookupKind, KindPlan>> = {};
+  let billable = 0;
+  let seconds: number | null = 0;
+  let cost: number | null = null;
+  const unpriced: LookupKind[] = [];
+  req.lookups.forEach((d, i) => {
+    const bill = distinct - (hits[i] as number);
+    const rate = settings.rate ?? d.defaultRate;
+    const time = rate > 0 ? bill / rate : null;
+    const price = prices[d.kind] ?? null;
+    const kindCost = price === null ? null : bill * price;
+    lookups[d.kind] = {
+      needed: valid,
+      duplicates,
+      cache_hits: hits[i] as number,
+      billable: bill,
+      rate_per_second: rate > 0 ? rate : null,
+      seconds: time,
+      price,
+      cost: kindCost,
+    };
+    billable += bill;
+    seconds = time === null || seconds === null ? null : Math.max(seconds, time);
+    if (kindCost !== null) cost = (cost ?? 0) + kindCost;
+    else unpriced.push(d.kind);
+  });
+  return { dry_run: true, rows, valid, invalid, invalid_by_reason: reasons, duplicates, cache, lookups, billable, seconds, cost, unpriced };
+}
+
+function duration(seconds: number | null): string {
+  if (seconds === null) return 'no client limit';
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h > 0 ? `${h} h ${m} min` : `${m} min ${s % 60} s`;
+}
+
+/** Up to 6 decimals, no trailing zeros: prices are fractions of a cent. */
+function money(n: number | null): string {
+  return n === null ? 'unknown' : String(Number(n.toFixed(6)));
+}
+
+function figures(r: DryRunReport): Figures {
+  const reasons = Object.entries(r.invalid_by_reason)
+    .sort((a, b) => b[1] - a[1])
+    .map(([why, n]) => `${why.replace(/_/g, ' ')} ${count(n)}`)
+    .join(', ');
+  const cacheNote: Record<DryRunReport['cache'], string> = {
+    on: 'fresh answers counted as hits',
+    refresh: '--refresh: nothing read',
+    off: 'off (--no-cache or --sandbox)',
+    unavailable: 'not consulted (no base URL, or it cannot be used)',
+  };
+  const kinds = Object.entries(r.lookups) as [LookupKind, KindPlan][];
+  return {
+    title: 'Dry run: nothing was sent',
+    lines: [
+      ['rows', count(r.rows)],
+      ['valid', count(r.valid)],
+      ['invalid', r.invalid > 0 ? `${count(r.invalid)} (${reasons})` : '0'],
+      ['duplicates', count(r.duplicates)],
+      ['cache', cacheNote[r.cache]],
+      ['billable', count(r.billable)],
+      ['time at limits', r.seconds === null ? 'no client limit' : `at least ${duration(r.seconds)}`],
+      ['cost', r.cost === null ? 'unknown (give --price lrn=0.0005,cnam=0.006 or set price.<lookup>)' : `${money(r.cost)}${r.unpriced.length ? ` + ${r.unpriced.join(', ')} (no price)` : ''}`],
+    ],
+    table: {
+      head: ['lookup', 'needed', 'duplicates', 'cache hits', 'billable', 'rate/s', 'time', 'price', 'cost'],
+      rows: kinds.map(([kind, k]) => [
+        kind,
+        count(k.needed),
+        count(k.duplicates),
+        count(k.cache_hits),
+        count(k.billable),
+        k.rate_per_second === null ? '-' : String(k.rate_per_second),
+        duration(k.seconds),
+        money(k.price),
+        money(k.cost),
+      ]),
+    },
+  };
+}

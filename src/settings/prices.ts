@@ -1,0 +1,31 @@
+// What one lookup costs, for --dry-run's estimate: `--price lrn=0.0005,cnam=0.006`, or the
+// `price.<lookup>` settings. The currency is whatever the user's prices are in.
+import { usageError } from '../core/errors.js';
+import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
+
+export type Prices = Partial<Record<LookupKind, number>>;
+
+const PRICE = /^(\d+(?:\.\d*)?|\.\d+)$/;
+
+/** A price per lookup ≥ 0, or undefined. */
+export function parsePrice(text: string | number): number | undefined {
+  if (typeof text === 'number') return Number.isFinite(text) && text >= 0 ? text : undefined;
+  return PRICE.test(text.trim()) ? Number(text.trim()) : undefined;
+}
+
+/** Parses `--price`; a usage error quoting the part that is wrong. */
+export function parsePrices(text: string, origin: string): Prices {
+  const out: Prices = {};
+  const bad = (part: string, why: string) =>
+    usageError(`invalid price ${JSON.stringify(part)} in ${JSON.stringify(text)} from ${origin}: ${why}`, 'give a price per lookup: --price lrn=0.0005,cnam=0.006');
+  for (const part of text.split(',').map((p) => p.trim())) {
+    const eq = part.indexOf('=');
+    if (eq === -1) throw bad(part, 'expected <lookup>=<price>');
+    const kind = part.slice(0, eq).trim().toLowerCase();
+    if (!isLookupKind(kind)) throw bad(part, `unknown lookup "${kind}" (known: ${LOOKUP_KINDS.join(', ')})`);
+    const price = parsePrice(part.slice(eq + 1));
+    if (price === undefined) throw bad(part, 'not a price (a number ≥ 0)');
+    out[kind] = price;
+  }
+  return out;
+}

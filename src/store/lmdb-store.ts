@@ -1,0 +1,435 @@
+// The persistent lookup cache: one LMDB file (lmdb-js) in the cache directory, shared by every
+// numintel process of the user. LMDB gives what a cache of paid answers needs and a file of our own
+// would not: readers and writers of several processes at once (a lock file and MVCC), commits that
+// a kill -9 cannot tear (copy-on-write pages, the meta page written last), and reads straight from
+// a memory map (~0.5 million gets a second).
+//
+// Keys are one number each: the prefix id of (service origin, lookup, options key) times 10^11
+// plus the 11-digit number, so a key is a handful of bytes; the prefix ids are kept in the file
+// itself ("prefix/<origin> <kind> <options>") and never reused, so processes that allocated them
+// at different times agree. A number that is not 11 digits (--no-validate) is keyed "<id>:<digits>".
+// Values are [fetchedAt, result] in msgpack with lmdb's shared record structures: each result's
+// field names are stored once per shape, not once per entry.
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Database, RootDatabase } from 'lmdb';
+import type { Clock } from '../core/clock.js';
+import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
+import type { Result } from '../core/records.js';
+import { DEFAULT_MAX_AGE, type MaxAge } from '../settings/max-age.js';
+import { SlottedStore, type AnswerSlot, type CachedAnswer } from './answer-store.js';
+import { CACHE_FILE_NAME } from './cache-dir.js';
+import { checkLmdbFile, markLmdbFileChecked } from './lmdb-file.js';
+
+/** Prefix id × STRIDE + number: 11-digit numbers (< 2·10^10) fit below STRIDE, ids up to 90 000 below 2^53. */
+const STRIDE = 1e11;
+const ELEVEN = /^1\d{10}$/;
+const ODD_KEY = /^(\d+):/;
+const PREFIX = 'prefix/';
+const NEXT_PREFIX = 'next-prefix';
+const PRUNED_AT = 'pruned-at';
+const DAY = 86_400_000;
+
+export interface LmdbStoreOptions {
+  readonly dir: string;
+  /** The service's origin (scheme://host:port): answers of one service never answer another's. */
+  readonly origin: string;
+  readonly clock: Clock;
+  readonly maxAge?: MaxAge;
+  /** --refresh: get answers nothing, put stores what comes back. */
+  readonly refresh?: boolean;
+  /** Opens an existing cache for reading only (dry runs, stats): a missing one is not created. */
+  readonly readOnly?: boolean;
+  /** Called at most once, when the cache cannot be used; the store then answers and keeps nothing. */
+  readonly warn: (message: string) => void;
+}
+
+export interface KindStats {
+  entries: number;
+  fresh: number;
+  expired: number;
+}
+
+export interface CacheStats {
+  readonly path: string;
+  readonly bytes: number;
+  readonly entries: number;
+  readonly kinds: Readonly<Record<LookupKind, KindStats>>;
+  readonly maxAge: MaxAge;
+  readonly prunedAt?: number;
+}
+
+type Key = number | string;
+type Stored = [fetchedAt: number, result: Result];
+
+/** What went wrong in words, without a stack. */
+function reason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e?.code && !String(e.message).includes(e.code) ? `${e.code}: ${e.message}` : String(e?.message ?? err);
+}
+
+export class LmdbAnswerStore extends SlottedStore {
+  readonly path: string;
+  private db: RootDatabase | undefined;
+  private broken = false;
+  /** Something was put: closing then prunes, when a prune is due. */
+  private wrote = false;
+  private readonly maxAge: MaxAge;
+  /** Prefix ids known to this process, by "<origin> <kind> <options>", and kinds by id. */
+  private readonly ids = new Map<string, number>();
+  private readonly kinds = new Map<number, LookupKind>();
+  private pending: Promise<unknown>[] = [];
+  /** Answers put but not yet committed, so this process reads its own writes at once. */
+  private readonly unwritten = new Map<Key, Stored>();
+
+  private constructor(private readonly opts: LmdbStoreOptions) {
+    super();
+    this.path = join(opts.dir, CACHE_FILE_NAME);
+    this.maxAge = opts.maxAge ?? DEFAULT_MAX_AGE;
+  }
+
+  /** Never throws: a cache that cannot be opened warns once and answers nothing. */
+  static async open(opts: LmdbStoreOptions): Promise<LmdbAnswerStore> {
+    const store = new LmdbAnswerStore(opts);
+    await store.openDb();
+    return store;
+  }
+
+  /** True when the cache is open and usable. */
+  get usable(): boolean {
+    return this.db !== undefined && !this.broken;
+  }
+
+  private async openDb(): Promise<void> {
+    const { dir, readOnly } = this.opts;
+    try {
+      if (readOnly) {
+        if (!exists(this.path)) return;
+      } else {
+        prepareFiles(dir, this.path);
+      }
+      const problem = checkLmdbFile(this.path, !readOnly);
+      if (problem) throw new Error(`${this.path} is damaged: ${problem}`);
+      const { open } = await import('lmdb');
+      this.db = open({
+        path: this.path,
+        compression: false,
+        sharedStructuresKey: Symbol.for('structures'),
+        // A commit is on disk when its put resolves, so close() returning means the answers are kept.
+        overlappingSync: false,
+        ...(readOnly ? { readOnly: true } : {}),
+      });
+      this.loadPrefixes();
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  /** Once: one warning, then no cache. The database is left as it is for `numintel cache clear`. */
+  private fail(err: unknown): void {
+    if (this.broken) return;
+    this.broken = true;
+    const db = this.db;
+    this.db = undefined;
+    try {
+      void db?.close().catch(() => undefined);
+    } catch {
+      // closing a broken database may fail too; nothing more to do
+    }
+    this.opts.warn(`the lookup cache cannot be used (${reason(err)}); going on without it (\`numintel cache clear\` starts it afresh)`);
+  }
+
+  private loadPrefixes(): void {
+    if (!this.db) return;
+    for (const { key, value } of this.db.getRange({ start: PREFIX, end: `${PREFIX}\uffff` })) {
+      const name = String(key).slice(PREFIX.length);
+      const kind = name.split(' ')[1] ?? '';
+      if (typeof value === 'number' && isLookupKind(kind)) {
+        this.ids.set(name, value);
+        this.kinds.set(value, kind);
+      }
+    }
+  }
+
+  /** The id of a prefix; allocated (in a write transaction, so processes agree) only when `create`. */
+  private prefixId(name: string, create: boolean): number | undefined {
+    const known = this.ids.get(name);
+    if (known !== undefined || !this.db) return known;
+    const db = this.db;
+    const id = create
+      ? db.transactionSync(() => {
+          const there = db.get(PREFIX + name) as number | undefined;
+          if (there !== undefined) return there;
+          const next = (db.get(NEXT_PREFIX) as number | undefined) ?? 1;
+          if (next * STRIDE >= Number.MAX_SAFE_INTEGER) throw new Error('too many services and option sets in one cache');
+          db.putSync(PREFIX + name, next);
+          db.putSync(NEXT_PREFIX, next + 1);
+          return next;
+        })
+      : (db.get(PREFIX + name) as number | undefined);
+    if (id !== undefined) {
+      this.ids.set(name, id);
+      this.kinds.set(id, name.split(' ')[1] as LookupKind);
+    }
+    return id;
+  }
+
+  protected makeSlot(kind: LookupKind, opts: string): AnswerSlot {
+    const name = `${this.opts.origin} ${kind} ${opts}`;
+    const maxAge = this.maxAge[kind];
+    const refresh = this.opts.refresh === true;
+    let id: number | undefined;
+    const keyOf = (number: string, create: boolean): Key | undefined => {
+      id ??= this.prefixId(name, create);
+      if (id === undefined) return undefined;
+      return ELEVEN.test(number) ? id * STRIDE + Number(number) : `${id}:${number}`;
+    };
+    const fresh = (fetchedAt: number) => this.opts.clock.now() - fetchedAt <= maxAge;
+    return {
+      has: (number) => {
+        if (refresh || !this.db) return false;
+        try {
+          const key = keyOf(number, false);
+          if (key === undefined) return false;
+          const pending = this.unwritten.get(key);
+          if (pending) return fresh(pending[0]);
+          // msgpack of [fetchedAt, result] starts 0x92 0xcb and the time as a float64: read only that.
+          const bytes = this.db.getBinaryFast(key);
+          if (!bytes) return false;
+          if (bytes.length >= 10 && bytes[0] === 0x92 && bytes[1] === 0xcb) return fresh(bytes.readDoubleBE(2));
+          const stored = this.db.get(key) as Stored | undefined;
+          return stored !== undefined && fresh(stored[0]);
+        } catch (err) {
+          this.fail(err);
+          return false;
+        }
+      },
+      get: (number) => {
+        if (refresh || !this.db) return undefined;
+        try {
+          const key = keyOf(number, false);
+          const stored = key === undefined ? undefined : (this.unwritten.get(key) ?? (this.db.get(key) as Stored | undefined));
+          if (!stored) return undefined;
+          const [fetchedAt, result] = stored;
+          return fresh(fetchedAt) ? ({ result, fetchedAt } satisfies CachedAnswer) : undefined;
+        } catch (err) {
+          this.fail(err);
+          return undefined;
+        }
+      },
+      put: (number, result, fetchedAt) => {
+        if (!this.db || this.opts.readOnly) return;
+        try {
+          const key = keyOf(number, true);
+          if (key === undefined) return;
+          const stored: Stored = [fetchedAt, result];
+          this.wrote = true;
+          this.unwritten.set(key, stored);
+          this.track(
+            this.db.put(key, stored).finally(() => {
+              if (this.unwritten.get(key) === stored) this.unwritten.delete(key);
+            }),
+          );
+        } catch (err) {
+          this.fail(err);
+        }
+      },
+    };
+  }
+
+  /** Writes are batched by lmdb and committed in the background; a failed one disables the cache. */
+  private track(write: Promise<unknown>): void {
+    const tracked = write.catch((err: unknown) => this.fail(err));
+    this.pending.push(tracked);
+    // Settled writes are dropped now and then, so a million puts do not keep a million promises.
+    if (this.pending.length >= 4096) {
+      const batch = this.pending;
+      this.pending = [];
+      this.pending.push(Promise.all(batch));
+    }
+  }
+
+  /** Waits for the writes put so far to be committed. */
+  private async settle(): Promise<void> {
+    const pending = this.pending;
+    this.pending = [];
+    await Promise.all(pending);
+    await this.db?.flushed;
+  }
+
+  /** Each entry with its kind and fetch time (meta entries skipped). */
+  private *entries(): Generator<{ key: Key; kind: LookupKind | undefined; fetchedAt: number }> {
+    if (!this.db) return;
+    for (const { key, value } of this.db.getRange({}) as Iterable<{ key: unknown; value: unknown }>) {
+      let id: number | undefined;
+      if (typeof key === 'number') id = Math.floor(key / STRIDE);
+      else if (typeof key === 'string') {
+        const m = ODD_KEY.exec(key);
+        if (m) id = Number(m[1]);
+      }
+      if (id === undefined) continue;
+      const fetchedAt = Array.isArray(value) && typeof value[0] === 'number' ? value[0] : 0;
+      yield { key: key as Key, kind: this.kinds.get(id), fetchedAt };
+    }
+  }
+
+  private isFresh(kind: LookupKind | undefined, fetchedAt: number, now: number): boolean {
+    return kind !== undefined && now - fetchedAt <= this.maxAge[kind];
+  }
+
+  /** Removes expired entries (and any of an unknown prefix); returns how many went. */
+  async prune(): Promise<number> {
+    if (!this.db || this.opts.readOnly) return 0;
+    const db = this.db;
+    try {
+      await this.settle();
+      this.loadPrefixes();
+      const now = this.opts.clock.now();
+      const doomed: Key[] = [];
+      for (const e of this.entries()) if (!this.isFresh(e.kind, e.fetchedAt, now)) doomed.push(e.key);
+      await removeAll(db, doomed);
+      await db.put(PRUNED_AT, now);
+      return doomed.length;
+    } catch (err) {
+      this.fail(err);
+      return 0;
+    }
+  }
+
+  /** Prunes when the cache was last pruned a day ago or more (bookkept in the file, for every process). */
+  async pruneIfDue(): Promise<boolean> {
+    if (!this.db || this.opts.readOnly) return false;
+    try {
+      const last = this.db.get(PRUNED_AT) as number | undefined;
+      const now = this.opts.clock.now();
+      if (last === undefined) {
+        // A new cache has nothing old: the first prune is due a day from now.
+        await this.db.put(PRUNED_AT, now);
+        return false;
+      }
+      if (now - last < DAY) return false;
+    } catch (err) {
+      this.fail(err);
+      return false;
+    }
+    await this.prune();
+    return true;
+  }
+
+  /** Removes every entry, or those of one lookup; returns how many went. */
+  async clear(kind?: LookupKind): Promise<number> {
+    if (!this.db || this.opts.readOnly) return 0;
+    try {
+      await this.settle();
+      this.loadPrefixes();
+      const doomed: Key[] = [];
+      for (const e of this.entries()) if (kind === undefined || e.kind === kind) doomed.push(e.key);
+      await removeAll(this.db, doomed);
+      return doomed.length;
+    } catch (err) {
+      this.fail(err);
+      return 0;
+    }
+  }
+
+  /** Entries per lookup, fresh and expired at the store's max ages, and the file's size. */
+  async stats(): Promise<CacheStats> {
+    const kinds = Object.fromEntries(LOOKUP_KINDS.map((k) => [k, { entries: 0, fresh: 0, expired: 0 }])) as Record<LookupKind, KindStats>;
+    let entries = 0;
+    let prunedAt: number | undefined;
+    try {
+      await this.settle();
+      this.loadPrefixes();
+      const now = this.opts.clock.now();
+      for (const e of this.entries()) {
+        entries += 1;
+        if (!e.kind) continue;
+        const k = kinds[e.kind];
+        k.entries += 1;
+        if (this.isFresh(e.kind, e.fetchedAt, now)) k.fresh += 1;
+        else k.expired += 1;
+      }
+      prunedAt = this.db?.get(PRUNED_AT) as number | undefined;
+    } catch (err) {
+      this.fail(err);
+    }
+    return { path: this.path, bytes: fileBytes(this.path), entries, kinds, maxAge: this.maxAge, ...(prunedAt === undefined ? {} : { prunedAt }) };
+  }
+
+  /**
+   * Commits what was put and releases the file. A store that wrote also prunes, when a day has
+   * passed since the cache was last pruned: expired entries go now and then without being asked.
+   */
+  async close(): Promise<void> {
+    if (!this.db) return;
+    try {
+      await this.settle();
+      if (this.wrote) await this.pruneIfDue();
+    } catch (err) {
+      this.fail(err);
+    }
+    const db = this.db;
+    if (!db) return;
+    this.db = undefined;
+    await db.close().catch(() => undefined);
+    // The file as this process left it is whole: the next open need not walk it.
+    if (this.wrote && !this.broken) markLmdbFileChecked(this.path);
+  }
+}
+
+async function removeAll(db: Database, keys: readonly Key[]): Promise<void> {
+  // Large batches in a few transactions: one commit per key would fsync a million times.
+  for (let i = 0; i < keys.length; i += 10_000) {
+    const batch = keys.slice(i, i + 10_000);
+    await db.transaction(() => {
+      for (const key of batch) db.removeSync(key);
+    });
+  }
+}
+
+/** The directory (0700 when made here) and the data and lock files, 0600, before LMDB opens them. */
+function prepareFiles(dir: string, path: string): void {
+  makeDir(dir);
+  for (const file of [path, `${path}-lock`]) {
+    closeSync(openSync(file, 'a', 0o600));
+    // A file made by an older umask-following version, or copied in, is made private too.
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  }
+}
+
+/**
+ * mkdir -p, one level at a time: Node's own recursive mkdir never returns for a path under /proc
+ * (measured on Node 20), and a cache must never hang a run.
+ */
+function makeDir(dir: string, depth = 0): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      if (!statSync(dir).isDirectory()) throw Object.assign(new Error(`${dir} is not a directory`), { code: 'ENOTDIR' });
+      return;
+    }
+    const parent = dirname(dir);
+    if (code !== 'ENOENT' || parent === dir || depth > 64) throw err;
+    makeDir(parent, depth + 1);
+    mkdirSync(dir, { mode: 0o700 });
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function fileBytes(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,116 @@
+// `numintel cache stats|prune|clear|path` in-process, on a cache seeded through the store.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/core/clock.js';
+import { LmdbAnswerStore } from '../../src/store/lmdb-store.js';
+import { useTempDirs } from '../settings/temp-dir.js';
+import { runInProcess } from '../support/world.js';
+
+const tempDir = useTempDirs();
+const T0 = Date.UTC(2026, 0, 10);
+const DAY = 86_400_000;
+const clock: Clock = { now: () => T0, sleep: async () => {} };
+
+/** 4 fresh LRN, 2 LRN two days old, 3 CNAM two days old (fresh for 7 days), 1 trust. */
+async function seeded(): Promise<string> {
+  const dir = await tempDir();
+  const store = await LmdbAnswerStore.open({ dir, origin: 'https://api.example.com', clock, warn: () => {} });
+  for (let i = 0; i < 6; i++) store.put('lrn', {}, String(12015550000 + i), { lrn: '12015550000' }, i < 4 ? T0 : T0 - 2 * DAY);
+  for (let i = 0; i < 3; i++) store.put('cnam', { spam: true }, String(12015550000 + i), { cnam: 'X', spam_type: null }, T0 - 2 * DAY);
+  store.put('trust', {}, '12015550000', { is_spam: false }, T0 - 60_000);
+  await store.close();
+  return dir;
+}
+
+const run = (args: string[], dir: string, opts: { tty?: boolean } = {}) =>
+  runInProcess(['cache', ...args], { env: { NUMINTEL_CACHE_DIR: dir }, clock, stdoutTTY: opts.tty ?? false });
+
+describe('numintel cache', () => {
+  it('path prints the cache file under NUMINTEL_CACHE_DIR, else XDG_CACHE_HOME, else ~/.cache', async () => {
+    expect((await run(['path'], '/var/cache/x')).stdout).toBe('/var/cache/x/answers.mdb\n');
+    const xdg = await runInProcess(['cache', 'path'], { env: { XDG_CACHE_HOME: '/xdg' } });
+    expect(xdg.stdout).toBe('/xdg/numintel/answers.mdb\n');
+    const home = await runInProcess(['cache', 'path']);
+    expect(home.stdout).toBe(join(home.world.home, '.cache', 'numintel', 'answers.mdb\n'));
+  });
+
+  it('stats: entries per lookup, fresh and expired, size and path; as text when piped', async () => {
+    const dir = await seeded();
+    const { code, stdout, stderr } = await run(['stats'], dir);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stdout).toContain(`path         ${join(dir, 'answers.mdb')}`);
+    expect(stdout).toMatch(/entries\s+10\n/);
+    expect(stdout).toMatch(/size\s+\d+\.\d KB \(\d+ bytes an entry\)/);
+    expect(stdout).toMatch(/ {2}lrn\s+6\s+4\s+2\s+1d\n/);
+    expect(stdout).toMatch(/ {2}cnam\s+3\s+3\s+0\s+7d\n/);
+    expect(stdout).toMatch(/ {2}trust\s+1\s+1\s+0\s+1d\n/);
+  });
+
+  it('stats -f json, and --max-age judges freshness', async () => {
+    const dir = await seeded();
+    const { stdout } = await run(['stats', '-f', 'json', '--max-age', 'cnam=1d,lrn=3d'], dir);
+    const json = JSON.parse(stdout);
+    expect(json.entries).toBe(10);
+    expect(json.bytes).toBeGreaterThan(0);
+    expect(json.lookups.lrn).toEqual({ entries: 6, fresh: 6, expired: 0, max_age_ms: 3 * DAY });
+    expect(json.lookups.cnam).toEqual({ entries: 3, fresh: 0, expired: 3, max_age_ms: DAY });
+    expect(json.pruned_at).toBe(new Date(T0).toISOString());
+  });
+
+  it('stats draws a table on a terminal', async () => {
+    const { stdout } = await run(['stats'], await seeded(), { tty: true });
+    expect(stdout).toMatch(/┌.*┐/);
+    expect(stdout).toMatch(/│ lookup │ entries │ fresh │ expired │ max age │/);
+  });
+
+  it('stats of a cache that does not exist yet: zero entries, nothing created', async () => {
+    const dir = join(await tempDir(), 'none');
+    const { code, stdout } = await run(['stats', '-f', 'json'], dir);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ entries: 0, bytes: 0 });
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('prune removes what is expired; the max-age setting of the profile applies', async () => {
+    const dir = await seeded();
+    expect((await run(['prune'], dir)).stdout).toBe('removed 2 expired entries; 8 left\n');
+    expect((await run(['prune', '--max-age', '1d'], dir)).stdout).toBe('removed 3 expired entries; 5 left\n');
+  });
+
+  it('clear --lookup empties one lookup; clear empties all', async () => {
+    const dir = await seeded();
+    expect((await run(['clear', '--lookup', 'cnam'], dir)).stdout).toBe(`removed 3 cnam entries from ${join(dir, 'answers.mdb')}\n`);
+    const after = JSON.parse((await run(['stats', '-f', 'json'], dir)).stdout);
+    expect(after.lookups.cnam.entries).toBe(0);
+    expect(after.entries).toBe(7);
+    expect((await run(['clear'], dir)).stdout).toBe(`removed 7 entries from ${join(dir, 'answers.mdb')}\n`);
+    // All: the file goes (LMDB never gives pages back to the disk).
+    expect(existsSync(join(dir, 'answers.mdb'))).toBe(false);
+    expect(JSON.parse((await run(['stats', '-f', 'json'], dir)).stdout).entries).toBe(0);
+  });
+
+  it('a damaged cache: stats warns once and shows nothing; clear removes it whole', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'answers.mdb'), Buffer.alloc(50_000, 0x5a));
+    const stats = await run(['stats'], dir);
+    expect(stats.code).toBe(0);
+    expect(stats.stderr.match(/warning/g)).toHaveLength(1);
+    expect(stats.stderr).toMatch(/numintel: warning: the lookup cache cannot be used .*damaged: it is not an LMDB file/);
+    expect((await run(['clear', '--lookup', 'lrn'], dir)).code).toBe(2);
+    const clear = await run(['clear'], dir);
+    expect(clear).toMatchObject({ code: 0, stdout: `removed the damaged cache ${join(dir, 'answers.mdb')}\n` });
+    expect(existsSync(join(dir, 'answers.mdb'))).toBe(false);
+    expect(JSON.parse((await run(['stats', '-f', 'json'], dir)).stdout).entries).toBe(0);
+  });
+
+  it('refuses a bad --max-age and an unknown lookup with usage errors', async () => {
+    const dir = await seeded();
+    const bad = await run(['stats', '--max-age', 'lrn=forever'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/invalid max-age "lrn=forever"/);
+    const kind = await run(['clear', '--lookup', 'sms'], dir);
+    expect(kind.code).toBe(2);
+    expect(kind.stderr).toMatch(/sms/);
+  });
+});

@@ -1,0 +1,47 @@
+// --dry-run end to end: the real CLI against a real sandbox, which must see no request at all;
+// the figures of a file whose answer is known, with a cache seeded for that sandbox's origin.
+import { copyFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { LmdbAnswerStore } from '../../src/store/lmdb-store.js';
+import { fileSandbox, runCli, sandboxStats, tempDir } from './harness.js';
+
+const ctx = fileSandbox();
+
+describe('--dry-run', () => {
+  it('reads the whole CSV, sends nothing, and reports its figures with the cache’s fresh hits', async () => {
+    const dir = tempDir('numintel-dry-run-e2e-');
+    const input = join(dir, 'tricky.csv');
+    copyFileSync(join(import.meta.dirname, '..', 'fixtures', 'dry-run', 'tricky.csv'), input);
+    const cacheDir = join(dir, 'cache');
+    const store = await LmdbAnswerStore.open({ dir: cacheDir, origin: new URL(ctx.sb.url).origin, clock: systemClock, warn: () => {} });
+    store.put('cnam', { spam: true }, '12015550101', { number: '12015550101', cnam: 'ADA', spam_type: null }, Date.now());
+    await store.close();
+
+    const env = { ...ctx.env, NUMINTEL_CACHE_DIR: cacheDir };
+    const r = await runCli(['enrich', input, '--lookups', 'lrn,cnam', '--spam', '--dry-run', '-f', 'json', '--price', 'lrn=0.0005,cnam=0.006'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({
+      rows: 16,
+      valid: 8,
+      invalid: 8,
+      duplicates: 3,
+      cache: 'on',
+      billable: 9,
+      invalid_by_reason: { empty: 2, too_short: 1, letters: 1, not_us: 1, bad_area_code: 1, bad_exchange: 1, too_long: 1 },
+    });
+    expect(report.lookups.lrn).toMatchObject({ needed: 8, duplicates: 3, cache_hits: 0, billable: 5 });
+    expect(report.lookups.cnam).toMatchObject({ cache_hits: 1, billable: 4, rate_per_second: 50 });
+    expect(report.cost).toBeCloseTo(5 * 0.0005 + 4 * 0.006, 10);
+
+    // Plain text when piped; nothing was sent either time, and the dry run created no file.
+    const text = await runCli(['lrn', '-i', input, '--dry-run', '-o', join(dir, 'out.csv')], { env });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^Dry run: nothing was sent\n {2}rows {12}16\n/);
+    expect(existsSync(join(dir, 'out.csv'))).toBe(false);
+    expect((await sandboxStats(ctx.sb)).requests.total).toBe(0);
+  });
+});

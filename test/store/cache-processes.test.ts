@@ -1,0 +1,71 @@
+// Several numintel processes on one cache: two writing and reading at once, and a writer killed
+// with SIGKILL mid-write. The children run the built store (npm run build), as the CLI does.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { LmdbAnswerStore } from '../../src/store/lmdb-store.js';
+import { useTempDirs } from '../settings/temp-dir.js';
+
+const tempDir = useTempDirs();
+const CHILD = join(import.meta.dirname, 'fixtures', 'cache-child.mjs');
+
+function child(args: string[]) {
+  const proc = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('close', (code, signal) => resolve({ code, signal })));
+  return { proc, done, out: () => out, err: () => err };
+}
+
+async function openStore(dir: string) {
+  const warnings: string[] = [];
+  const store = await LmdbAnswerStore.open({ dir, origin: 'https://api.test', clock: systemClock, warn: (m) => warnings.push(m) });
+  return { store, warnings };
+}
+
+describe('one cache, several processes', () => {
+  it('two processes write and read at the same time, and each sees the other’s answers', async () => {
+    const dir = await tempDir();
+    const n = 5000;
+    const a = child(['write-read', dir, 'lrn', String(n), 'cnam']);
+    const b = child(['write-read', dir, 'cnam', String(n), 'lrn']);
+    const [ra, rb] = await Promise.all([a.done, b.done]);
+    expect({ ra, err: a.err() }).toEqual({ ra: { code: 0, signal: null }, err: '' });
+    expect({ rb, err: b.err() }).toEqual({ rb: { code: 0, signal: null }, err: '' });
+    expect(JSON.parse(a.out())).toEqual({ own: n, seen: n, warnings: [] });
+    expect(JSON.parse(b.out())).toEqual({ own: n, seen: n, warnings: [] });
+
+    const { store, warnings } = await openStore(dir);
+    const stats = await store.stats();
+    expect(stats.kinds.lrn.entries).toBe(n);
+    expect(stats.kinds.cnam.entries).toBe(n);
+    expect(store.get('cnam', {}, '12015554999')?.result).toEqual({ kind: 'cnam', i: 4999, name: 'caller 4999', flag: false, nested: { n: 4999, none: null } });
+    await store.close();
+    expect(warnings).toEqual([]);
+  }, 60_000);
+
+  it('a writer killed with SIGKILL leaves the cache usable, with what it committed', async () => {
+    const dir = await tempDir();
+    const writer = child(['write-forever', dir, 'trust', '2000']);
+    // Bounded: the child says "ready" once 2000 answers are committed, then writes until killed.
+    for (let i = 0; i < 300 && !writer.out().includes('ready'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(writer.out()).toContain('ready');
+    await new Promise((r) => setTimeout(r, 300));
+    writer.proc.kill('SIGKILL');
+    expect((await writer.done).signal).toBe('SIGKILL');
+
+    const { store, warnings } = await openStore(dir);
+    for (const i of [0, 1, 999, 1999]) expect(store.get('trust', {}, String(12015550000 + i))?.result.i).toBe(i);
+    const stats = await store.stats();
+    expect(stats.kinds.trust.entries).toBeGreaterThanOrEqual(2000);
+    store.put('lrn', {}, '12015550123', { lrn: '12015550000' }, Date.now());
+    await store.close();
+    const again = await openStore(dir);
+    expect(again.store.get('lrn', {}, '12015550123')?.result).toEqual({ lrn: '12015550000' });
+    await again.store.close();
+    expect([...warnings, ...again.warnings]).toEqual([]);
+  }, 60_000);
+});

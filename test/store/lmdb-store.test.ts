@@ -1,0 +1,357 @@
+// The persistent cache against a real LMDB file in a temp directory: hits and misses, what is in
+// the key, freshness on a fake clock, refresh, permissions, pruning, clearing and stats.
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/core/clock.js';
+import { LmdbAnswerStore, type LmdbStoreOptions } from '../../src/store/lmdb-store.js';
+import { openAnswerStore } from '../../src/store/open.js';
+import { NO_STORE } from '../../src/store/answer-store.js';
+import { parseMaxAge } from '../../src/settings/max-age.js';
+import { useTempDirs } from '../settings/temp-dir.js';
+
+const tempDir = useTempDirs();
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 0, 1);
+const DAY = 24 * HOUR;
+
+function fakeClock(start = T0) {
+  let now = start;
+  const clock: Clock = { now: () => now, sleep: async () => {} };
+  return { clock, advance: (ms: number) => void (now += ms) };
+}
+
+async function openStore(dir: string, extra: Partial<LmdbStoreOptions> = {}) {
+  const warnings: string[] = [];
+  const store = await LmdbAnswerStore.open({
+    dir,
+    origin: 'https://api.example.com',
+    clock: extra.clock ?? fakeClock().clock,
+    warn: (m) => warnings.push(m),
+    ...extra,
+  });
+  return { store, warnings };
+}
+
+const LRN = { lrn: '12015550000', lrn_activated_at: '2021-09-01T00:00:00+00:00' };
+const ENHANCED = { ...LRN, enhanced_lrn_data: { carrier: 'Verizon', carrier_type: 'wireless', lata: null, zip_code: '07030' } };
+const TRUST = { phone_number: '12015550123', is_spam: false, is_robocall: true, reputation_score: 87, spam_type: null, trust_level: 'high' };
+
+describe('the persistent cache', () => {
+  it('answers what was put, exactly as received, across a close and reopen', async () => {
+    const dir = await tempDir();
+    const t = fakeClock();
+    const first = await openStore(dir, { clock: t.clock });
+    expect(first.store.get('lrn', {}, '12015550123')).toBeUndefined();
+    first.store.put('lrn', { enhanced: true }, '12015550123', ENHANCED, t.clock.now());
+    first.store.put('trust', {}, '12015550123', TRUST, t.clock.now() - 5);
+    await first.store.close();
+
+    const again = await openStore(dir, { clock: t.clock });
+    expect(again.store.get('lrn', { enhanced: true }, '12015550123')).toEqual({ result: ENHANCED, fetchedAt: t.clock.now() });
+    const trust = again.store.get('trust', {}, '12015550123');
+    expect(trust).toEqual({ result: TRUST, fetchedAt: t.clock.now() - 5 });
+    // Key order as the service sent it.
+    expect(Object.keys(trust?.result ?? {})).toEqual(Object.keys(TRUST));
+    expect(again.warnings).toEqual([]);
+    await again.store.close();
+  });
+
+  it('keys by service origin, lookup, the options that change the answer, and number', async () => {
+    const dir = await tempDir();
+    const { store } = await openStore(dir);
+    store.put('lrn', { enhanced: true, spam: true }, '12015550123', ENHANCED, T0);
+    // spam is not an LRN option: it does not split the key.
+    expect(store.get('lrn', { enhanced: true }, '12015550123')?.result).toEqual(ENHANCED);
+    expect(store.get('lrn', {}, '12015550123')).toBeUndefined();
+    expect(store.get('lrn', { enhanced: true, messaging: true }, '12015550123')).toBeUndefined();
+    expect(store.get('cnam', { enhanced: true }, '12015550123')).toBeUndefined();
+    expect(store.get('lrn', { enhanced: true }, '12015550124')).toBeUndefined();
+    await store.close();
+
+    const other = await openStore(dir, { origin: 'https://other.example.com' });
+    expect(other.store.get('lrn', { enhanced: true }, '12015550123')).toBeUndefined();
+    await other.store.close();
+  });
+
+  it('keeps numbers that are not 11 digits (--no-validate) under their own keys', async () => {
+    const { store } = await openStore(await tempDir());
+    store.put('lrn', {}, '4420712345678', LRN, T0);
+    store.put('lrn', {}, '555', { ...LRN, lrn: 'x' }, T0);
+    expect(store.get('lrn', {}, '4420712345678')?.result).toEqual(LRN);
+    expect(store.get('lrn', {}, '555')?.result.lrn).toBe('x');
+    expect((await store.stats()).kinds.lrn.entries).toBe(2);
+    await store.close();
+  });
+
+  it('answers only fresh entries: defaults LRN 24 h, CNAM 7 days, trust 24 h, or the max age given', async () => {
+    const dir = await tempDir();
+    const t = fakeClock();
+    const { store } = await openStore(dir, { clock: t.clock });
+    const at = t.clock.now();
+    store.put('lrn', {}, '12015550123', LRN, at);
+    store.put('cnam', {}, '12015550123', { number: '12015550123', cnam: 'X' }, at);
+    store.put('trust', {}, '12015550123', TRUST, at);
+    const lrn = store.slot('lrn', {});
+    expect(lrn.has('12015550123')).toBe(true); // not committed yet
+    await store.stats(); // commits
+    t.advance(DAY);
+    expect(store.get('lrn', {}, '12015550123')).toBeDefined();
+    expect(lrn.has('12015550123')).toBe(true);
+    expect(lrn.has('12015550124')).toBe(false);
+    t.advance(1);
+    expect(store.get('lrn', {}, '12015550123')).toBeUndefined();
+    expect(lrn.has('12015550123')).toBe(false);
+    expect(store.get('trust', {}, '12015550123')).toBeUndefined();
+    expect(store.get('cnam', {}, '12015550123')).toBeDefined();
+    t.advance(6 * DAY);
+    expect(store.get('cnam', {}, '12015550123')).toBeUndefined();
+    await store.close();
+
+    const longer = await openStore(dir, { clock: t.clock, maxAge: parseMaxAge('lrn=30d', 'test') });
+    expect(longer.store.get('lrn', {}, '12015550123')?.result).toEqual(LRN);
+    expect(longer.store.get('trust', {}, '12015550123')).toBeUndefined();
+    await longer.store.close();
+  });
+
+  it('--refresh reads nothing and stores what comes back', async () => {
+    const dir = await tempDir();
+    const a = await openStore(dir);
+    a.store.put('lrn', {}, '12015550123', LRN, T0);
+    await a.store.close();
+    const refreshing = await openStore(dir, { refresh: true });
+    expect(refreshing.store.get('lrn', {}, '12015550123')).toBeUndefined();
+    refreshing.store.put('lrn', {}, '12015550123', { ...LRN, lrn: '19735550000' }, T0 + 2);
+    await refreshing.store.close();
+    const b = await openStore(dir);
+    expect(b.store.get('lrn', {}, '12015550123')).toEqual({ result: { ...LRN, lrn: '19735550000' }, fetchedAt: T0 + 2 });
+    await b.store.close();
+  });
+
+  it('creates the directory 0700 and its files 0600', async () => {
+    const dir = join(await tempDir(), 'deep', 'numintel');
+    const { store } = await openStore(dir);
+    store.put('lrn', {}, '12015550123', LRN, 1);
+    await store.close();
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'answers.mdb')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'answers.mdb-lock')).mode & 0o777).toBe(0o600);
+  });
+
+  it('read-only: a missing cache is not created, an existing one is read', async () => {
+    const dir = join(await tempDir(), 'cache');
+    const ro = await openStore(dir, { readOnly: true });
+    expect(ro.store.get('lrn', {}, '12015550123')).toBeUndefined();
+    ro.store.put('lrn', {}, '12015550123', LRN, 1);
+    await ro.store.close();
+    expect(() => statSync(dir)).toThrow();
+    const rw = await openStore(dir);
+    rw.store.put('lrn', {}, '12015550123', LRN, Date.UTC(2026, 0, 1));
+    await rw.store.close();
+    const ro2 = await openStore(dir, { readOnly: true });
+    expect(ro2.store.get('lrn', {}, '12015550123')?.result).toEqual(LRN);
+    expect(ro2.warnings).toEqual([]);
+    await ro2.store.close();
+  });
+
+  it('prune removes expired entries, at most once a day when asked whether due; clear empties one lookup or all', async () => {
+    const dir = await tempDir();
+    const t = fakeClock();
+    const { store } = await openStore(dir, { clock: t.clock });
+    for (let i = 0; i < 50; i++) {
+      store.put('lrn', {}, String(12015550000 + i), LRN, t.clock.now() - (i < 20 ? 2 * DAY : 0));
+      store.put('cnam', { spam: true }, String(12015550000 + i), { cnam: `N${i}` }, t.clock.now() - 2 * DAY);
+    }
+    expect(await store.pruneIfDue()).toBe(false); // a new cache: the first is due in a day
+    const before = await store.stats();
+    expect(before.kinds).toEqual({ lrn: { entries: 50, fresh: 30, expired: 20 }, cnam: { entries: 50, fresh: 50, expired: 0 }, trust: { entries: 0, fresh: 0, expired: 0 } });
+    expect(before.entries).toBe(100);
+    expect(before.bytes).toBeGreaterThan(0);
+    expect(before.path).toBe(join(dir, 'answers.mdb'));
+
+    t.advance(DAY + 1);
+    expect((await store.stats()).kinds.lrn).toEqual({ entries: 50, fresh: 0, expired: 50 });
+    expect(await store.pruneIfDue()).toBe(true);
+    expect((await store.stats()).kinds.lrn).toEqual({ entries: 0, fresh: 0, expired: 0 });
+    expect((await store.stats()).kinds.cnam).toEqual({ entries: 50, fresh: 50, expired: 0 });
+    expect(await store.pruneIfDue()).toBe(false);
+    expect(await store.prune()).toBe(0);
+
+    expect(await store.clear('trust')).toBe(0);
+    expect(await store.clear('cnam')).toBe(50);
+    store.put('trust', {}, '12015550123', TRUST, t.clock.now());
+    expect((await store.stats()).entries).toBe(1);
+    expect(await store.clear()).toBe(1);
+    expect((await store.stats()).entries).toBe(0);
+    // Prefix ids survive a clear: a new answer goes in and comes out.
+    store.put('cnam', { spam: true }, '12015550123', { cnam: 'again' }, t.clock.now());
+    expect(store.get('cnam', { spam: true }, '12015550123')?.result).toEqual({ cnam: 'again' });
+    await store.close();
+  });
+
+  it('a store that wrote prunes on close when a day has passed since the last prune', async () => {
+    const dir = await tempDir();
+    const t = fakeClock();
+    const first = await openStore(dir, { clock: t.clock });
+    first.store.put('lrn', {}, '12015550123', LRN, t.clock.now());
+    await first.store.close(); // first prune bookkept, nothing removed
+    t.advance(2 * DAY);
+    const second = await openStore(dir, { clock: t.clock });
+    expect((await second.store.stats()).kinds.lrn).toEqual({ entries: 1, fresh: 0, expired: 1 });
+    await second.store.close(); // read only: no prune
+    const third = await openStore(dir, { clock: t.clock });
+    expect((await third.store.stats()).entries).toBe(1);
+    third.store.put('trust', {}, '12015550123', TRUST, t.clock.now());
+    await third.store.close();
+    const fourth = await openStore(dir, { clock: t.clock });
+    const stats = await fourth.store.stats();
+    expect(stats.kinds.lrn.entries).toBe(0);
+    expect(stats.kinds.trust.entries).toBe(1);
+    expect(stats.prunedAt).toBe(t.clock.now());
+    await fourth.store.close();
+  });
+
+  it('openAnswerStore: off (--no-cache, --sandbox) opens nothing; on uses NUMINTEL_CACHE_DIR', async () => {
+    const home = await tempDir();
+    const warn = () => {
+      throw new Error('no warning expected');
+    };
+    const base = { env: {}, home, baseUrl: 'https://api.example.com/v1', clock: fakeClock().clock, warn };
+    const off = await openAnswerStore({ ...base, mode: 'off' });
+    expect(off).toBe(NO_STORE);
+    off.put('lrn', {}, '12015550123', LRN, 1);
+    expect(off.get('lrn', {}, '12015550123')).toBeUndefined();
+    expect(() => statSync(join(home, '.cache'))).toThrow();
+
+    const own = join(home, 'own-cache');
+    const on = await openAnswerStore({ ...base, env: { NUMINTEL_CACHE_DIR: own }, mode: 'on' });
+    on.put('lrn', {}, '12015550123', LRN, Date.UTC(2026, 0, 1));
+    await on.close();
+    expect(statSync(join(own, 'answers.mdb')).isFile()).toBe(true);
+    // The path of the base URL is not part of the key: the origin is.
+    const again = await openAnswerStore({ ...base, baseUrl: 'https://api.example.com', env: { NUMINTEL_CACHE_DIR: own }, mode: 'on' });
+    expect(again.get('lrn', {}, '12015550123')?.result).toEqual(LRN);
+    await again.close();
+  });
+});
+
+describe('a cache that cannot be used', () => {
+  async function expectNoCache(dir: string, want: RegExp) {
+    const { store, warnings } = await openStore(dir);
+    expect(store.usable).toBe(false);
+    expect(store.get('lrn', {}, '12015550123')).toBeUndefined();
+    store.put('lrn', {}, '12015550123', LRN, 1);
+    expect(store.get('lrn', {}, '12015550123')).toBeUndefined();
+    expect(await store.prune()).toBe(0);
+    await store.close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(want);
+    expect(warnings[0]).toMatch(/going on without it/);
+  }
+
+  async function validCache(): Promise<string> {
+    const dir = await tempDir();
+    const { store } = await openStore(dir);
+    for (let i = 0; i < 3000; i++) store.put('lrn', {}, String(12015550000 + i), { ...LRN, i }, T0);
+    await store.close();
+    return dir;
+  }
+
+  it('garbage bytes in the data file', async () => {
+    const dir = await tempDir();
+    const garbage = Buffer.alloc(100_000);
+    for (let i = 0; i < garbage.length; i++) garbage[i] = (i * 7919 + 13) & 0xff;
+    writeFileSync(join(dir, 'answers.mdb'), garbage);
+    await expectNoCache(dir, /damaged: it is not an LMDB file/);
+  });
+
+  it('a short file', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'answers.mdb'), 'hi\n');
+    await expectNoCache(dir, /damaged: it is too short/);
+  });
+
+  it('a truncated cache', async () => {
+    const dir = await validCache();
+    const path = join(dir, 'answers.mdb');
+    const { readFileSync } = await import('node:fs');
+    writeFileSync(path, readFileSync(path).subarray(0, 3 * 4096 + 100));
+    await expectNoCache(dir, /damaged: it is truncated/);
+  });
+
+  it('damage inside a valid file: found by the walk before LMDB follows it, never a crash', async () => {
+    const base = await validCache();
+    const { readFileSync, cpSync } = await import('node:fs');
+    const size = readFileSync(join(base, 'answers.mdb')).length;
+    let warned = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      const dir = await tempDir();
+      cpSync(base, dir, { recursive: true });
+      const file = join(dir, 'answers.mdb');
+      const bytes = readFileSync(file);
+      // A few splats of pseudo-random bytes past the two meta pages.
+      let x = seed * 2654435761;
+      const next = () => (x = (Math.imul(x ^ (x >>> 15), 2246822519) + 0x9e3779b9) >>> 0);
+      for (let s = 0; s < 1 + (seed % 5); s++) {
+        const at = 8192 + (next() % (size - 8192));
+        for (let i = 0; i < 1 + (next() % 200) && at + i < size; i++) bytes[at + i] = next() & 0xff;
+      }
+      writeFileSync(file, bytes);
+      const { store, warnings } = await openStore(dir);
+      for (let i = 0; i < 3000; i++) store.get('lrn', {}, String(12015550000 + i));
+      store.put('trust', {}, '12015550123', TRUST, T0);
+      await store.prune();
+      await store.close();
+      expect(warnings.length).toBeLessThanOrEqual(1);
+      warned += warnings.length;
+    }
+    // Most splats land in pages LMDB would follow; each of those is one warning, not a crash.
+    expect(warned).toBeGreaterThan(0);
+  });
+
+  it('a walked file is remembered until it changes', async () => {
+    const dir = await validCache();
+    const { existsSync, readFileSync } = await import('node:fs');
+    expect(existsSync(join(dir, 'answers.mdb-checked'))).toBe(true);
+    // The root page's own number overwritten: the next open walks the changed file and refuses it.
+    const file = join(dir, 'answers.mdb');
+    const bytes = readFileSync(file);
+    // The main tree's root, from the meta page of the later transaction.
+    const meta = bytes.readBigUInt64LE(152) > bytes.readBigUInt64LE(4096 + 152) ? 0 : 4096;
+    const root = Number(bytes.readBigUInt64LE(meta + 48 + 48 + 40));
+    bytes.writeBigUInt64LE(999_999n, root * 4096);
+    writeFileSync(file, bytes);
+    await expectNoCache(dir, /damaged: page \d+: it carries another page number/);
+  });
+
+  it('garbage in the lock file is repaired by LMDB', async () => {
+    const dir = await validCache();
+    writeFileSync(join(dir, 'answers.mdb-lock'), Buffer.alloc(8272, 0xa5));
+    const { store, warnings } = await openStore(dir);
+    expect(store.get('lrn', {}, '12015550007')?.result).toEqual({ ...LRN, i: 7 });
+    await store.close();
+    expect(warnings).toEqual([]);
+  });
+
+  it('a file where the directory should be', async () => {
+    const dir = join(await tempDir(), 'numintel');
+    writeFileSync(dir, 'not a directory');
+    await expectNoCache(dir, /ENOTDIR/);
+  });
+
+  it('a directory that cannot be made (under a regular file)', async () => {
+    const file = join(await tempDir(), 'file');
+    writeFileSync(file, '');
+    await expectNoCache(join(file, 'numintel'), /ENOTDIR/);
+  });
+
+  it('a directory nobody may write (under /proc, which even root cannot)', async () => {
+    await expectNoCache('/proc/numintel-cache', /ENOENT|EACCES|EROFS|EPERM/);
+  });
+
+  it('a directory at the data file\'s place', async () => {
+    const dir = await tempDir();
+    mkdirSync(join(dir, 'answers.mdb'));
+    await expectNoCache(dir, /EISDIR|not a regular file/);
+  });
+});
