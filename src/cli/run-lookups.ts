@@ -12,6 +12,7 @@ import { resolveSettings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect } from './connection.js';
 import { openOutput } from './output-target.js';
+import { openRunStore } from './run-store.js';
 import { EXIT } from './exit.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
@@ -27,6 +28,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       retries: req.retries,
       timeout: req.timeout,
       'ca-file': req.caFile,
+      'max-age': req.maxAge,
     },
     env: world.env,
     home: world.home,
@@ -60,10 +62,12 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       cwd: world.cwd,
     },
   );
-  const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns }, source);
+  const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns, cacheColumns: req.cacheColumns }, source);
   const { layout } = target;
 
   const connection = await connect(req, settings, world, trace);
+  // The persistent cache (none for --no-cache or --sandbox); a damaged one is a warning, never a failure.
+  const { store } = await openRunStore(req, settings, world);
   const stats = newRunStats(world.clock.now());
   // Records that stream to the terminal are progress enough; a bar on the same screen would tear them.
   // Only a bar needs the total, and counting reads a file a second time: it starts with the bar.
@@ -86,6 +90,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   try {
     const run = runPipeline(target.items, { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
       transport: connection.transport,
+      answers: store,
       clock: world.clock,
       stats,
       concurrency: settings.concurrency,
@@ -120,7 +125,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     progress.stop();
     await source.close();
     // The file's close reports a write error (a full disk); the connection closes all the same.
-    await target.close().finally(() => connection.close());
+    await target.close().finally(() => Promise.all([connection.close(), store.close()]));
   }
   await report?.write();
 

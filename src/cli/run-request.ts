@@ -22,6 +22,8 @@ export interface RunRequest {
   readonly output?: string;
   readonly resume: boolean;
   readonly rawCsv: boolean;
+  /** --cache-columns: CSV/TSV get `cached` and `fetched_at` columns. */
+  readonly cacheColumns: boolean;
   /** --report: an HTML report of the run's records, written when it ends. */
   readonly report?: string;
   /** false for --no-color; undefined = decide from the terminal and environment. */

@@ -33,6 +33,10 @@ export interface LookupRecord {
   ok: boolean;
   result: Result | null;
   error: LookupError | null;
+  /** The answer came from the persistent cache (no request, no charge). */
+  cached: boolean;
+  /** When the answer was fetched from the service (ISO 8601 UTC); null without an answer. */
+  fetched_at: string | null;
 }
 
 /** What `enrich` writes for one input number: several lookups side by side. */
@@ -43,6 +47,8 @@ export interface EnrichRecord {
   ok: boolean;
   results: Partial<Record<LookupKind, Result | null>>;
   errors: Partial<Record<LookupKind, LookupError | null>>;
+  cached: Partial<Record<LookupKind, boolean>>;
+  fetched_at: Partial<Record<LookupKind, string | null>>;
 }
 
 export type OutputRecord = LookupRecord | EnrichRecord;

@@ -23,6 +23,10 @@ export interface RunStats {
   lookups: number;
   /** Lookups answered from this run's earlier result for the same number. */
   duplicates: number;
+  /** Lookups answered from the persistent cache: no request, no charge. */
+  cacheHits: number;
+  /** Answers the service gave (results, not errors): what a run is charged for. */
+  billed: number;
   /** Rows whose number was refused before sending, or by the service as invalid. */
   invalid: number;
   /** Rows with at least one failed lookup (other than invalid). */
@@ -38,7 +42,7 @@ export interface RunStats {
 }
 
 export function newRunStats(now: number): RunStats {
-  return { rows: 0, written: 0, requests: 0, lookups: 0, duplicates: 0, invalid: 0, failed: 0, retries: 0, rateLimited: 0, startedAt: now };
+  return { rows: 0, written: 0, requests: 0, lookups: 0, duplicates: 0, cacheHits: 0, billed: 0, invalid: 0, failed: 0, retries: 0, rateLimited: 0, startedAt: now };
 }
 
 /** Where finished records go, in order. `write` resolves when the record may be followed. */

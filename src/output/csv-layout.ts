@@ -16,6 +16,8 @@ export interface LookupColumns {
   /** The header names of those fields, after prefixing and clash renaming. */
   readonly names: readonly string[];
   readonly errorName: string;
+  /** With --cache-columns: the names of its `cached` and `fetched_at` columns, after the error. */
+  readonly cacheNames: readonly [string, string] | null;
 }
 
 export interface CsvPlan {
@@ -36,7 +38,7 @@ export interface RecordValues {
   readonly input: string;
   readonly number: string;
   /** Per lookup, aligned with plan.lookups: its field cells and its error ('' on success). */
-  readonly groups: readonly { readonly fields: readonly string[]; readonly error: string }[];
+  readonly groups: readonly { readonly fields: readonly string[]; readonly error: string; readonly cached: string; readonly fetchedAt: string }[];
 }
 
 // Our own columns: a result field with one of these names is prefixed with its lookup kind
@@ -69,8 +71,10 @@ export function csvPlan(layout: OutputLayout): CsvPlan {
     const prefixed = (f: string) =>
       layout.mode === 'enrich' || OWN_NAMES.has(f) ? `${descriptor.kind}_${f}` : f;
     const names = fields.map((f) => unique(prefixed(f)));
-    const errorName = unique(layout.mode === 'enrich' ? `${descriptor.kind}_error` : 'error');
-    return { descriptor, active, fields, names, errorName };
+    const own = (name: string) => unique(layout.mode === 'enrich' ? `${descriptor.kind}_${name}` : name);
+    const errorName = own('error');
+    const cacheNames = layout.cacheColumns ? ([own('cached'), own('fetched_at')] as const) : null;
+    return { descriptor, active, fields, names, errorName, cacheNames };
   });
   const inputKeys = layout.inputColumns && rowKeys(layout.inputColumns);
   return { inputColumns: layout.inputColumns, inputKeys, inputName, numberName, lookups };
@@ -80,7 +84,7 @@ export function csvPlan(layout: OutputLayout): CsvPlan {
 export function planHeader(plan: CsvPlan): string[] {
   const head: string[] = plan.inputColumns ? [...plan.inputColumns] : [plan.inputName ?? 'input'];
   head.push(plan.numberName);
-  for (const l of plan.lookups) head.push(...l.names, l.errorName);
+  for (const l of plan.lookups) head.push(...l.names, l.errorName, ...(l.cacheNames ?? []));
   return head;
 }
 
@@ -99,13 +103,16 @@ export function recordValues(plan: CsvPlan, record: OutputRecord): RecordValues 
   const inputCells = plan.inputKeys ? plan.inputKeys.map((k) => row[k] ?? '') : [];
   const groups = plan.lookups.map(({ descriptor, active }) => {
     if (isEnrichRecord(record)) {
+      const kind = descriptor.kind;
       return {
-        fields: flattenFields(active, record.results[descriptor.kind] ?? null),
-        error: errorText(record.errors[descriptor.kind]),
+        fields: flattenFields(active, record.results[kind] ?? null),
+        error: errorText(record.errors[kind]),
+        cached: String(record.cached?.[kind] ?? false),
+        fetchedAt: record.fetched_at?.[kind] ?? '',
       };
     }
     if (record.lookup !== descriptor.kind) throw new Error(`a ${record.lookup} record in a ${descriptor.kind} output`);
-    return { fields: flattenFields(active, record.result), error: errorText(record.error) };
+    return { fields: flattenFields(active, record.result), error: errorText(record.error), cached: String(record.cached ?? false), fetchedAt: record.fetched_at ?? '' };
   });
   return { inputCells, input: record.input, number: record.number ?? '', groups };
 }

@@ -52,10 +52,11 @@ export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkSt
       if (plan.inputColumns) for (const c of v.inputCells) cells.push(c);
       else cells.push(v.input);
       cells.push(v.number);
-      for (const g of v.groups) {
+      v.groups.forEach((g, i) => {
         for (const f of g.fields) cells.push(service(f));
         cells.push(service(g.error));
-      }
+        if (plan.lookups[i]?.cacheNames) cells.push(g.cached, g.fetchedAt);
+      });
       return writer.write(header() + csvLine(cells, delimiter));
     },
     end(): Promise<void> {

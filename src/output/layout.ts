@@ -12,6 +12,8 @@ export interface OutputLayout {
   readonly options: LookupOptions;
   /** The CSV input's header, or null for list/argument input. */
   readonly inputColumns: readonly string[] | null;
+  /** CSV/TSV: each lookup's error column is followed by `cached` and `fetched_at` (--cache-columns). */
+  readonly cacheColumns?: boolean;
   /** Resume: the output already holds the CSV header / the json opening, so do not write them. */
   readonly appending?: boolean;
 }

@@ -38,6 +38,8 @@ export function progressLine(stats: RunStats, now: number): string {
   if (stats.total !== undefined && perSecond > 0 && done < stats.total) {
     parts.push(`ETA ${formatElapsed(((stats.total - done) / perSecond) * 1000)}`);
   }
+  if (stats.cacheHits > 0) parts.push(`${stats.cacheHits} cached`);
+  if (stats.billed > 0) parts.push(`${stats.billed} billed`);
   if (stats.invalid > 0) parts.push(`${stats.invalid} invalid`);
   if (stats.failed > 0) parts.push(`${stats.failed} failed`);
   if (stats.rateLimited > 0) parts.push(`${stats.rateLimited}×429`);

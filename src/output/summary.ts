@@ -1,9 +1,11 @@
 // The closing summary on stderr. Its wording is part of the contract (README and tests quote it):
-//   rows: 1000, lookups sent: 950, duplicates saved: 40
-//   invalid: 10, failed: 2, retries: 5, 429s: 3
+//   rows: 1000, lookups sent: 950, duplicates saved: 40, cache hits: 0
+//   invalid: 10, failed: 2, retries: 5, 429s: 3, lookups billed: 948
 //   elapsed: 4.2s, rate: 227.4 requests/s
 // It counts what the service saw: "lookups sent" are the first tries of requests that went out,
-// "retries" the requests sent again, and the rate is both together over the elapsed time.
+// "retries" the requests sent again, and the rate is both together over the elapsed time. "Cache
+// hits" were answered from the persistent cache (no request), "lookups billed" are the answers the
+// service gave (what it charges for).
 import type { RunStats } from '../core/run.js';
 
 /** `850ms` is `0.9s`; under 10 s one decimal, then whole seconds, `3m 05s`, `1h 02m 03s`. */
@@ -32,8 +34,8 @@ export function formatSummary(stats: RunStats, now: number): string {
   const elapsed = now - stats.startedAt;
   const rows = stats.written < stats.rows ? `${stats.rows} (${stats.written} written)` : `${stats.rows}`;
   return [
-    `rows: ${rows}, lookups sent: ${stats.lookups}, duplicates saved: ${stats.duplicates}`,
-    `invalid: ${stats.invalid}, failed: ${stats.failed}, retries: ${stats.retries}, 429s: ${stats.rateLimited}`,
+    `rows: ${rows}, lookups sent: ${stats.lookups}, duplicates saved: ${stats.duplicates}, cache hits: ${stats.cacheHits}`,
+    `invalid: ${stats.invalid}, failed: ${stats.failed}, retries: ${stats.retries}, 429s: ${stats.rateLimited}, lookups billed: ${stats.billed}`,
     `elapsed: ${formatElapsed(elapsed)}, rate: ${formatRate(stats.requests, elapsed)} requests/s`,
   ].join('\n');
 }

@@ -16,7 +16,13 @@ import { NumberIndex, type Located } from './number-index.js';
 import { ResultCodec } from './result-codec.js';
 import { SpillStore } from './spill-store.js';
 
-export type Finished = { readonly result: Result; readonly error: null } | { readonly result: null; readonly error: LookupError };
+/**
+ * A lookup's final answer. A result carries when it was fetched (epoch ms) and whether it came
+ * from the persistent cache; a run fills these in when the answer arrives.
+ */
+export type Finished =
+  | { readonly result: Result; readonly error: null; readonly fetchedAt?: number; readonly cached?: boolean }
+  | { readonly result: null; readonly error: LookupError };
 
 export interface CacheOptions {
   /** Directory for the temp file of answers. Default os.tmpdir(). */
@@ -66,9 +72,11 @@ export class LookupCache<Pending> {
     const at = typeof key === 'number' ? this.index.get(lookup * STRIDE + key) : this.odd.get(`${lookup}:${key}`);
     if (!at) return undefined;
     const text = this.store.read(at);
-    // Results are stored as the codec's array, errors as their JSON object.
-    if (text.startsWith('[')) return { result: this.codec.decode(text), error: null };
-    return { result: null, error: JSON.parse(text) as LookupError };
+    // Errors are stored as their JSON object; results as `<fetchedAt><c|f>` and the codec's array.
+    if (text.startsWith('{')) return { result: null, error: JSON.parse(text) as LookupError };
+    const open = text.indexOf('[');
+    const fetchedAt = Number(text.slice(0, open - 1));
+    return { result: this.codec.decode(text.slice(open)), error: null, fetchedAt, cached: text[open - 1] === 'c' };
   }
 
   start(lookup: number, key: CacheKey, p: Pending): void {
@@ -79,7 +87,9 @@ export class LookupCache<Pending> {
   finish(lookup: number, key: CacheKey, answer: Finished | undefined): void {
     this.pending[lookup]?.delete(key);
     if (!answer || this.closed) return;
-    const at = this.store.append(answer.error ? JSON.stringify(answer.error) : this.codec.encode(answer.result));
+    const at = this.store.append(
+      answer.error ? JSON.stringify(answer.error) : `${answer.fetchedAt ?? 0}${answer.cached ? 'c' : 'f'}${this.codec.encode(answer.result)}`,
+    );
     if (typeof key === 'number') this.index.set(lookup * STRIDE + key, at.offset, at.length);
     else this.odd.set(`${lookup}:${key}`, at);
   }

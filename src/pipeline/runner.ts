@@ -12,6 +12,7 @@ import { CircuitBreaker } from './breaker.js';
 import { checkCount } from './check-count.js';
 import { cacheKey, LookupCache, type CacheKey, type Finished } from './dedup.js';
 import { Dispatcher, type RetryInfo, type Task } from './dispatcher.js';
+import { NO_STORE, type AnswerSlot, type AnswerStore } from '../store/answer-store.js';
 import { RateLimiter } from './rate-limiter.js';
 import { buildRecord, newRow, type RowState, type RunMode } from './records-build.js';
 import { Notifier, ReorderWindow, windowSize } from './reorder.js';
@@ -44,6 +45,12 @@ export interface RunDeps {
   readonly retries?: number;
   /** Consecutive rows failed after retries that stop the run. Default 20; 0 = off. */
   readonly breakerThreshold?: number;
+  /**
+   * Answers kept across runs (the persistent cache): a fresh one is used instead of a request,
+   * taking no rate token and no concurrency slot; every answer the service gives is put there.
+   * Default: none.
+   */
+  readonly answers?: AnswerStore;
   /** Interrupt (Ctrl-C): stop dispatching, finish what is in flight, write the finished prefix. */
   readonly signal?: AbortSignal;
   /**
@@ -99,6 +106,8 @@ class Run {
   private readonly dispatcher: Dispatcher<LookupTask>;
   private readonly breaker: CircuitBreaker;
   private readonly opts: LookupOptions[];
+  /** Per lookup of the plan: its slot of the answer store. */
+  private readonly slots: AnswerSlot[];
   private readonly parsing: ParseOptions;
   private readonly halt = new AbortController();
   private readonly changed = new Notifier();
@@ -129,6 +138,8 @@ class Run {
     this.cache = new LookupCache(plan.lookups.length);
     this.breaker = new CircuitBreaker(deps.breakerThreshold ?? 20);
     this.opts = plan.lookups.map((d) => optionsFor(d, plan.options));
+    const answers = deps.answers ?? NO_STORE;
+    this.slots = plan.lookups.map((d, i) => answers.slot(d.kind, this.opts[i] as LookupOptions));
     this.parsing = { validate: plan.validate };
     const random = deps.random ?? Math.random;
     const now = deps.clock.now();
@@ -249,12 +260,28 @@ class Run {
       this.settle(row, i, answer);
       return;
     }
+    const hit = (this.slots[i] as AnswerSlot).get(number);
+    if (hit) {
+      stats.cacheHits += 1;
+      const cached: Finished = { result: hit.result, error: null, fetchedAt: hit.fetchedAt, cached: true };
+      // Kept for the rest of the run too: a later duplicate is a duplicate, not a second cache read.
+      this.cache.finish(i, key, cached);
+      this.settle(row, i, cached);
+      return;
+    }
     const task: LookupTask = { lookup: i, d: this.plan.lookups[i] as LookupDescriptor, opts: this.opts[i] as LookupOptions, number, key, retries: 0, row, more: undefined };
     this.cache.start(i, key, task);
     this.dispatcher.enqueue(task);
   }
 
-  private done(task: LookupTask, answer: Finished, keep: boolean): void {
+  private done(task: LookupTask, fetched: Finished, keep: boolean): void {
+    let answer = fetched;
+    if (fetched.result) {
+      const fetchedAt = this.deps.clock.now();
+      answer = { result: fetched.result, error: null, fetchedAt, cached: false };
+      this.deps.stats.billed += 1;
+      (this.slots[task.lookup] as AnswerSlot).put(task.number, fetched.result, fetchedAt);
+    }
     this.cache.finish(task.lookup, task.key, keep ? answer : undefined);
     this.settle(task.row, task.lookup, answer);
     if (task.more) for (const row of task.more) this.settle(row, task.lookup, answer);
@@ -263,6 +290,10 @@ class Run {
   private settle(row: RowState, i: number, answer: Finished): void {
     row.results[i] = answer.result;
     row.errors[i] = answer.error;
+    if (answer.result) {
+      row.cached[i] = answer.cached ?? false;
+      row.fetchedAt[i] = answer.fetchedAt ?? null;
+    }
     row.pending -= 1;
     if (row.pending > 0) return;
     if (this.breaker.record(row.errors)) this.stop('breaker', row.errors.find((e) => e !== null) ?? undefined);

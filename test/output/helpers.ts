@@ -18,11 +18,11 @@ export class Collect extends Writable {
 }
 
 export function ok(lookup: LookupKind, input: string, number: string, result: Result, row?: Record<string, string>): LookupRecord {
-  return { input, number, lookup, ok: true, result, error: null, ...(row ? { row } : {}) };
+  return { input, number, lookup, ok: true, result, error: null, cached: false, fetched_at: null, ...(row ? { row } : {}) };
 }
 
 export function failed(lookup: LookupKind, input: string, number: string | null, error: LookupError, row?: Record<string, string>): LookupRecord {
-  return { input, number, lookup, ok: false, result: null, error, ...(row ? { row } : {}) };
+  return { input, number, lookup, ok: false, result: null, error, cached: false, fetched_at: null, ...(row ? { row } : {}) };
 }
 
 export function enriched(
@@ -32,7 +32,9 @@ export function enriched(
   errors: EnrichRecord['errors'] = {},
 ): EnrichRecord {
   const isOk = Object.values(errors).every((e) => !e);
-  return { input, number, ok: isOk, results, errors };
+  const cached = Object.fromEntries(Object.keys(results).map((k) => [k, false]));
+  const fetched = Object.fromEntries(Object.keys(results).map((k) => [k, null]));
+  return { input, number, ok: isOk, results, errors, cached, fetched_at: fetched };
 }
 
 export const LRN_RESULT = { lrn: '12015550000', lrn_activated_at: '2021-09-01T00:00:00+00:00' };

@@ -25,13 +25,13 @@ const many: OutputRecord[] = [
 
 describe('jsonl', () => {
   it('writes one JSON.stringify(record) per line, keys in the record’s own order', async () => {
-    const record = { input: 'x', number: '12015550123', lookup: 'lrn', ok: true, result: { b: 1, a: 2 }, error: null, row: { z: '1', a: '2' } } as OutputRecord;
+    const record = { input: 'x', number: '12015550123', lookup: 'lrn', ok: true, result: { b: 1, a: 2 }, error: null, cached: false, fetched_at: null, row: { z: '1', a: '2' } } as OutputRecord;
     const text = await run('jsonl', [record, many[1]!]);
     const lines = text.split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
     expect(lines[0]).toBe(
-      '{"input":"x","number":"12015550123","lookup":"lrn","ok":true,"result":{"b":1,"a":2},"error":null,"row":{"z":"1","a":"2"}}',
+      '{"input":"x","number":"12015550123","lookup":"lrn","ok":true,"result":{"b":1,"a":2},"error":null,"cached":false,"fetched_at":null,"row":{"z":"1","a":"2"}}',
     );
     expect(JSON.parse(lines[1]!)).toEqual(many[1]);
   });

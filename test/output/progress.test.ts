@@ -80,8 +80,8 @@ describe('progress', () => {
 describe('progressLine', () => {
   it('shows a bar, rows, percent, rate, ETA and trouble when the total is known', () => {
     const stats = newRunStats(0);
-    Object.assign(stats, { total: 1000, written: 250, invalid: 3, failed: 2, rateLimited: 7 });
-    expect(progressLine(stats, 5000)).toBe(`${'█'.repeat(5)}${'░'.repeat(15)} 250/1000 rows 25%  50.0/s  ETA 15s  3 invalid  2 failed  7×429`);
+    Object.assign(stats, { total: 1000, written: 250, cacheHits: 40, billed: 200, invalid: 3, failed: 2, rateLimited: 7 });
+    expect(progressLine(stats, 5000)).toBe(`${'█'.repeat(5)}${'░'.repeat(15)} 250/1000 rows 25%  50.0/s  ETA 15s  40 cached  200 billed  3 invalid  2 failed  7×429`);
   });
 
   it('shows rows and rate only when the total is unknown and nothing went wrong', () => {

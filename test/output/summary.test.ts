@@ -5,11 +5,11 @@ import { formatElapsed, formatRate, formatSummary } from '../../src/output/summa
 describe('formatSummary', () => {
   it('states every counter in stable wording', () => {
     const stats = newRunStats(1_000);
-    Object.assign(stats, { rows: 1000, written: 1000, requests: 955, lookups: 950, duplicates: 40, invalid: 10, failed: 2, retries: 5, rateLimited: 3 });
+    Object.assign(stats, { rows: 1000, written: 1000, requests: 955, lookups: 950, duplicates: 40, cacheHits: 120, billed: 940, invalid: 10, failed: 2, retries: 5, rateLimited: 3 });
     expect(formatSummary(stats, 1_000 + 4_200)).toBe(
       [
-        'rows: 1000, lookups sent: 950, duplicates saved: 40',
-        'invalid: 10, failed: 2, retries: 5, 429s: 3',
+        'rows: 1000, lookups sent: 950, duplicates saved: 40, cache hits: 120',
+        'invalid: 10, failed: 2, retries: 5, 429s: 3, lookups billed: 940',
         // Every request that went out, retries included: 955 over 4.2 s.
         'elapsed: 4.2s, rate: 227.4 requests/s',
       ].join('\n'),
@@ -19,7 +19,7 @@ describe('formatSummary', () => {
   it('says how many rows were written when a run stopped early', () => {
     const stats = newRunStats(0);
     Object.assign(stats, { rows: 80, written: 64, requests: 64, lookups: 64 });
-    expect(formatSummary(stats, 0).split('\n')[0]).toBe('rows: 80 (64 written), lookups sent: 64, duplicates saved: 0');
+    expect(formatSummary(stats, 0).split('\n')[0]).toBe('rows: 80 (64 written), lookups sent: 64, duplicates saved: 0, cache hits: 0');
     expect(formatSummary(stats, 0).split('\n')[2]).toBe('elapsed: 0.0s, rate: n/a requests/s');
   });
 });

@@ -91,12 +91,12 @@ describe('LookupCache', () => {
     const numbers = Array.from({ length: 3000 }, (_, i) => String(12_015_550_000 + i * 37));
     numbers.push('0012015550123', '12345678901234567890', '1', '999999999999999');
     numbers.forEach((n, i) => {
-      cache.finish(0, cacheKey(n), { result: { lrn: n, i, nested: { lata: String(i % 500) } }, error: null });
+      cache.finish(0, cacheKey(n), { result: { lrn: n, i, nested: { lata: String(i % 500) } }, error: null, fetchedAt: 1_700_000_000_000 + i, cached: i % 2 === 0 });
       if (i % 3 === 0) cache.finish(1, cacheKey(n), { result: null, error: { code: 'invalid_number', message: `bad ${n}` } });
     });
     expect(cache.size).toBe(numbers.length + Math.ceil(numbers.length / 3));
     numbers.forEach((n, i) => {
-      expect(cache.finished(0, cacheKey(n))).toEqual({ result: { lrn: n, i, nested: { lata: String(i % 500) } }, error: null });
+      expect(cache.finished(0, cacheKey(n))).toEqual({ result: { lrn: n, i, nested: { lata: String(i % 500) } }, error: null, fetchedAt: 1_700_000_000_000 + i, cached: i % 2 === 0 });
       expect(cache.finished(1, cacheKey(n))).toEqual(i % 3 === 0 ? { result: null, error: { code: 'invalid_number', message: `bad ${n}` } } : undefined);
     });
     // A number and the same digits with a leading zero are different numbers.

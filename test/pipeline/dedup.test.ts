@@ -49,11 +49,11 @@ describe('dedup: never pay twice', () => {
     const two = cacheKey('2');
     cache.start(0, one, {});
     expect(cache.inFlight(0, one)).toBeDefined();
-    cache.finish(0, one, { result: { a: 1 }, error: null });
+    cache.finish(0, one, { result: { a: 1 }, error: null, fetchedAt: 5, cached: false });
     expect(cache.inFlight(0, one)).toBeUndefined();
     const a = cache.finished(0, one);
     (a?.result as { a: number }).a = 2;
-    expect(cache.finished(0, one)).toEqual({ result: { a: 1 }, error: null });
+    expect(cache.finished(0, one)).toEqual({ result: { a: 1 }, error: null, fetchedAt: 5, cached: false });
     cache.finish(0, two, undefined);
     expect(cache.finished(0, two)).toBeUndefined();
     expect(cache.size).toBe(1);

@@ -24,8 +24,8 @@ describe('runner: order and completeness', () => {
     const items = source(['(201) 555-1000'], () => ({ name: 'Ann', phone: '(201) 555-1000' }));
     const { records } = await runAll(h, items);
     const rec = records[0] as LookupRecord;
-    expect(Object.keys(rec)).toEqual(['input', 'number', 'lookup', 'ok', 'result', 'error', 'row']);
-    expect(rec).toEqual({ input: '(201) 555-1000', number: '12015551000', lookup: 'lrn', ok: true, result: { lrn: '12015550000' }, error: null, row: { name: 'Ann', phone: '(201) 555-1000' } });
+    expect(Object.keys(rec)).toEqual(['input', 'number', 'lookup', 'ok', 'result', 'error', 'cached', 'fetched_at', 'row']);
+    expect(rec).toEqual({ input: '(201) 555-1000', number: '12015551000', lookup: 'lrn', ok: true, result: { lrn: '12015550000' }, error: null, cached: false, fetched_at: '2023-11-14T22:13:20.000Z', row: { name: 'Ann', phone: '(201) 555-1000' } });
   });
 
   it('never sends an invalid or empty number and explains why', async () => {
@@ -33,7 +33,7 @@ describe('runner: order and completeness', () => {
     const { records } = await runAll(h, ['12015551000', '123', '', '12015551001']);
     expect(h.transport.calls.map((c) => c.number)).toEqual(['12015551000', '12015551001']);
     const bad = records[1] as LookupRecord;
-    expect(Object.keys(bad)).toEqual(['input', 'number', 'lookup', 'ok', 'result', 'error']);
+    expect(Object.keys(bad)).toEqual(['input', 'number', 'lookup', 'ok', 'result', 'error', 'cached', 'fetched_at']);
     expect(bad).toMatchObject({ number: null, ok: false, result: null, error: { code: 'invalid_number', message: expect.stringContaining('too short') } });
     expect((records[2] as LookupRecord).error).toMatchObject({ code: 'invalid_number', message: expect.stringMatching(/^empty/) });
     expect(h.stats.invalid).toBe(2);
@@ -50,7 +50,7 @@ describe('runner: order and completeness', () => {
     const h = harness({ script: { 'cnam:12015551000': [invalid('no cnam')] } });
     const { records } = await runAll(h, ['12015551000', '12015551001'], { mode: 'enrich', lookups: [LRN, CNAM, TRUST], options: { spam: true } });
     const [a, b] = records as EnrichRecord[];
-    expect(Object.keys(a ?? {})).toEqual(['input', 'number', 'ok', 'results', 'errors']);
+    expect(Object.keys(a ?? {})).toEqual(['input', 'number', 'ok', 'results', 'errors', 'cached', 'fetched_at']);
     expect(Object.keys(a?.results ?? {})).toEqual(['lrn', 'cnam', 'trust']);
     expect(a).toMatchObject({ ok: false, results: { cnam: null, trust: { kind: 'trust' } }, errors: { lrn: null, cnam: { code: 'invalid_number' }, trust: null } });
     expect(b?.ok).toBe(true);

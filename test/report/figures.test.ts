@@ -63,7 +63,8 @@ describe('the report of an enrich output', () => {
         const r = await reportOf(await F.written(records, format, F.ALL_KINDS, csvInput ? INPUT_COLUMNS : null));
         expect(r.source).toEqual({ format, lookups: ['lrn', 'cnam', 'trust'] });
         expect(r.input).toEqual(F.INPUT);
-        expect(r.lookups).toEqual(F.LOOKUP_FIGURES);
+        // JSON records always say whether each answer was cached; a CSV only with --cache-columns.
+        expect(r.lookups).toEqual(F.lookupFigures(format !== 'csv'));
         expect(r.cost).toBeUndefined();
         expectLrn(r);
         expectCnam(r);
@@ -91,7 +92,7 @@ describe('the report of a single lookup output', () => {
           const r = await reportOf(await F.written(records, format, [kind], csvInput ? INPUT_COLUMNS : null));
           expect(r.source.lookups).toEqual([kind]);
           expect(r.input).toEqual(F.INPUT);
-          expect(r.lookups).toEqual({ [kind]: F.LOOKUP_FIGURES[kind] });
+          expect(r.lookups).toEqual({ [kind]: F.lookupFigures(format !== 'csv')[kind] });
           if (kind === 'lrn') expectLrn(r);
           else expect(r.line_type ?? r.porting ?? r.carriers ?? r.states ?? r.messaging).toBeUndefined();
           if (kind === 'cnam') expectCnam(r);
@@ -133,7 +134,8 @@ describe('outputs the reader must take as they come', () => {
   });
 
   it('answers from the cache: counted, and not billed (JSON `cached`, CSV `cached` columns)', async () => {
-    const records = F.RECORDS.map((r, i) => ({ ...r, cached: i < 3, fetched_at: '2026-01-30T00:00:00Z' }));
+    const at = '2026-01-30T00:00:00Z';
+    const records = F.RECORDS.map((r, i) => ({ ...r, cached: { lrn: i < 3, cnam: i < 3, trust: i < 3 }, fetched_at: { lrn: at, cnam: at, trust: at } }));
     const r = await reportOf(await F.written(records, 'jsonl', F.ALL_KINDS));
     // rows 1-3 answered from the cache for every kind
     expect(r.lookups.lrn).toMatchObject({ answered: 8, cached: 3, billed: 4 });

@@ -31,7 +31,8 @@ function trust(number: string, spam: boolean, robo: boolean, scam: boolean, scor
 function rec(input: string, number: string | null, results: EnrichRecord['results'], errors: EnrichRecord['errors'] = {}): EnrichRecord {
   const full: EnrichRecord['errors'] = { lrn: null, cnam: null, trust: null, ...errors };
   const res: EnrichRecord['results'] = { lrn: null, cnam: null, trust: null, ...results };
-  return { input, number, ok: Object.values(full).every((e) => !e), results: res, errors: full };
+  const none = { lrn: false, cnam: false, trust: false };
+  return { input, number, ok: Object.values(full).every((e) => !e), results: res, errors: full, cached: none, fetched_at: { lrn: null, cnam: null, trust: null } };
 }
 
 const N1 = '12015550001';
@@ -100,7 +101,7 @@ export function singleRecords(kind: LookupKind): LookupRecord[] {
   return RECORDS.map((r) => {
     const result = r.results[kind] ?? null;
     const error = r.errors[kind] ?? null;
-    return { input: r.input, number: r.number, lookup: kind, ok: result !== null, result, error };
+    return { input: r.input, number: r.number, lookup: kind, ok: result !== null, result, error, cached: r.cached[kind] ?? false, fetched_at: r.fetched_at[kind] ?? null };
   });
 }
 
@@ -137,7 +138,17 @@ export const INPUT = {
   distinct_numbers: 9,
 };
 
-export const LOOKUP_FIGURES = {
+/** The figures per lookup; `cached` is 0 where the records say what was cached (JSON), null where they cannot. */
+export function lookupFigures(cachedKnown: boolean): typeof LOOKUP_FIGURES {
+  const cached = cachedKnown ? 0 : null;
+  return {
+    lrn: { ...LOOKUP_FIGURES.lrn, cached },
+    cnam: { ...LOOKUP_FIGURES.cnam, cached },
+    trust: { ...LOOKUP_FIGURES.trust, cached },
+  } as typeof LOOKUP_FIGURES;
+}
+
+const LOOKUP_FIGURES = {
   lrn: { rows: 12, answered: 8, cached: null, billed: 7, failed: 2, failed_by_code: { not_attempted: 1, server_error: 1 } },
   cnam: { rows: 12, answered: 8, cached: null, billed: 7, failed: 2, failed_by_code: { not_attempted: 1, rate_limited: 1 } },
   trust: { rows: 12, answered: 8, cached: null, billed: 7, failed: 2, failed_by_code: { not_attempted: 1, timeout: 1 } },
