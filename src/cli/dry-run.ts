@@ -7,7 +7,7 @@ import { parseNumber } from '../core/numbers.js';
 import type { LookupKind } from '../core/lookups.js';
 import { NumberIndex } from '../pipeline/number-index.js';
 import { openSource } from '../pipeline/source.js';
-import { parsePrices, type Prices } from '../settings/prices.js';
+import { pricesFrom, type Prices } from '../settings/prices.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
 import type { AnswerSlot, AnswerStore } from '../store/answer-store.js';
@@ -91,7 +91,7 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
     // Nothing is sent: no key is needed, and none is read.
     skipApiKey: true,
   });
-  const prices = pricesOf(settings, req.price);
+  const prices = pricesFrom(settings, req.price);
   const source = await openSource(
     { args: [...req.numbers], input: req.input, csv: req.csv, column: req.column, delimiter: req.delimiter, header: req.header },
     {
@@ -116,15 +116,6 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
   const format = figuresFormat(asked, world.stdout);
   world.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderFigures(figures(report), format));
   return 0;
-}
-
-/** --price over the config's price.<lookup>. */
-function pricesOf(settings: Settings, flag: string | undefined): Prices {
-  const configured: Prices = {};
-  if (settings.priceLrn !== undefined) configured.lrn = settings.priceLrn;
-  if (settings.priceCnam !== undefined) configured.cnam = settings.priceCnam;
-  if (settings.priceTrust !== undefined) configured.trust = settings.priceTrust;
-  return { ...configured, ...(flag === undefined ? {} : parsePrices(flag, '--price')) };
 }
 
 /** Keys of numbers that fit an exact integer; others (--no-validate) in a Set. */

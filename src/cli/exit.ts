@@ -8,6 +8,7 @@ export const EXIT = {
   usage: 2,
   refused: 3,
   incomplete: 4,
+  stopped: 5,
   interrupted: 130,
 } as const;
 
@@ -15,6 +16,7 @@ const CODE_OF: Record<FailureKind, number> = {
   usage: EXIT.usage,
   refused: EXIT.refused,
   interrupted: EXIT.interrupted,
+  stopped: EXIT.stopped,
   internal: EXIT.internal,
 };
 
@@ -31,7 +33,9 @@ export function describeFailure(err: unknown): { code: number; message: string }
 export const EXIT_CODES_HELP = `Exit codes:
   0    every number looked up successfully
   1    unexpected failure
-  2    usage or setup error (bad flag, no API key or base URL, unreadable input, unknown column)
+  2    usage or setup error (bad flag, no API key or base URL, unreadable or binary input, unknown
+       column, -o unwritable or the same file as -i, resume of another input, TLS or proxy failure)
   3    the service refused the key (401/403) or payment is required (402); the run stopped
   4    the run finished but at least one number was invalid or failed
-  130  interrupted (Ctrl-C, or the circuit breaker); finished rows are written, --resume continues`;
+  5    the run stopped early and can be resumed (the spend cap, or the service kept failing)
+  130  interrupted (Ctrl-C or SIGTERM); finished rows are written, --resume continues`;

@@ -99,7 +99,9 @@ function addRunOptions(cmd: Command): void {
     .option('--max-failures <n>', 'stop (resumably) after this many consecutive failed rows (default 20; 0 = never)', intOption(0))
     .optionsGroup('Cost control:')
     .option('--dry-run', 'read and check the input, send nothing; report rows, invalid, duplicates, cache hits, billable lookups, time and cost')
-    .option('--price <list>', 'price per lookup for --dry-run, e.g. lrn=0.0005,cnam=0.006 (or config price.<lookup>)')
+    .option('--price <list>', 'price per lookup for --dry-run and --max-spend, e.g. lrn=0.0005,cnam=0.006 (or config price.<lookup>)')
+    .option('--max-lookups <n>', 'send at most this many requests (retries count); then stop, resumably (exit 5)', intOption(1))
+    .option('--max-spend <amount>', 'spend at most this much at the known prices (--price); then stop, resumably (exit 5)', numberOption(0, { exclusive: true }))
     .option('--max-age <dur>', 'use cached answers up to this old: 12h, 30d, lrn=7d,cnam=30d (default lrn=24h,cnam=7d,trust=24h)')
     .option('--refresh', 'ignore cached answers, and cache what comes back')
     .option('--no-cache', 'neither read nor write the lookup cache')
@@ -181,6 +183,8 @@ function toRunRequest(
     cache: flags.cache === false ? 'off' : flags.refresh === true ? 'refresh' : 'on',
     maxAge: str(flags.maxAge),
     price: str(flags.price),
+    maxLookups: num(flags.maxLookups),
+    maxSpend: num(flags.maxSpend),
     progress: flags.progress !== false && flags.quiet !== true,
     quiet: flags.quiet === true,
     verbose: flags.verbose === true,

@@ -13,6 +13,9 @@ import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect } from './connection.js';
 import { openOutput } from './output-target.js';
 import { openRunStore } from './run-store.js';
+import { SpendCap } from '../pipeline/spend-cap.js';
+import { pricesFrom, type Prices } from '../settings/prices.js';
+import { usageError } from '../core/errors.js';
 import { EXIT } from './exit.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
@@ -65,6 +68,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns, cacheColumns: req.cacheColumns }, source);
   const { layout } = target;
 
+  const cap = spendCap(req, pricesFrom(settings, req.price));
   const connection = await connect(req, settings, world, trace);
   // The persistent cache (none for --no-cache or --sandbox); a damaged one is a warning, never a failure.
   const { store } = await openRunStore(req, settings, world);
@@ -91,6 +95,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     const run = runPipeline(target.items, { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
       transport: connection.transport,
       answers: store,
+      cap,
       clock: world.clock,
       stats,
       concurrency: settings.concurrency,
@@ -134,7 +139,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   // A setup failure (TLS, proxy) is one line: no counts of a run that could not begin.
   if (!req.quiet && bulk && stopped?.reason !== 'closed' && !isSetupStop(stopped)) world.stderr.write(`${formatSummary(stats, world.clock.now())}\n`);
   if (stopped?.reason === 'closed') return EXIT.ok;
-  if (stopped) throw stopFailure(stopped, bulk || req.output ? target.resumeHint : undefined);
+  if (stopped) throw stopFailure(stopped, bulk || req.output ? target.resumeHint : undefined, cap?.describe());
   return stats.invalid + stats.failed > 0 ? EXIT.incomplete : EXIT.ok;
 }
 
@@ -142,4 +147,16 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 function stoppingLine(inFlight: number, canQuit: boolean): string {
   const again = canQuit ? ' (Ctrl-C again to quit now)' : '';
   return `stopping: finishing ${inFlight} ${inFlight === 1 ? 'request' : 'requests'} in flight${again}`;
+}
+
+/** --max-lookups / --max-spend; --max-spend needs the price of every lookup the run sends. */
+function spendCap(req: RunRequest, prices: Prices): SpendCap | undefined {
+  if (req.maxLookups === undefined && req.maxSpend === undefined) return undefined;
+  if (req.maxSpend !== undefined) {
+    const unpriced = req.lookups.filter((d) => prices[d.kind] === undefined).map((d) => d.kind);
+    if (unpriced.length > 0) {
+      throw usageError(`--max-spend needs the price of every lookup of the run; none for ${unpriced.join(', ')}`, `give it with --price ${unpriced.map((k) => `${k}=<price>`).join(',')} or \`numintel config set price.${unpriced[0]} <price>\``);
+    }
+  }
+  return new SpendCap({ maxLookups: req.maxLookups, maxSpend: req.maxSpend, prices });
 }

@@ -51,6 +51,10 @@ export interface RunRequest {
   readonly maxAge?: string;
   /** --price, unparsed (`lrn=0.0005,cnam=0.006`). */
   readonly price?: string;
+  /** --max-lookups: requests at most. */
+  readonly maxLookups?: number;
+  /** --max-spend: money at most, at the known prices. */
+  readonly maxSpend?: number;
   // messages
   readonly progress: boolean;
   readonly quiet: boolean;

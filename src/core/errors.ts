@@ -5,8 +5,10 @@ export type FailureKind =
   | 'usage'
   /** The service refused the key (401/403) or wants payment (402): exit 3. */
   | 'refused'
-  /** Ctrl-C / SIGTERM, or the circuit breaker stopped the run: exit 130. */
+  /** Ctrl-C / SIGTERM: exit 130. */
   | 'interrupted'
+  /** The run stopped early and can be resumed (spend cap, circuit breaker): exit 5. */
+  | 'stopped'
   /** Anything we did not foresee: exit 1. */
   | 'internal';
 

@@ -10,6 +10,7 @@ import type { Attempt, Transport } from '../core/transport.js';
 import type { Finished } from './dedup.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { retryDelayMs, type Random } from './retry.js';
+import type { SpendCap } from './spend-cap.js';
 
 export interface Task {
   /** Index of this lookup in the run's plan. */
@@ -39,6 +40,8 @@ export interface DispatchHooks<T extends Task> {
   fatal(task: T, error: LookupError): void;
   /** An answer arrived while stopping: the run may now be able to end. */
   settled(): void;
+  /** The spend cap allows no more requests: the run must stop (resumably). */
+  capped?(): void;
   retrying?(info: RetryInfo): void;
 }
 
@@ -52,6 +55,8 @@ export interface DispatchConfig {
   readonly random: Random;
   /** Aborts in-flight requests and pending wakeups when the run is over. */
   readonly halt: AbortSignal;
+  /** --max-lookups / --max-spend: every request must be taken from it first. */
+  readonly cap?: SpendCap;
 }
 
 /** A FIFO without O(n) shifts: a head index, compacted now and then. */
@@ -129,6 +134,10 @@ export class Dispatcher<T extends Task> {
         continue;
       }
       idle = 0;
+      if (this.cfg.cap && !this.cfg.cap.take((queue.peek() as T).d.kind)) {
+        this.hooks.capped?.();
+        return;
+      }
       this.send(queue.shift() as T);
     }
   }
@@ -163,7 +172,10 @@ export class Dispatcher<T extends Task> {
 
   private answer(task: T, a: Attempt, retry: boolean): void {
     this.inFlight -= 1;
-    if ('unsent' in a && a.unsent === true) this.uncount(task, retry);
+    if ('unsent' in a && a.unsent === true) {
+      this.uncount(task, retry);
+      this.cfg.cap?.giveBack(task.d.kind);
+    }
     if (this.cfg.halt.aborted) return;
     const now = this.cfg.clock.now();
     const limiter = this.cfg.limiters[task.lookup] as RateLimiter;

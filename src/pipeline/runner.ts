@@ -13,6 +13,7 @@ import { checkCount } from './check-count.js';
 import { cacheKey, LookupCache, type CacheKey, type Finished } from './dedup.js';
 import { Dispatcher, type RetryInfo, type Task } from './dispatcher.js';
 import { NO_STORE, type AnswerSlot, type AnswerStore } from '../store/answer-store.js';
+import type { SpendCap } from './spend-cap.js';
 import { RateLimiter } from './rate-limiter.js';
 import { buildRecord, newRow, type RowState, type RunMode } from './records-build.js';
 import { Notifier, ReorderWindow, windowSize } from './reorder.js';
@@ -51,6 +52,8 @@ export interface RunDeps {
    * Default: none.
    */
   readonly answers?: AnswerStore;
+  /** --max-lookups / --max-spend: reaching it stops the run (reason `cap`), resumably. */
+  readonly cap?: SpendCap;
   /** Interrupt (Ctrl-C): stop dispatching, finish what is in flight, write the finished prefix. */
   readonly signal?: AbortSignal;
   /**
@@ -71,9 +74,10 @@ export interface RunDeps {
 /**
  * Why a run ended early. `refused`: the key was refused or payment is required (exit 3);
  * `interrupted`: the signal aborted (exit 130); `breaker`: too many consecutive failures
- * (resumable); `closed`: the consumer stopped reading (stdout closed): end quietly.
+ * (resumable); `cap`: the spend cap allows no more requests (resumable); `closed`: the consumer
+ * stopped reading (stdout closed): end quietly.
  */
-export type StopReason = 'refused' | 'interrupted' | 'breaker' | 'closed';
+export type StopReason = 'refused' | 'interrupted' | 'breaker' | 'cap' | 'closed';
 
 export interface RunOutcome {
   readonly stopped: null | { readonly reason: StopReason; readonly error?: LookupError };
@@ -147,7 +151,7 @@ class Run {
     // Every in-flight request and pending wakeup listens on this one signal.
     setMaxListeners(0, this.halt.signal);
     this.dispatcher = new Dispatcher<LookupTask>(
-      { transport: deps.transport, clock: deps.clock, stats: deps.stats, limiters, concurrency, retries, random, halt: this.halt.signal },
+      { transport: deps.transport, clock: deps.clock, stats: deps.stats, limiters, concurrency, retries, random, halt: this.halt.signal, cap: deps.cap },
       {
         done: (task, answer, keep) => this.done(task, answer, keep),
         fatal: (task, error) => {
@@ -155,6 +159,7 @@ class Run {
           this.stop('refused', error);
         },
         settled: () => this.changed.notify(),
+        capped: () => this.stop('cap'),
         retrying: deps.onRetry && ((info) => deps.onRetry?.(info)),
       },
     );

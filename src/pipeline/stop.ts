@@ -10,7 +10,7 @@ export function isSetupStop(stop: Stop | null): boolean {
 }
 
 /** Callers treat `closed` (the reader went away) as success before asking for an error. */
-export function stopFailure(stop: Stop, resumeHint?: string): NumintelError {
+export function stopFailure(stop: Stop, resumeHint?: string, capOf?: string): NumintelError {
   switch (stop.reason) {
     case 'refused': {
       // A fatal outcome that is not the service's refusal of the key is a setup error (a TLS or
@@ -23,8 +23,10 @@ export function stopFailure(stop: Stop, resumeHint?: string): NumintelError {
     }
     case 'breaker': {
       const why = stop.error?.message ? `: ${stop.error.message}` : '';
-      return new NumintelError('interrupted', `stopped: the service kept failing${why}`, resumeHint && `when it is healthy again, ${resumeHint}`);
+      return new NumintelError('stopped', `stopped: the service kept failing${why}`, resumeHint && `when it is healthy again, ${resumeHint}`);
     }
+    case 'cap':
+      return new NumintelError('stopped', `stopped: the spend cap is reached${capOf ? ` (${capOf})` : ''}; every finished row is written`, resumeHint && `to go on, raise the cap and ${resumeHint}`);
     default:
       return new NumintelError('interrupted', 'interrupted', resumeHint);
   }

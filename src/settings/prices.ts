@@ -1,4 +1,4 @@
-// What one lookup costs, for --dry-run's estimate: `--price lrn=0.0005,cnam=0.006`, or the
+// What one lookup costs, for --dry-run's estimate, --max-spend and the report: `--price lrn=0.0005,cnam=0.006`, or the
 // `price.<lookup>` settings. The currency is whatever the user's prices are in.
 import { usageError } from '../core/errors.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
@@ -28,4 +28,13 @@ export function parsePrices(text: string, origin: string): Prices {
     out[kind] = price;
   }
   return out;
+}
+
+/** --price over the config's price.<lookup>. */
+export function pricesFrom(settings: { readonly priceLrn?: number; readonly priceCnam?: number; readonly priceTrust?: number }, flag: string | undefined): Prices {
+  const configured: Prices = {};
+  if (settings.priceLrn !== undefined) configured.lrn = settings.priceLrn;
+  if (settings.priceCnam !== undefined) configured.cnam = settings.priceCnam;
+  if (settings.priceTrust !== undefined) configured.trust = settings.priceTrust;
+  return { ...configured, ...(flag === undefined ? {} : parsePrices(flag, '--price')) };
 }

@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
 import type { CliResult } from './harness.js';
-import { jsonl, readSummary, sandboxEnv } from './harness.js';
+import { jsonl, readSummary, sandboxEnv, timeless } from './harness.js';
 import { TRANSPORTS, cli, restRequests, sandbox, type Sandbox, type TransportName } from './graphql-support.js';
 
 const opened: Sandbox[] = [];
@@ -63,7 +63,7 @@ describe.concurrent('the service refuses the run: exit 3', () => {
       expect(sb.stats().billed).toBe(3);
       expect(jsonl(out.stdout).map((r) => r.ok)).toEqual([true, true, true]);
     }
-    expect(graphql.out.stdout).toBe(rest.out.stdout);
+    expect(timeless(graphql.out.stdout)).toBe(timeless(rest.out.stdout));
   });
 });
 
@@ -73,7 +73,7 @@ describe.concurrent('a number the service refuses (sent with --no-validate)', ()
     const { rest, graphql } = await both([...kind, '--no-validate', '-f', 'jsonl', '12015550123', '123', '1-201-555-0124']);
     expect(rest.out.code).toBe(4);
     expect(graphql.out.code).toBe(4);
-    const [r, g] = [jsonl(rest.out.stdout), jsonl(graphql.out.stdout)];
+    const [r, g] = [jsonl(timeless(rest.out.stdout)), jsonl(timeless(graphql.out.stdout))];
     expect(g.map((x) => x.ok)).toEqual([true, false, true]);
     // Valid rows are identical; the refused one differs only in the service's own message and in
     // the HTTP status that carried it (400 for REST, 200 for a GraphQL `errors` answer).
@@ -111,7 +111,7 @@ describe.concurrent('rate limits and transient faults: waited out and retried', 
       expect(stats.rateLimited).toBeLessThanOrEqual(12);
       expect(summary.retries).toBe(stats.rateLimited);
     }
-    expect(graphql.out.stdout).toBe(rest.out.stdout);
+    expect(timeless(graphql.out.stdout)).toBe(timeless(rest.out.stdout));
   });
 
   it('spurious 429s (rate429 0.3): every row ok, retries counted in the summary', async () => {
@@ -126,7 +126,7 @@ describe.concurrent('rate limits and transient faults: waited out and retried', 
       expect(summary.retries).toBeGreaterThanOrEqual(stats.faults.rate429);
       expect(stats.billed).toBe(10);
     }
-    expect(graphql.out.stdout).toBe(rest.out.stdout);
+    expect(timeless(graphql.out.stdout)).toBe(timeless(rest.out.stdout));
   });
 
   it('transient server errors (failRate 0.3) are retried until every row is ok', async () => {
@@ -139,7 +139,7 @@ describe.concurrent('rate limits and transient faults: waited out and retried', 
       expect(readSummary(out.stderr).retries).toBe(stats.faults.error);
       expect(stats.billed).toBe(10);
     }
-    expect(graphql.out.stdout).toBe(rest.out.stdout);
+    expect(timeless(graphql.out.stdout)).toBe(timeless(rest.out.stdout));
     expect(graphql.sb.stats().requests.graphql).toBe(10 + graphql.sb.stats().faults.error);
     expect(restRequests(rest.sb)).toBe(10 + rest.sb.stats().faults.error);
   });

@@ -2,7 +2,7 @@
 // `numintel config set transport`), default rest; flag > env > config. Each run gets a sandbox of
 // its own, whose stats say which endpoint the CLI really used.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonl, sandboxEnv, tempDir } from './harness.js';
+import { jsonl, sandboxEnv, tempDir, timeless } from './harness.js';
 import { cli, restRequests, sandbox, type Sandbox, type TransportName } from './graphql-support.js';
 
 const opened: Sandbox[] = [];
@@ -119,7 +119,7 @@ describe('--verbose is the only place the transport shows', () => {
       (['rest', 'graphql'] as const).map((t) => cli(['trust', '-v', '--transport', t, '-f', 'json', '12129876543'], { env: sandboxEnv(sb) })),
     );
     expect(graphql?.code).toBe(0);
-    expect(graphql?.stdout).toBe(rest?.stdout);
+    expect(timeless(graphql?.stdout ?? '')).toBe(timeless(rest?.stdout ?? ''));
     expect(graphql?.stderr).toMatch(/→ POST http:\/\/127\.0\.0\.1:\d+\/graphql \[graphql trustLookup\] \{"phoneNumber":"12129876543"\}/);
     expect(graphql?.stderr).toMatch(/← 200 \/graphql \[graphql trustLookup\] \d+ms/);
     expect(graphql?.stderr).not.toContain(sb.apiKey);
@@ -132,7 +132,7 @@ describe('--verbose is the only place the transport shows', () => {
       (['rest', 'graphql'] as const).map((t) => cli(['lrn', '--sandbox', '--enhanced', '-v', '--transport', t, '-f', 'jsonl', '12015550123'])),
     );
     expect(graphql?.code).toBe(0);
-    expect(graphql?.stdout).toBe(rest?.stdout);
+    expect(timeless(graphql?.stdout ?? '')).toBe(timeless(rest?.stdout ?? ''));
     expect(graphql?.stderr).toContain('[graphql lookupLrn] {"phoneNumber":"12015550123","includeEnhancedLrn":true}');
   });
 });

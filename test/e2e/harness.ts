@@ -272,3 +272,12 @@ export function fileSandbox(options: Partial<SandboxOptions> = {}): { sb: Sandbo
   afterAll(() => ctx.sb.close());
   return ctx;
 }
+
+/**
+ * Output with every fetch time (`fetched_at`, ISO 8601 with milliseconds) replaced by a marker: two
+ * runs over the same numbers write the same records except when each answer was fetched. (The
+ * service's own times, such as trust's last_updated, have no milliseconds and stay.)
+ */
+export function timeless(text: string): string {
+  return text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<fetched_at>');
+}
