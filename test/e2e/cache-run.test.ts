@@ -1,0 +1,176 @@
+// The persistent cache in real runs, counted by the service: a second run sends nothing and writes
+// the same records (cached); --refresh and --max-age resend what they should; options are part of
+// the key; --no-cache and --sandbox leave it alone; a re-run after failures sends only what
+// failed; a resume pays nothing twice. Each test has its own sandbox and cache directory.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { jsonl, parseCsv, readSummary, requireBuiltCli, runCli, sandboxEnv, sandboxStats, tempDir, timeless } from './harness.js';
+
+requireBuiltCli();
+
+const NUMBERS = Array.from({ length: 12 }, (_, i) => `201555${String(100 + i).padStart(4, '0')}`);
+
+async function withSandbox<T>(fn: (sb: Sandbox) => Promise<T>, options: Parameters<typeof startSandbox>[0] = {}): Promise<T> {
+  const sb = await startSandbox({ port: 0, ...options });
+  try {
+    return await fn(sb);
+  } finally {
+    await sb.close();
+  }
+}
+
+function setup(sb: Sandbox, numbers = NUMBERS) {
+  const dir = tempDir();
+  const list = join(dir, 'numbers.txt');
+  writeFileSync(list, `${numbers.join('\n')}\n`);
+  const env = sandboxEnv(sb, { NUMINTEL_CACHE_DIR: join(dir, 'cache') });
+  return { dir, list, env };
+}
+
+const requests = async (sb: Sandbox) => (await sandboxStats(sb)).requests.total;
+
+describe('the lookup cache across runs', () => {
+  it('a second run of the same file sends nothing and writes the same records, cached', async () => {
+    await withSandbox(async (sb) => {
+      const { list, env } = setup(sb);
+      const first = await runCli(['lrn', '--enhanced', '-i', list], { env });
+      expect(first.code, first.stderr).toBe(0);
+      expect(await requests(sb)).toBe(NUMBERS.length);
+      const second = await runCli(['lrn', '--enhanced', '-i', list], { env });
+      expect(second.code, second.stderr).toBe(0);
+      expect(await requests(sb)).toBe(NUMBERS.length);
+      const [a, b] = [jsonl(first.stdout), jsonl(second.stdout)];
+      expect(a.every((r) => r.cached === false && typeof r.fetched_at === 'string')).toBe(true);
+      expect(b.every((r) => r.cached === true)).toBe(true);
+      // Same answers, same fetch times (when the service gave them), only `cached` differs.
+      expect(b.map((r) => ({ ...r, cached: false }))).toEqual(a);
+      expect(readSummary(second.stderr)).toMatchObject({ lookups: 0 });
+      expect(second.stderr).toMatch(/cache hits: 12\b/);
+      expect(second.stderr).toMatch(/lookups billed: 0\b/);
+    });
+  });
+
+  it('options are part of the key: --enhanced after a plain run is sent again; cnam --spam apart from cnam', async () => {
+    await withSandbox(async (sb) => {
+      const { list, env } = setup(sb, NUMBERS.slice(0, 4));
+      await runCli(['lrn', '-i', list], { env });
+      await runCli(['lrn', '--enhanced', '-i', list], { env });
+      await runCli(['cnam', '-i', list], { env });
+      await runCli(['cnam', '--spam', '-i', list], { env });
+      expect(await requests(sb)).toBe(16);
+      // Every one of those four is now cached.
+      for (const args of [['lrn'], ['lrn', '--enhanced'], ['cnam'], ['cnam', '--spam']]) await runCli([...args, '-i', list], { env });
+      expect(await requests(sb)).toBe(16);
+    });
+  });
+
+  it('--refresh sends every number again (and stores the new answers); --no-cache neither reads nor writes', async () => {
+    await withSandbox(async (sb) => {
+      const { dir, list, env } = setup(sb, NUMBERS.slice(0, 5));
+      await runCli(['trust', '-i', list], { env });
+      const refreshed = await runCli(['trust', '-i', list, '--refresh'], { env });
+      expect(jsonl(refreshed.stdout).every((r) => r.cached === false)).toBe(true);
+      expect(await requests(sb)).toBe(10);
+      const off = await runCli(['trust', '-i', list, '--no-cache'], { env: { ...env, NUMINTEL_CACHE_DIR: join(dir, 'other-cache') } });
+      expect(jsonl(off.stdout).every((r) => r.cached === false)).toBe(true);
+      expect(existsSync(join(dir, 'other-cache'))).toBe(false);
+      expect(await requests(sb)).toBe(15);
+    });
+  });
+
+  it('--max-age: answers older than it are sent again', async () => {
+    await withSandbox(async (sb) => {
+      const { list, env } = setup(sb, NUMBERS.slice(0, 3));
+      await runCli(['cnam', '-i', list], { env });
+      await new Promise((r) => setTimeout(r, 1200));
+      await runCli(['cnam', '-i', list, '--max-age', 'cnam=1s'], { env });
+      expect(await requests(sb)).toBe(6);
+      await runCli(['cnam', '-i', list, '--max-age', '1h'], { env });
+      expect(await requests(sb)).toBe(6);
+    });
+  });
+
+  it('after an exit 4 a re-run sends only the numbers that failed', async () => {
+    // A sandbox whose service fails often: some rows fail after their retries.
+    await withSandbox(
+      async (sb) => {
+        const { list, env } = setup(sb);
+        const first = await runCli(['lrn', '-i', list, '--retries', '0'], { env });
+        const failed = jsonl(first.stdout).filter((r) => !r.ok).map((r) => r.number);
+        expect(first.code).toBe(failed.length > 0 ? 4 : 0);
+        const before = await requests(sb);
+        const again = await runCli(['lrn', '-i', list, '--retries', '0'], { env });
+        const sent = (await requests(sb)) - before;
+        expect(sent).toBe(failed.length);
+        const cachedNow = jsonl(again.stdout).filter((r) => r.cached === true).length;
+        expect(cachedNow).toBe(NUMBERS.length - failed.length);
+      },
+      { failRate: 0.4, seed: 7 },
+    );
+  });
+
+  it('CSV output gains cached and fetched_at only with --cache-columns', async () => {
+    await withSandbox(async (sb) => {
+      const { dir, env } = setup(sb);
+      const csv = join(dir, 'in.csv');
+      writeFileSync(csv, 'name,phone\nAda,2015550100\nBo,2015550101\n');
+      const plain = await runCli(['lrn', '-i', csv], { env });
+      expect(parseCsv(plain.stdout)[0]).toEqual(['name', 'phone', 'number', 'lrn', 'lrn_activated_at', 'error']);
+      const withCols = await runCli(['lrn', '-i', csv, '--cache-columns'], { env });
+      const rows = parseCsv(withCols.stdout);
+      expect(rows[0]).toEqual(['name', 'phone', 'number', 'lrn', 'lrn_activated_at', 'error', 'cached', 'fetched_at']);
+      expect(rows.slice(1).map((r) => r[6])).toEqual(['true', 'true']);
+      expect(rows[1]?.[7]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      const enrich = await runCli(['enrich', csv, '--lookups', 'lrn,trust', '--cache-columns'], { env });
+      const head = parseCsv(enrich.stdout)[0]!;
+      expect(head.slice(head.indexOf('lrn_error'), head.indexOf('lrn_error') + 3)).toEqual(['lrn_error', 'lrn_cached', 'lrn_fetched_at']);
+      expect(head.slice(-3)).toEqual(['trust_error', 'trust_cached', 'trust_fetched_at']);
+    });
+  });
+
+  it('--sandbox never writes the cache a real run reads', async () => {
+    const dir = tempDir();
+    const run = await runCli(['lrn', '12015550123', '2015550124', '--sandbox'], { env: { NUMINTEL_CACHE_DIR: join(dir, 'cache') } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(dir, 'cache'))).toBe(false);
+  });
+});
+
+describe('the spend cap', () => {
+  it('--max-lookups: exactly that many requests reach the service, exit 5 with the resume hint; resume finishes the same file', async () => {
+    await withSandbox(async (sb) => {
+      const { dir, list, env } = setup(sb);
+      const out = join(dir, 'out.csv');
+      const capped = await runCli(['lrn', '-i', list, '-o', out, '--max-lookups', '5', '--concurrency', '2'], { env });
+      expect(capped.code, capped.stderr).toBe(5);
+      expect(await requests(sb)).toBe(5);
+      expect(capped.stderr).toContain('stopped: the spend cap is reached (--max-lookups 5)');
+      expect(capped.stderr).toContain('--resume');
+      expect(parseCsv(readFileSync(out, 'utf8'))).toHaveLength(6);
+      const resumed = await runCli(['lrn', '-i', list, '-o', out, '--resume'], { env });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      // Every number paid once: the five before the cap and the seven after it.
+      expect(await requests(sb)).toBe(NUMBERS.length);
+      const reference = await runCli(['lrn', '-i', list, '--no-cache', '-f', 'csv'], { env });
+      expect(timeless(readFileSync(out, 'utf8'))).toBe(timeless(reference.stdout));
+    });
+  });
+
+  it('retries count against the cap; --max-spend at the given prices; a missing price is a usage error', async () => {
+    await withSandbox(
+      async (sb) => {
+        const { list, env } = setup(sb);
+        const capped = await runCli(['trust', '-i', list, '--max-spend', '0.05', '--price', 'trust=0.01', '--no-cache'], { env });
+        expect(capped.code, capped.stderr).toBe(5);
+        expect(await requests(sb)).toBe(5);
+        const unpriced = await runCli(['trust', '-i', list, '--max-spend', '1'], { env });
+        expect(unpriced.code).toBe(2);
+        expect(unpriced.stderr).toContain('--max-spend needs the price of every lookup of the run; none for trust');
+        expect(await requests(sb)).toBe(5);
+      },
+      { failRate: 0.5, seed: 3 },
+    );
+  });
+});
