@@ -8,12 +8,15 @@
 //   await client.close();
 import { systemClock, type Clock } from './core/clock.js';
 import { NumintelError } from './core/errors.js';
-import { LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
+import { isLookupKind, LOOKUP_KINDS, LOOKUPS, type LookupDescriptor, type LookupKind, type LookupOptions } from './core/lookups.js';
 import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
 import { newRunStats, type RunStats, type SourceItem } from './core/run.js';
 import { createTransport } from './api/index.js';
 import { runPipeline } from './pipeline/runner.js';
 import { stopFailure } from './pipeline/stop.js';
+import { Session } from './pipeline/session.js';
+import { DEFAULT_MAX_AGE } from './settings/max-age.js';
+import { MemoryAnswerStore, NO_STORE, type AnswerStore } from './store/answer-store.js';
 import type { Sandbox, SandboxOptions } from './sandbox/index.js';
 
 export { LOOKUPS, LOOKUP_KINDS, type LookupKind, type LookupOptions, type LookupDescriptor } from './core/lookups.js';
@@ -21,6 +24,7 @@ export { parseNumber, type ParsedNumber } from './core/numbers.js';
 export type { EnrichRecord, LookupError, LookupErrorCode, LookupRecord, OutputRecord, Result } from './core/records.js';
 export { newRunStats, type RunStats } from './core/run.js';
 export { NumintelError, type FailureKind } from './core/errors.js';
+export { MemoryAnswerStore, NO_STORE, type AnswerStore, type AnswerSlot, type CachedAnswer } from './store/answer-store.js';
 export type { Sandbox, SandboxOptions } from './sandbox/index.js';
 export { VERSION } from './core/version.js';
 
@@ -49,6 +53,12 @@ export interface ClientConfig {
    * command line: pass `process.env` to honour them. Without it, no proxy is used.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Answers kept across the client's calls: `'memory'` (default) remembers every answer for as
+   * long as it is fresh (LRN 24 h, CNAM 7 days, trust 24 h), so a number is paid for once however
+   * many calls ask for it; `'off'` keeps nothing; or an AnswerStore of your own.
+   */
+  readonly cache?: 'memory' | 'off' | AnswerStore;
 }
 
 export interface BulkOptions extends LookupOptions {
@@ -79,6 +89,8 @@ export interface NumintelClient {
 
 export function createClient(config: ClientConfig): NumintelClient {
   const clock = config.clock ?? systemClock;
+  const store: AnswerStore =
+    config.cache === 'off' ? NO_STORE : config.cache === undefined || config.cache === 'memory' ? new MemoryAnswerStore((kind, at) => clock.now() - at <= DEFAULT_MAX_AGE[kind]) : config.cache;
   const transport = createTransport({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
@@ -91,8 +103,9 @@ export function createClient(config: ClientConfig): NumintelClient {
   });
 
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {
-    const handle = runPipeline(items(numbers), { mode, lookups: kinds.map((k) => LOOKUPS[k]), options, validate: options.validate !== false }, {
+    const handle = runPipeline(items(numbers), { mode, lookups: kinds.map(descriptor), options, validate: options.validate !== false }, {
       transport,
+      answers: store,
       clock,
       stats: options.stats ?? newRunStats(clock.now()),
       concurrency: config.concurrency,
@@ -105,15 +118,38 @@ export function createClient(config: ClientConfig): NumintelClient {
     if (stopped && stopped.reason !== 'closed') throw stopFailure(stopped);
   }
 
+  // Single lookups share one run per lookup and options: parallel calls pace, share the
+  // concurrency slots and send each number once, as bulk() would.
+  const session = new Session(
+    { transport, answers: store, clock, concurrency: config.concurrency, rates: config.rates, retries: config.retries },
+    (stopped) => stopFailure(stopped),
+  );
+
   return {
-    async lookup(kind, number, options) {
-      for await (const record of run('single', [kind], [number], options)) return record as LookupRecord;
-      throw new NumintelError('internal', 'the lookup produced no record');
+    lookup: (kind, number, options = {}) => {
+      const { validate, signal, stats: _stats, ...opts } = options;
+      const record = session.lookup(descriptor(kind), number, opts, validate !== false);
+      if (!signal) return record;
+      return new Promise<LookupRecord>((resolve, reject) => {
+        if (signal.aborted) return reject(signal.reason);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        record.then(resolve, reject);
+      });
     },
     bulk: (kind, numbers, options) => run('single', [kind], numbers, options) as AsyncIterable<LookupRecord>,
     enrich: (kinds, numbers, options) => run('enrich', kinds, numbers, options) as AsyncIterable<EnrichRecord>,
-    close: () => transport.close(),
+    close: async () => {
+      session.close();
+      await transport.close();
+      await store.close();
+    },
   };
+}
+
+/** The descriptor of a lookup kind, or a clear error for a kind that does not exist. */
+function descriptor(kind: LookupKind): LookupDescriptor {
+  if (!isLookupKind(kind)) throw new NumintelError('usage', `unknown lookup ${JSON.stringify(kind)}: choose from ${LOOKUP_KINDS.join(', ')}`);
+  return LOOKUPS[kind];
 }
 
 /**

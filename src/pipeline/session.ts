@@ -1,0 +1,128 @@
+// What one client (a library `createClient`, or one CLI process) shares across its calls: the
+// answer store and, for single lookups, one long-lived run per lookup and options. Two hundred
+// parallel `lookup()` calls then go through one run, so they take their turns at the rate limit,
+// share the concurrency slots and send each number once, exactly as `bulk()` of the same numbers
+// would; nothing is created per call but a promise.
+import { optionsFor, type LookupDescriptor, type LookupOptions } from '../core/lookups.js';
+import type { LookupRecord } from '../core/records.js';
+import type { SourceItem } from '../core/run.js';
+import { newRunStats } from '../core/run.js';
+import type { AnswerStore } from '../store/answer-store.js';
+import { runPipeline, type RunDeps, type RunOutcome } from './runner.js';
+
+/** Everything a run needs but its items, stats and signal. */
+export type SessionDeps = Omit<RunDeps, 'stats' | 'signal' | 'quit' | 'answers'> & { readonly answers: AnswerStore };
+
+interface Waiter {
+  resolve(record: LookupRecord): void;
+  reject(err: unknown): void;
+}
+
+/** A push-fed source: items wait here until the run pulls them; `end` lets the run finish. */
+class Inbox implements AsyncIterable<SourceItem> {
+  private readonly items: SourceItem[] = [];
+  private wake: (() => void) | undefined;
+  private ended = false;
+
+  push(item: SourceItem): void {
+    this.items.push(item);
+    this.wake?.();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<SourceItem> {
+    for (;;) {
+      const item = this.items.shift();
+      if (item) {
+        yield item;
+        continue;
+      }
+      if (this.ended) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+}
+
+/** One lookup with its options: a run that lives while calls are waiting on it. */
+class Lane {
+  private readonly inbox = new Inbox();
+  private readonly waiting: Waiter[] = [];
+  private next = 0;
+  /** Set once the run ended (a refused key, the client closed): the lane takes no more calls. */
+  done = false;
+
+  constructor(d: LookupDescriptor, options: LookupOptions, validate: boolean, deps: SessionDeps, onEnd: () => void, fail: (stopped: NonNullable<RunOutcome['stopped']>) => unknown) {
+    const handle = runPipeline(this.inbox, { mode: 'single', lookups: [d], options, validate }, { ...deps, stats: newRunStats(deps.clock.now()) });
+    void (async () => {
+      let error: unknown;
+      try {
+        for await (const record of handle.records) {
+          this.waiting.shift()?.resolve(record as LookupRecord);
+          // Idle: this run ends (its in-run memory of answers with it); the next call starts
+          // another, and answers kept longer come from the session's store, fresh as it says.
+          if (this.waiting.length === 0 && !this.done) {
+            this.done = true;
+            onEnd();
+            this.inbox.end();
+          }
+        }
+        const stopped = handle.outcome().stopped;
+        if (stopped && stopped.reason !== 'closed') error = fail(stopped);
+      } catch (err) {
+        error = err;
+      }
+      if (!this.done) {
+        this.done = true;
+        onEnd();
+      }
+      for (const w of this.waiting.splice(0)) w.reject(error ?? new Error('the client was closed'));
+    })();
+  }
+
+  lookup(number: string): Promise<LookupRecord> {
+    return new Promise<LookupRecord>((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.inbox.push({ index: this.next++, input: number });
+    });
+  }
+
+  close(): void {
+    this.inbox.end();
+  }
+}
+
+export class Session {
+  private readonly lanes = new Map<string, Lane>();
+
+  constructor(
+    readonly deps: SessionDeps,
+    private readonly fail: (stopped: NonNullable<RunOutcome['stopped']>) => unknown,
+  ) {}
+
+  /** One lookup through the lane of its kind and options; records come back as the run writes them. */
+  lookup(d: LookupDescriptor, number: string, options: LookupOptions, validate = true): Promise<LookupRecord> {
+    const opts = optionsFor(d, options);
+    const name = `${d.kind} ${Object.keys(opts).sort().join('+')} ${validate}`;
+    let lane = this.lanes.get(name);
+    if (!lane || lane.done) {
+      const made = new Lane(d, opts, validate, this.deps, () => {
+        if (this.lanes.get(name) === made) this.lanes.delete(name);
+      }, this.fail);
+      lane = made;
+      this.lanes.set(name, lane);
+    }
+    return lane.lookup(number);
+  }
+
+  /** Lets every lane finish what it was given. */
+  close(): void {
+    for (const lane of this.lanes.values()) lane.close();
+    this.lanes.clear();
+  }
+}
+

@@ -1,0 +1,68 @@
+// One client, many calls: parallel lookup() calls pace and dedup as bulk() does (one session per
+// client), answers are kept across calls, and an unknown lookup kind is a clear error.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, NumintelError, startSandbox, type Sandbox } from '../src/index.js';
+import { sandboxStats } from './e2e/harness.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  // A tight limit, so that any client that does not pace is answered 429.
+  sb = await startSandbox({ port: 0, limits: { lrn: 20, cnam: 50, trust: 100 } });
+});
+afterAll(() => sb.close());
+
+const NUMBERS = Array.from({ length: 30 }, (_, i) => `201555${String(200 + i).padStart(4, '0')}`);
+
+describe('a client session', () => {
+  it('200 parallel lookup() calls at a 20/s limit: no 429, each number sent once, every record ok', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { lrn: 20 } });
+    const before = await sandboxStats(sb);
+    const calls = Array.from({ length: 200 }, (_, i) => NUMBERS[i % NUMBERS.length]!);
+    const records = await Promise.all(calls.map((n) => client.lookup('lrn', n)));
+    await client.close();
+    const after = await sandboxStats(sb);
+    expect(records.every((r) => r.ok)).toBe(true);
+    expect(records.map((r) => r.number)).toEqual(calls.map((n) => `1${n}`));
+    expect(after.requests.lrn - before.requests.lrn).toBe(NUMBERS.length);
+    expect(after.rateLimited - (before as { rateLimited?: number }).rateLimited!).toBe(0);
+    for (const n of NUMBERS) expect(after.byNumber[`lrn:1${n}`]).toBe(1);
+  });
+
+  it('answers are kept across calls: a later bulk() of the same numbers sends nothing; cache "off" does', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    const first = await client.lookup('cnam', '2015550300', { spam: true });
+    const before = (await sandboxStats(sb)).requests.cnam;
+    const again: unknown[] = [];
+    for await (const r of client.bulk('cnam', ['2015550300', '(201) 555-0300'], { spam: true })) again.push(r);
+    expect((await sandboxStats(sb)).requests.cnam).toBe(before);
+    expect(again).toEqual([
+      { ...first, cached: true },
+      { ...first, input: '(201) 555-0300', cached: true },
+    ]);
+    await client.close();
+    const off = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, cache: 'off' });
+    await off.lookup('cnam', '2015550300', { spam: true });
+    await off.lookup('cnam', '2015550300', { spam: true });
+    await off.close();
+    expect((await sandboxStats(sb)).requests.cnam).toBe(before + 2);
+  });
+
+  it('an unknown lookup kind is a clear error, not a TypeError', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    expect(() => client.lookup('foo' as 'lrn', '2015550100')).toThrow(NumintelError);
+    expect(() => client.lookup('foo' as 'lrn', '2015550100')).toThrow('unknown lookup "foo": choose from lrn, cnam, trust');
+    await client.close();
+  });
+
+  it('a refused key rejects every waiting lookup with the refusal, and the next call tries again', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: 'sk_wrong_0123456789abcdef' });
+    const results = await Promise.allSettled([client.lookup('trust', '2015550101'), client.lookup('trust', '2015550102')]);
+    for (const r of results) {
+      expect(r.status).toBe('rejected');
+      expect((r as PromiseRejectedResult).reason).toBeInstanceOf(NumintelError);
+      expect(((r as PromiseRejectedResult).reason as NumintelError).kind).toBe('refused');
+    }
+    await expect(client.lookup('trust', '2015550103')).rejects.toBeInstanceOf(NumintelError);
+    await client.close();
+  });
+});
