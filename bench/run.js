@@ -20,6 +20,7 @@ const benches = [
   { file: 'report.js', args: [full ? '1000000' : '200000'] },
   { file: 'cache-store.js', args: [full ? '1000000' : '100000'] },
   { file: 'dry-run.js', args: [full ? '1000000' : '200000'] },
+  { file: 'cache-run.js', args: [full ? '1000000' : '100000'] },
 ];
 
 function run({ file, args }) {
@@ -76,6 +77,7 @@ for (const r of results) {
       rows.push([`cache ${n(f.entries)} LRN answers: bytes an entry (file / B-tree)`, n(f.bytesPerEntry), `/ ${n(f.treeBytesPerEntry)}`, 'small']);
       rows.push([`cache ${n(f.entries)}: warm gets/s (store alone)`, n(f.getRate), `puts ${n(f.putRate)}/s`, '']);
     }
+    if (f.name === 'cache-run' && f.run !== 'summary') rows.push([`${n(f.rows)} rows, ${f.run} run: rows/s`, n(f.rate), `peak RSS ${n(f.peakMb)} MB, ${n(f.sent)} requests`, f.run === 'warm' ? '≥ 50,000; 0 requests' : '']);
     if (f.name === 'dry-run') rows.push([`--dry-run ${n(f.rows)} rows, ${f.cache} cache: rows/s`, n(f.rate), `peak RSS ${n(f.peakMb)} MB`, f.cache === 'empty' ? '≥ 100,000' : '']);
     if (f.name === 'bulk-memory') rows.push([`memory ${n(f.rows)} rows ${f.variant}: peak RSS`, n(f.peakMb), 'MB', f.rows >= 1e6 ? '≤ 300 MB' : '']);
   }

@@ -24,7 +24,7 @@ describe('a client session', () => {
     expect(records.every((r) => r.ok)).toBe(true);
     expect(records.map((r) => r.number)).toEqual(calls.map((n) => `1${n}`));
     expect(after.requests.lrn - before.requests.lrn).toBe(NUMBERS.length);
-    expect(after.rateLimited - (before as { rateLimited?: number }).rateLimited!).toBe(0);
+    expect(after.rateLimited - before.rateLimited).toBe(0);
     for (const n of NUMBERS) expect(after.byNumber[`lrn:1${n}`]).toBe(1);
   });
 

@@ -21,6 +21,9 @@ import { SlottedStore, type AnswerSlot, type CachedAnswer } from './answer-store
 import { CACHE_FILE_NAME } from './cache-dir.js';
 import { checkLmdbFile, markLmdbFileChecked } from './lmdb-file.js';
 
+/** Answers per write transaction. */
+const BATCH = 1024;
+
 /** Prefix id × STRIDE + number: 11-digit numbers (< 2·10^10) fit below STRIDE, ids up to 90 000 below 2^53. */
 const STRIDE = 1e11;
 const ELEVEN = /^1\d{10}$/;
@@ -81,6 +84,8 @@ export class LmdbAnswerStore extends SlottedStore {
   private pending: Promise<unknown>[] = [];
   /** Answers put but not yet committed, so this process reads its own writes at once. */
   private readonly unwritten = new Map<Key, Stored>();
+  /** Answers put since the last batch was handed to lmdb: one transaction per BATCH of them. */
+  private batch: [Key, Stored][] = [];
 
   private constructor(private readonly opts: LmdbStoreOptions) {
     super();
@@ -225,16 +230,33 @@ export class LmdbAnswerStore extends SlottedStore {
           const stored: Stored = [fetchedAt, result];
           this.wrote = true;
           this.unwritten.set(key, stored);
-          this.track(
-            this.db.put(key, stored).finally(() => {
-              if (this.unwritten.get(key) === stored) this.unwritten.delete(key);
-            }),
-          );
+          this.batch.push([key, stored]);
+          if (this.batch.length >= BATCH) this.writeBatch();
         } catch (err) {
           this.fail(err);
         }
       },
     };
+  }
+
+  /**
+   * Hands the answers put so far to lmdb in one transaction (a promise and a commit per batch, not
+   * per answer: a cold run puts an answer per row), committed in the background.
+   */
+  private writeBatch(): void {
+    const db = this.db;
+    const batch = this.batch;
+    this.batch = [];
+    if (!db || batch.length === 0) return;
+    this.track(
+      db
+        .transaction(() => {
+          for (const [key, stored] of batch) void db.put(key, stored);
+        })
+        .finally(() => {
+          for (const [key, stored] of batch) if (this.unwritten.get(key) === stored) this.unwritten.delete(key);
+        }),
+    );
   }
 
   /** Writes are batched by lmdb and committed in the background; a failed one disables the cache. */
@@ -251,6 +273,7 @@ export class LmdbAnswerStore extends SlottedStore {
 
   /** Waits for the writes put so far to be committed. */
   private async settle(): Promise<void> {
+    this.writeBatch();
     const pending = this.pending;
     this.pending = [];
     await Promise.all(pending);

@@ -179,6 +179,7 @@ export async function sandboxStats(sb: SandboxLike): Promise<{
   unauthorized: number;
   paymentRequired: number;
   billed: number;
+  rateLimited: number;
 }> {
   const res = await sandboxFetch(sb, '/__sandbox/stats');
   return (await res.json()) as Awaited<ReturnType<typeof sandboxStats>>;
