@@ -14,6 +14,7 @@ import { CACHE_FILE_NAME, cacheDir } from '../store/cache-dir.js';
 import type { CacheStats, LmdbAnswerStore } from '../store/lmdb-store.js';
 import type { Figures } from './figures.js';
 import type { World } from './world.js';
+import { examples } from './help.js';
 
 // The report helpers (and cli-table3) load when a cache command runs, not with every command.
 const figures = () => import('./figures.js');
@@ -48,6 +49,14 @@ export function cacheCommand(world: World): Command {
 
   const cache = new Command('cache')
     .description(`the persistent lookup cache, in ${dir}`)
+    .addHelpText(
+      'after',
+      examples([
+        ['numintel cache stats', 'entries per lookup, fresh and expired, size on disk'],
+        ['numintel cache prune', 'remove expired entries now'],
+        ['numintel cache clear --lookup cnam', "forget one lookup's answers"],
+      ]),
+    )
     .configureOutput({ writeOut: (s) => world.stdout.write(s), writeErr: (s) => world.stderr.write(s) });
   const maxAgeOption = () => new Option('--max-age <dur>', 'judge freshness by this max age (e.g. 12h, lrn=7d,cnam=30d; default: the config\'s max-age, else lrn=24h,cnam=7d,trust=24h)');
   const profileOption = () => new Option('--profile <name>', 'config profile whose max-age applies (or NUMINTEL_PROFILE)');

@@ -2,18 +2,13 @@
 import { Argument, Command } from 'commander';
 import { completionScript, SHELLS, type Shell } from './completion.js';
 import type { World } from './world.js';
+import { examples } from './help.js';
 
-const INSTALL_HELP = `
-Install (then open a new shell):
-  bash  numintel completion bash > ~/.local/share/bash-completion/completions/numintel
-        (or add  source <(numintel completion bash)  to ~/.bashrc)
-  zsh   numintel completion zsh > "\${fpath[1]}/_numintel"
-        (or add  source <(numintel completion zsh)  to ~/.zshrc, after compinit)
-  fish  numintel completion fish > ~/.config/fish/completions/numintel.fish
-
-Examples:
-  source <(numintel completion bash)
-  numintel completion fish | source`;
+const INSTALL_HELP = examples([
+  ['source <(numintel completion bash)', 'bash: this shell; add the line to ~/.bashrc for every shell'],
+  ['numintel completion zsh > "${fpath[1]}/_numintel"', 'zsh, installed (then restart zsh)'],
+  ['numintel completion fish > ~/.config/fish/completions/numintel.fish', 'fish, installed'],
+]);
 
 /** `fullProgram` builds every command (a run builds only the one it names), to describe them all. */
 export function completionCommand(world: World, fullProgram: () => Command): Command {

@@ -15,11 +15,12 @@ import {
 import { chooseProfile, requireProfile } from '../settings/resolve.js';
 import { KEY_QUESTION, readHiddenLine, readSecretStream, trimOneNewline } from '../settings/secret-input.js';
 import type { World } from './world.js';
+import { examples } from './help.js';
 
 const PROFILE_FLAG = '--profile <name>';
 const PROFILE_HELP = 'profile to use (default: NUMINTEL_PROFILE, else "default")';
 
-const KNOWN_KEYS_HELP = `\nSettings:\n${SETTINGS.map((s) => `  ${s.name.padEnd(12)} ${s.description}`).join('\n')}\n`;
+const KNOWN_KEYS_HELP = `\nSettings:\n${SETTINGS.map((s) => `  ${s.name}`).join('\n')}\n(each with its flag, variable and default: numintel help environment)\n`;
 
 /** The secret comes from a hidden prompt at a terminal, or from whatever is piped in. */
 async function readApiKey(world: World): Promise<{ raw: string; origin: string }> {
@@ -72,6 +73,16 @@ export function configCommand(world: World): Command {
 
   const config = new Command('config')
     .description(`stored settings (API key, base URL, defaults), per profile, in ${path}`)
+    .addHelpText(
+      'after',
+      examples([
+        ['numintel config set base-url https://api.example.com', 'where the service is'],
+        ['numintel config set api-key', 'the key, asked for without echo (or piped in)'],
+        ['numintel config set concurrency 32 --profile bulk', 'a profile: it inherits the rest from default'],
+        ['numintel config list --profile bulk', 'what a profile holds and inherits'],
+        ['numintel help environment', 'every key, with its flag, variable and default'],
+      ]),
+    )
     .configureOutput({
       writeOut: (s) => world.stdout.write(s),
       writeErr: (s) => world.stderr.write(s),

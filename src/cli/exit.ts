@@ -33,9 +33,10 @@ export function describeFailure(err: unknown): { code: number; message: string }
 export const EXIT_CODES_HELP = `Exit codes:
   0    every number looked up successfully
   1    unexpected failure
-  2    usage or setup error (bad flag, no API key or base URL, unreadable or binary input, unknown
-       column, -o unwritable or the same file as -i, resume of another input, TLS or proxy failure)
-  3    the service refused the key (401/403) or payment is required (402); the run stopped
+  2    usage or setup error (bad flag, no API key or base URL, unreadable or
+       binary input, unknown column, -o unwritable or the same file as -i,
+       resume of another input, TLS or proxy failure)
+  3    the service refused the key (401/403) or payment is required (402)
   4    the run finished but at least one number was invalid or failed
-  5    the run stopped early and can be resumed (the spend cap, or the service kept failing)
-  130  interrupted (Ctrl-C or SIGTERM); finished rows are written, --resume continues`;
+  5    stopped early, resumable (the spend cap, or the service kept failing)
+  130  interrupted (Ctrl-C or SIGTERM); --resume continues`;

@@ -15,6 +15,7 @@ import { OUTPUT_FORMATS } from '../output/layout.js';
 import { intOption, numberOption } from './options.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
+import { examples } from './help.js';
 
 export type SetExitCode = (code: number) => void;
 /** A command's run function: by default run-lookups' (loaded only when the command runs); tests pass their own. */
@@ -39,6 +40,18 @@ export function lookupCommand(d: LookupDescriptor, world: World, setExitCode: Se
     .argument('[numbers...]', 'phone numbers in any common U.S. form');
   for (const o of d.options) cmd.option(`--${o.flag}`, o.description);
   addRunOptions(cmd);
+  const flags = d.options.map((o) => ` --${o.flag}`).join('');
+  cmd.addHelpText(
+    'after',
+    examples([
+      [`numintel ${d.kind} 12015550123 --sandbox`, 'one number as a table (the built-in sandbox: no key, no network)'],
+      [`numintel ${d.kind}${flags} '(212) 555-0147' --sandbox -f jsonl`, 'any common form; JSON lines'],
+      [`printf '2015550123\\n2125550147\\n' | numintel ${d.kind} --sandbox -q`, 'numbers on stdin, one per line'],
+      [`numintel ${d.kind} -i leads.csv -o leads.${d.kind}.csv`, 'a CSV, every column kept, results added'],
+      [`numintel ${d.kind} -i leads.csv --dry-run --price ${d.kind}=0.001`, 'what a run would cost, sending nothing'],
+      [`numintel ${d.kind} -i leads.csv -o out.csv --resume`, 'go on after Ctrl-C or a spend cap'],
+    ]),
+  );
   cmd.action(async (numbers: string[], flags: Record<string, unknown>) => {
     setExitCode(await runOrDryRun(run, checkStdinUse(toRunRequest('single', [d], numbers, flags)), world));
   });
@@ -64,6 +77,15 @@ export function enrichCommand(world: World, setExitCode: SetExitCode, run: RunF 
     }
   }
   addRunOptions(cmd);
+  cmd.addHelpText(
+    'after',
+    examples([
+      ["printf '2015550123\\n' | numintel enrich --sandbox --spam -f jsonl", 'every lookup of one number'],
+      ['numintel enrich leads.csv -o leads.enriched.csv --enhanced --spam', 'a CSV, all three lookups per row'],
+      ['numintel enrich leads.csv --lookups lrn,trust -o out.csv --max-lookups 1000', 'two lookups, at most 1,000 requests'],
+      ['numintel enrich leads.csv -o out.csv --report out.html', 'and a report of what came back'],
+    ]),
+  );
   cmd.action(async (file: string | undefined, flags: Record<string, unknown>) => {
     if (file !== undefined && flags.input !== undefined) {
       throw usageError(`both a file argument ("${file}") and --input were given`, 'give the input once');

@@ -1,5 +1,6 @@
 // The commander program: every command, wired to the world. Nothing heavy is imported here.
 import { Command } from 'commander';
+import { usageError } from '../core/errors.js';
 import { LOOKUP_KINDS, LOOKUPS } from '../core/lookups.js';
 import { VERSION } from '../core/version.js';
 import { completionCommand } from './completion-command.js';
@@ -9,6 +10,7 @@ import { enrichCommand, lookupCommand, type RunF, type SetExitCode } from './loo
 import { reportCommand } from './report-command.js';
 import { sandboxCommand } from './sandbox-command.js';
 import { EXIT_CODES_HELP } from './exit.js';
+import { environmentHelp, examples } from './help.js';
 import type { World } from './world.js';
 
 /** What tests put in place of a command's run function, to see the request its flags make. */
@@ -25,7 +27,16 @@ export function buildProgram(world: World, setExitCode: SetExitCode, named?: str
   const program = new Command('numintel')
     .description('U.S. phone number intelligence: LRN, CNAM and trust lookups, one number or millions.')
     .version(VERSION, '-V, --version')
-    .addHelpText('after', `\nExamples:\n  numintel lrn 12015550123 --sandbox\n  numintel lrn -i leads.csv -o leads.enriched.csv\n  cat numbers.txt | numintel trust | jq -r 'select(.result.is_spam) | .number'\n\n${EXIT_CODES_HELP}`);
+    .helpCommand(false)
+    .addHelpText(
+      'after',
+      `${examples([
+        ['numintel lrn 12015550123 --sandbox', 'one number, as a table (the built-in sandbox: no key, no network)'],
+        ['numintel lrn -i leads.csv -o leads.enriched.csv', 'a file, enriched into another'],
+        ["printf '2015550123\\n' | numintel trust --sandbox | jq .result", 'a pipe: JSON lines out'],
+        ['numintel help environment', 'every setting, config key and environment variable'],
+      ])}\n${EXIT_CODES_HELP}`,
+    );
   const commands: Record<string, () => Command> = {
     ...Object.fromEntries(LOOKUP_KINDS.map((kind) => [kind, () => lookupCommand(LOOKUPS[kind], world, setExitCode, hooks.runLookups)])),
     enrich: () => enrichCommand(world, setExitCode, hooks.runLookups),
@@ -34,11 +45,32 @@ export function buildProgram(world: World, setExitCode: SetExitCode, named?: str
     config: () => configCommand(world),
     completion: () => completionCommand(world, () => buildProgram(world, () => {})),
     cache: () => cacheCommand(world),
+    help: () => helpCommand(world, () => buildProgram(world, () => {})),
   };
   const names = named !== undefined && Object.hasOwn(commands, named) ? [named] : Object.keys(commands);
   for (const name of names) program.addCommand(commands[name]!());
   wire(program, world);
   return program;
+}
+
+/** `numintel help [command…]` and `numintel help environment`. */
+function helpCommand(world: World, fullProgram: () => Command): Command {
+  return new Command('help')
+    .description('help for a command, or `help environment`: every setting and environment variable')
+    .argument('[topic...]', 'a command (`config set`), or environment')
+    .action((topic: string[]) => {
+      if (topic.length === 1 && topic[0] === 'environment') {
+        world.stdout.write(environmentHelp(world.stdout.columns ?? 80));
+        return;
+      }
+      let cmd = fullProgram();
+      for (const word of topic) {
+        const sub = cmd.commands.find((c) => c.name() === word);
+        if (!sub) throw usageError(`no command or help topic "${topic.join(' ')}"`, 'see `numintel --help` for the commands; `numintel help environment` for settings');
+        cmd = sub;
+      }
+      cmd.outputHelp();
+    });
 }
 
 /** Every command throws instead of exiting and writes through the world's streams. */
@@ -50,6 +82,9 @@ function wire(cmd: Command, world: World): void {
     .configureOutput({
       writeOut: (s) => world.stdout.write(s),
       writeErr: (s) => world.stderr.write(s),
+      // Help wraps to the terminal the world has (80 columns when it does not say).
+      getOutHelpWidth: () => world.stdout.columns ?? (Number(world.env.COLUMNS) || 80),
+      getErrHelpWidth: () => world.stderr.columns ?? (Number(world.env.COLUMNS) || 80),
       outputError: (s, write) => write(s.startsWith('error:') ? `numintel: ${s}` : s),
     });
   for (const sub of cmd.commands) wire(sub, world);

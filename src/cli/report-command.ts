@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { isLookupKind, type LookupKind } from '../core/lookups.js';
 import type { SetExitCode } from './lookup-command.js';
 import type { World } from './world.js';
+import { examples } from './help.js';
 
 export function reportCommand(world: World, setExitCode: SetExitCode): Command {
   return new Command('report')
@@ -18,7 +19,14 @@ export function reportCommand(world: World, setExitCode: SetExitCode): Command {
     .option('--as-of <date>', 'the date porting ages are counted to (default: today)', dateOption)
     .option('--price <list>', 'price per billed lookup, e.g. lrn=0.0005,cnam=0.006,trust=0.002', priceOption)
     .option('--no-color', 'no colour')
-    .addHelpText('after', '\nExamples:\n  numintel report leads.enriched.csv\n  numintel report leads.enriched.csv --html leads.html --price lrn=0.0005,cnam=0.006\n  numintel report out.jsonl -f json | jq .line_type')
+    .addHelpText(
+      'after',
+      examples([
+        ['numintel report leads.enriched.csv', 'line types, porting, carriers, states, spam: in the terminal'],
+        ['numintel report leads.enriched.csv --html leads.html --price lrn=0.0005', 'and as one HTML page, with the cost'],
+        ['numintel report out.jsonl -f json | jq .line_type', 'every figure as JSON'],
+      ]),
+    )
     .action(async (file: string, flags: { format: 'text' | 'json'; html?: string; asOf?: number; price?: Partial<Record<LookupKind, number>>; color?: boolean }) => {
       const { runReport } = await import('./run-report.js');
       setExitCode(

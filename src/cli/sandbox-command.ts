@@ -6,40 +6,26 @@ import { maskSecret } from '../core/secret.js';
 // Only the options here: the server (and graphql) load when the command runs, not at every start-up.
 import { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, optionProblems, type SandboxOptions } from '../sandbox/options.js';
 import type { World } from './world.js';
+import { examples, topics } from './help.js';
 
 const SANDBOX_DEFAULT_PORT = 4010;
 
-const CHOICES_HELP = `
-Behaviour (stable, so tests can rely on it; see docs/sandbox.md):
-  Auth        Authorization: Bearer <key> on REST and GraphQL. Missing, malformed, unknown or
-              revoked key: 401 {"error":"unauthorized","message":...} + WWW-Authenticate: Bearer.
-  Limits      fixed one-second windows per key and per lookup, aligned to wall-clock seconds
-              (0 = unlimited, and then no X-RateLimit-* headers). X-RateLimit-Reset is seconds to
-              wait for LRN, a Unix timestamp for CNAM and trust.
-  429 bodies  LRN {"error","message","retry_after"}; CNAM {"data":null,"errors":[...]};
-              trust {"success":false,"error":...}; all with Retry-After.
-  Quota       --quota N billed lookups per key (default unlimited); past it 402
-              {"error":"payment_required","message":...}. Invalid numbers are never billed.
-  Numbers     LRN: 11 digits starting with 1, else 400 {"error","details"}.
-              CNAM: 10 digits or 11 starting with 1, else 400 with data.spam_type INVALID_NUMBER.
-              Trust: as CNAM, else 400 {"success":false,"error":...}.
-  Values      carrier_type WIRELESS|LANDLINE|VOIP|TOLLFREE; trust spam_type SPAM|ROBOCALL|SCAM|null,
-              reputation_score 0-100, trust_level high|medium|low. Same number + seed = same answer.
-  GraphQL     POST /graphql; errors carry extensions.code (GRAPHQL_PARSE_FAILED,
-              GRAPHQL_VALIDATION_FAILED, INVALID_NUMBER, UNAUTHENTICATED, PAYMENT_REQUIRED,
-              RATE_LIMITED, INTERNAL_SERVER_ERROR) with the same statuses and headers as REST.
-  Faults      --fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset;
-              --hang-rate: no answer; --rate-429: spurious 429s with the usual hints.
-  Admin       sandbox-only, no key: GET /__sandbox/stats, POST /__sandbox/reset,
-              POST /__sandbox/config (JSON patch of limits, quota, faults), POST /__sandbox/revoke.
-
-  TLS         --tls: HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1 made at
-              start; its PEM file is printed (trust it with NODE_EXTRA_CA_CERTS or --ca-file).
-
-Example:
-  numintel sandbox --port 4010 --limit-lrn 5 --fail-rate 0.1
-  NUMINTEL_API_KEY=${DEFAULT_API_KEY} numintel lrn 12015550123 --base-url http://127.0.0.1:4010
-`;
+const CHOICES_HELP = `${topics('Behaviour (stable, so tests can rely on it; see docs/sandbox.md):', [
+  ['Auth', 'Authorization: Bearer <key> on REST and GraphQL. Missing, malformed, unknown or revoked key: 401 {"error":"unauthorized","message":...} + WWW-Authenticate: Bearer.'],
+  ['Limits', 'fixed one-second windows per key and per lookup, aligned to wall-clock seconds (0 = unlimited, and then no X-RateLimit-* headers). X-RateLimit-Reset is seconds to wait for LRN, a Unix timestamp for CNAM and trust.'],
+  ['429 bodies', 'LRN {"error","message","retry_after"}; CNAM {"data":null,"errors":[...]}; trust {"success":false,"error":...}; all with Retry-After.'],
+  ['Quota', '--quota N billed lookups per key (default unlimited); past it 402 {"error":"payment_required","message":...}. Invalid numbers are never billed.'],
+  ['Numbers', 'LRN: 11 digits starting with 1, else 400 {"error","details"}. CNAM: 10 digits or 11 starting with 1, else 400 with data.spam_type INVALID_NUMBER. Trust: as CNAM, else 400 {"success":false,"error":...}.'],
+  ['Values', 'carrier_type WIRELESS|LANDLINE|VOIP|TOLLFREE; trust spam_type SPAM|ROBOCALL|SCAM|null, reputation_score 0-100, trust_level high|medium|low. Same number + seed = same answer.'],
+  ['GraphQL', 'POST /graphql; errors carry extensions.code (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, INVALID_NUMBER, UNAUTHENTICATED, PAYMENT_REQUIRED, RATE_LIMITED, INTERNAL_SERVER_ERROR) with the same statuses and headers as REST.'],
+  ['Faults', '--fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset; --hang-rate: no answer; --rate-429: spurious 429s with the usual hints.'],
+  ['Admin', 'sandbox-only, no key: GET /__sandbox/stats, POST /__sandbox/reset, POST /__sandbox/config (JSON patch of limits, quota, faults), POST /__sandbox/revoke.'],
+  ['TLS', '--tls: HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1 made at start; its PEM file is printed (trust it with NODE_EXTRA_CA_CERTS or --ca-file).'],
+])}${examples([
+  ['numintel sandbox --port 4010 --limit-lrn 5 --fail-rate 0.1', 'a sandbox that limits LRN to 5/s and fails 10% of requests'],
+  [`NUMINTEL_API_KEY=${DEFAULT_API_KEY} numintel lrn 12015550123 \\\n      --base-url http://127.0.0.1:4010`, 'then, in another terminal, a lookup against it'],
+  ['numintel sandbox --tls --port 0', 'over HTTPS, on a free port; it prints its certificate'],
+])}`;
 
 interface SandboxFlags {
   host: string;

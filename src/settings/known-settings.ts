@@ -204,7 +204,7 @@ export const SETTINGS: readonly SettingSpec[] = [
       name: `price.${kind}`,
       property: `price${kind[0]?.toUpperCase()}${kind.slice(1)}` as SettingProperty,
       expects: 'a price per lookup ≥ 0, e.g. 0.0005',
-      description: `price of one ${kind} lookup, for --dry-run's cost estimate`,
+      description: `price of one ${kind} lookup, for --dry-run, --max-spend and reports`,
       parse: parsePrice,
     }),
   ),

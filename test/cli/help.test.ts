@@ -1,0 +1,68 @@
+// Help for people: every command's --help has Examples and fits an 80-column terminal; the
+// examples that need no file of yours run as printed; `help environment` lists every setting.
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli/program.js';
+import { SETTINGS } from '../../src/settings/known-settings.js';
+import { runInProcess, testWorld } from '../support/world.js';
+import { runShell } from '../e2e/harness.js';
+import type { Command } from 'commander';
+
+function paths(cmd: Command, prefix: string[] = []): string[][] {
+  return cmd.commands.flatMap((c) => [[...prefix, c.name()], ...paths(c, [...prefix, c.name()])]);
+}
+const ALL = paths(buildProgram(testWorld().world, () => {}));
+const TOP_LEVEL = ALL.filter((p) => p.length === 1).map((p) => p[0]!);
+
+async function helpOf(path: string[], columns = 80): Promise<string> {
+  const r = await runInProcess([...path, '--help'], { stdoutTTY: true, columns });
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+const exampleCommands = (help: string) => [...help.matchAll(/^ {2}\$ (.+)$/gm)].map((m) => m[1]!);
+
+describe('--help', () => {
+  it.each(ALL.map((p) => [p.join(' '), p] as const))('%s fits 80 columns', async (_name, path) => {
+    const long = (await helpOf(path)).split('\n').filter((l) => [...l].length > 80);
+    expect(long).toEqual([]);
+  });
+
+  it.each(TOP_LEVEL.filter((c) => c !== 'help'))('%s has an Examples section', async (name) => {
+    expect(exampleCommands(await helpOf([name])).length).toBeGreaterThan(0);
+  });
+
+  it('wraps descriptions to a wider terminal too', async () => {
+    const wide = await helpOf(['lrn'], 120);
+    expect(wide.split('\n').some((l) => l.length > 80 && l.length <= 120)).toBe(true);
+  });
+
+  it('the examples that need no file of yours run as printed', async () => {
+    const runnable = TOP_LEVEL.flatMap((name) => [name]).filter((n) => n !== 'sandbox');
+    const commands: string[] = [];
+    for (const name of runnable) for (const c of exampleCommands(await helpOf([name]))) if (/--sandbox/.test(c) && !/leads\.csv|jq/.test(c)) commands.push(c);
+    expect(commands.length).toBeGreaterThan(5);
+    for (const command of commands) {
+      const r = await runShell(command);
+      expect([0, 4], `${command}\n${r.stderr}`).toContain(r.code);
+      expect(r.stdout.length, command).toBeGreaterThan(0);
+    }
+  }, 60_000);
+});
+
+describe('help environment', () => {
+  it('lists every config key and the variables, and runs as `numintel help environment`', async () => {
+    const r = await runInProcess(['help', 'environment'], { stdoutTTY: true, columns: 80 });
+    expect(r.code).toBe(0);
+    for (const s of SETTINGS) expect(r.stdout).toContain(`  ${s.name}`);
+    for (const v of ['NUMINTEL_API_KEY', 'NUMINTEL_CONFIG_DIR', 'NUMINTEL_CACHE_DIR', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', 'NO_COLOR', 'FORCE_COLOR']) expect(r.stdout).toContain(v);
+    expect(r.stdout.split('\n').filter((l) => [...l].length > 80)).toEqual([]);
+  });
+
+  it('`help <command>` is that command\'s help; an unknown topic is a usage error', async () => {
+    const viaHelp = await runInProcess(['help', 'config', 'set'], { stdoutTTY: true, columns: 80 });
+    expect(viaHelp.stdout).toBe(await helpOf(['config', 'set']));
+    const bad = await runInProcess(['help', 'nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('no command or help topic "nope"');
+  });
+});
