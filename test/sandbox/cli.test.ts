@@ -121,7 +121,7 @@ describe('numintel sandbox', () => {
     let text = '';
     cmd.configureOutput({ writeOut: (s) => (text += s) }).exitOverride();
     expect(() => cmd.parse(['--help'], { from: 'user' })).toThrow();
-    for (const word of ['--fail-rate', '--limit-trust', '401', '402', 'WWW-Authenticate', 'Unix timestamp', 'retry_after', 'INVALID_NUMBER', '/__sandbox/stats', 'TOLLFREE', 'high|medium|low']) {
+    for (const word of ['--fail-rate', '--limit-trust', '401', '402', 'WWW-Authenticate', 'timestamp for CNAM and trust', 'retry_after', 'INVALID_NUMBER', '/__sandbox/stats', 'TOLLFREE', 'high|medium|low']) {
       expect(text).toContain(word);
     }
   });
