@@ -6,6 +6,7 @@ import { VERSION } from '../core/version.js';
 import { completionCommand } from './completion-command.js';
 import { cacheCommand } from './cache-command.js';
 import { configCommand } from './config-command.js';
+import { doctorCommand } from './doctor-command.js';
 import { enrichCommand, lookupCommand, type RunF, type SetExitCode } from './lookup-command.js';
 import { reportCommand } from './report-command.js';
 import { sandboxCommand } from './sandbox-command.js';
@@ -45,6 +46,7 @@ export function buildProgram(world: World, setExitCode: SetExitCode, named?: str
     config: () => configCommand(world),
     completion: () => completionCommand(world, () => buildProgram(world, () => {})),
     cache: () => cacheCommand(world),
+    doctor: () => doctorCommand(world, setExitCode),
     help: () => helpCommand(world, () => buildProgram(world, () => {})),
   };
   const names = named !== undefined && Object.hasOwn(commands, named) ? [named] : Object.keys(commands);

@@ -1,0 +1,104 @@
+// `numintel doctor`: where requests would go and how (base URL, proxy, TLS trust, key), then one
+// request that cannot be billed: an LRN lookup of the number "1", which the service refuses as
+// invalid once it has accepted the key (the key is checked first), so the answer tells whether the
+// key is good without paying for anything.
+import { Command } from 'commander';
+import { LOOKUPS } from '../core/lookups.js';
+import { maskSecret } from '../core/secret.js';
+import { proxyFromEnv, shownProxy } from '../api/proxy.js';
+import { resolveSettings, type Settings } from '../settings/resolve.js';
+import { apiKeyFileReader } from '../settings/secret-input.js';
+import { connect } from './connection.js';
+import { EXIT } from './exit.js';
+import { examples } from './help.js';
+import type { RunRequest } from './run-request.js';
+import type { SetExitCode } from './lookup-command.js';
+import type { World } from './world.js';
+
+interface DoctorFlags {
+  baseUrl?: string;
+  apiKeyFile?: string;
+  profile?: string;
+  caFile?: string;
+  transport?: 'rest' | 'graphql';
+  timeout?: string;
+  sandbox?: boolean;
+}
+
+/** The number sent: never valid, so never billed. */
+const PROBE = '1';
+
+export function doctorCommand(world: World, setExitCode: SetExitCode): Command {
+  return new Command('doctor')
+    .description('check the base URL, proxy, TLS and API key with one request that cannot be billed')
+    .option('--base-url <url>', 'service base URL (or NUMINTEL_BASE_URL, or the config file)')
+    .option('--api-key-file <path>', 'read the API key from a file (- for stdin); or NUMINTEL_API_KEY')
+    .option('--profile <name>', 'config profile (or NUMINTEL_PROFILE)')
+    .option('--ca-file <pem>', 'trust these CA certificates too (or NUMINTEL_CA_FILE)')
+    .option('--transport <transport>', 'rest or graphql')
+    .option('--timeout <seconds>', 'how long to wait for the answer (default 15)')
+    .option('--sandbox', 'check against the built-in sandbox')
+    .addHelpText(
+      'after',
+      examples([
+        ['numintel doctor --sandbox', 'what a check looks like (the built-in sandbox)'],
+        ['numintel doctor --profile bulk', "check a profile's base URL and key"],
+      ]),
+    )
+    .action(async (flags: DoctorFlags) => setExitCode(await runDoctor(flags, world)));
+}
+
+export async function runDoctor(flags: DoctorFlags, world: World): Promise<number> {
+  const line = (mark: string, what: string, text: string) => world.stdout.write(`${mark.padEnd(4)} ${what.padEnd(10)} ${text}\n`);
+  const settings = await resolveSettings({
+    flags: { 'base-url': flags.baseUrl, transport: flags.transport, timeout: flags.timeout, 'ca-file': flags.caFile },
+    env: world.env,
+    home: world.home,
+    profile: flags.profile,
+    apiKeyFile: flags.apiKeyFile,
+    readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd, { output: world.stderr, signal: world.interrupt }),
+    skipApiKey: flags.sandbox === true,
+    warn: (text) => void world.stderr.write(`numintel: warning: ${text}\n`),
+  });
+  if (!flags.sandbox) describeSetup(settings, world, line);
+  const req = { sandbox: flags.sandbox === true, numbers: [PROBE] } as Pick<RunRequest, 'sandbox' | 'numbers'> as RunRequest;
+  const connection = await connect(req, settings, world, undefined);
+  try {
+    const started = world.clock.now();
+    const attempt = await connection.transport.send(LOOKUPS.lrn, PROBE, {}, world.interrupt);
+    const ms = world.clock.now() - started;
+    switch (attempt.kind) {
+      case 'invalid':
+        line('ok', 'key', `accepted: the service checked it, then refused the test number "${PROBE}" as invalid, as it should (${ms} ms); nothing was billed`);
+        return EXIT.ok;
+      case 'ok':
+        line('ok', 'key', `accepted (${ms} ms), but the service answered a lookup of the invalid number "${PROBE}": it may have been billed`);
+        return EXIT.ok;
+      case 'fatal': {
+        const refused = attempt.error.code === 'unauthorized' || attempt.error.code === 'payment_required';
+        line('FAIL', refused ? 'key' : 'connection', attempt.error.message);
+        return refused ? EXIT.refused : EXIT.usage;
+      }
+      default:
+        line('FAIL', 'connection', `the service could not be asked: ${attempt.error.message}`);
+        return EXIT.usage;
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+/** What the run would use, and where each came from. */
+function describeSetup(settings: Settings, world: World, line: (mark: string, what: string, text: string) => void): void {
+  const from = (source: string) => (source === 'config' ? `config profile ${settings.profile}` : source === 'env' ? 'environment' : source);
+  const base = settings.baseUrl;
+  line(base ? 'ok' : 'FAIL', 'base URL', base ? `${base} (from ${from(settings.source.baseUrl)})` : 'none: set one with `numintel config set base-url https://…`');
+  const proxy = proxyFromEnv(world.env);
+  const via = base && proxy ? (base.startsWith('https:') ? proxy.httpsProxy || proxy.httpProxy : proxy.httpProxy) : '';
+  line('ok', 'proxy', via ? `${shownProxy(via)} (NO_PROXY: ${proxy?.noProxy || 'none'})` : 'none');
+  const trust = ['the system CAs'];
+  if (world.env.NODE_EXTRA_CA_CERTS) trust.push(`NODE_EXTRA_CA_CERTS ${world.env.NODE_EXTRA_CA_CERTS}`);
+  if (settings.caFile) trust.push(`ca-file ${settings.caFile} (from ${from(settings.source.caFile)})`);
+  line('ok', 'trust', trust.join(' + '));
+  line(settings.apiKey ? 'ok' : 'FAIL', 'API key', settings.apiKey ? `${maskSecret(settings.apiKey)} (from ${from(settings.source.apiKey)})` : 'none');
+}

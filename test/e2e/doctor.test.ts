@@ -1,0 +1,51 @@
+// numintel doctor against a real sandbox: the setup it would use, and one request that the
+// service never bills (checked in its own counts), for a good key, a bad key and an untrusted
+// certificate.
+import { describe, expect, it } from 'vitest';
+import { fileSandbox, requireBuiltCli, runCli, sandboxEnv, sandboxStats, startTlsSandbox } from './harness.js';
+
+requireBuiltCli();
+const ctx = fileSandbox({ tls: true });
+
+describe('numintel doctor', () => {
+  it('a good key: every line ok, exit 0, one request and nothing billed', async () => {
+    const before = await sandboxStats(ctx.sb);
+    const r = await runCli(['doctor'], { env: ctx.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ok {3}base URL {3}https:\/\/127\.0\.0\.1:\d+ \(from environment\)$/m);
+    expect(r.stdout).toMatch(/^ok {3}trust {6}the system CAs \+ NODE_EXTRA_CA_CERTS /m);
+    expect(r.stdout).toMatch(/^ok {3}API key {4}sand…\(16 chars\) \(from environment\)$/m);
+    expect(r.stdout).toMatch(/^ok {3}key {8}accepted: .*nothing was billed$/m);
+    expect(r.stdout).not.toContain(ctx.sb.apiKey);
+    const after = await sandboxStats(ctx.sb);
+    expect(after.requests.total - before.requests.total).toBe(1);
+    expect(after.billed).toBe(before.billed);
+  });
+
+  it('a refused key: exit 3, the service refusal in one line, nothing billed, the key never shown', async () => {
+    const key = 'sk_wrong_0123456789abcdef';
+    const before = await sandboxStats(ctx.sb);
+    const r = await runCli(['doctor'], { env: sandboxEnv(ctx.sb, { NUMINTEL_API_KEY: key }) });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^FAIL key {8}the service refused the API key/m);
+    expect(r.stdout + r.stderr).not.toContain(key);
+    expect((await sandboxStats(ctx.sb)).billed).toBe(before.billed);
+  });
+
+  it('an untrusted certificate: exit 2 with the TLS cause and fix', async () => {
+    const other = await startTlsSandbox();
+    try {
+      const r = await runCli(['doctor'], { env: { NUMINTEL_BASE_URL: other.url, NUMINTEL_API_KEY: other.apiKey } });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toMatch(/^FAIL connection TLS: the certificate of 127\.0\.0\.1:\d+ is not trusted .*--ca-file/m);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('no base URL: exit 2 saying how to set one', async () => {
+    const r = await runCli(['doctor'], { env: { NUMINTEL_API_KEY: 'sk_x_0123456789' } });
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).toContain('numintel config set base-url');
+  });
+});
