@@ -68,7 +68,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns, cacheColumns: req.cacheColumns }, source);
   const { layout } = target;
 
-  const cap = spendCap(req, pricesFrom(settings, req.price));
+  const prices = pricesFrom(settings, req.price);
+  const cap = spendCap(req, prices);
   const connection = await connect(req, settings, world, trace);
   // The persistent cache (none for --no-cache or --sandbox); a damaged one is a warning, never a failure.
   const { store } = await openRunStore(req, settings, world);
@@ -88,7 +89,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     world.clock,
   );
   const sink = await createSink(target.format, target.stream, layout, target.style);
-  const report = req.report === undefined ? undefined : (await import('./report-hook.js')).reportHook(req.report, req.input, world);
+  const report = req.report === undefined ? undefined : (await import('./report-hook.js')).reportHook(req.report, req.input, world, prices);
 
   let stopped: RunOutcome['stopped'] = null;
   try {

@@ -6,6 +6,7 @@ import type { OutputRecord } from '../core/records.js';
 import { ReportAccumulator } from './accumulator.js';
 import { recordFacts } from './facts.js';
 import { renderHtml } from './render-html.js';
+import type { Prices } from '../settings/prices.js';
 
 export interface ReportObserver {
   observe(record: OutputRecord): void;
@@ -13,8 +14,8 @@ export interface ReportObserver {
   write(): Promise<void>;
 }
 
-export function reportObserver(path: string, label: string, asOf: number, name: string | undefined): ReportObserver {
-  const acc = new ReportAccumulator({ asOf, source: 'run', name });
+export function reportObserver(path: string, label: string, asOf: number, name: string | undefined, prices?: Prices): ReportObserver {
+  const acc = new ReportAccumulator({ asOf, source: 'run', name, ...(prices ? { prices } : {}) });
   return {
     observe(record) {
       const facts = recordFacts(record);

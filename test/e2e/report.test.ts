@@ -105,6 +105,16 @@ describe('--report on a lookup run', () => {
     expect(r.line_type?.base).toBeGreaterThan(0);
     expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
   });
+
+  it('--report with --price: the page shows what the run cost, as report --price of the file does', async () => {
+    const out = join(dir, 'priced.csv');
+    const page = join(dir, 'priced.html');
+    const run = await runCli(['enrich', 'samples/contacts.csv', '--sandbox', '--lookups', 'lrn,cnam', '-o', out, '-q', '--report', page, '--price', 'lrn=0.001,cnam=0.01']);
+    expect([0, 4]).toContain(run.code);
+    const r = JSON.parse((await runCli(['report', out, '-f', 'json', '--price', 'lrn=0.001,cnam=0.01'])).stdout) as Report;
+    expect(r.cost?.total).toBeGreaterThan(0);
+    expect(readFileSync(page, 'utf8')).toContain(`data-value="${r.cost?.total}"`);
+  });
 });
 
 // On a real terminal: util-linux `script` gives the CLI a pseudo-terminal of a set width.
