@@ -88,6 +88,13 @@ const names = (f: FlagSpec) => [f.short, f.long].filter((n): n is string => n !=
 /** Single-quoted for sh-like shells. */
 const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** One case a flag whose value completes from something (files, choices, profiles): `'lrn|-f'|…) action ;;`. */
+function valueCasesOf(specs: readonly CommandSpec[], action: (v: Exclude<ValueKind, { kind: 'free' }>) => string): string {
+  return specs
+    .flatMap((s) => s.flags.flatMap((f) => (f.value && f.value.kind !== 'free' ? [`    ${casePattern(s, f)}) ${action(f.value)} ;;`] : [])))
+    .join('\n');
+}
+
 /** The case pattern of a flag's value at a command: `'lrn|-f'|'lrn|--format'` (path|flag). */
 const casePattern = (s: CommandSpec, f: FlagSpec) => names(f).map((n) => q(`${s.path.join(' ')}|${n}`)).join('|');
 
@@ -99,18 +106,10 @@ function bashScript(name: string, specs: CommandSpec[]): string {
       return `    ${q(s.path.join(' '))}) subs=${q([...s.subcommands.map((c) => c.name), ...s.operandChoices].join(' '))}; flags=${q(s.flags.flatMap(names).join(' '))}; valued=${q(valued.join(' '))}; operands=${s.operands} ;;`;
     })
     .join('\n');
-  const valueCases = specs
-    .flatMap((s) =>
-      s.flags
-        .filter((f) => f.value && f.value.kind !== 'free')
-        .map((f) => {
-          const v = f.value!;
-          const words = v.kind === 'choice' ? q(v.choices.join(' ')) : `"$(${name} config profiles 2>/dev/null)"`;
-          const reply = v.kind === 'file' ? 'COMPREPLY=($(compgen -f -- "$cur"))' : `COMPREPLY=($(compgen -W ${words} -- "$cur"))`;
-          return `    ${casePattern(s, f)}) ${reply} ;;`;
-        }),
-    )
-    .join('\n');
+  const valueCases = valueCasesOf(specs, (v) => {
+    const words = v.kind === 'choice' ? q(v.choices.join(' ')) : `"$(${name} config profiles 2>/dev/null)"`;
+    return v.kind === 'file' ? 'COMPREPLY=($(compgen -f -- "$cur"))' : `COMPREPLY=($(compgen -W ${words} -- "$cur"))`;
+  });
   return `# ${name} completion for bash. Load it in this shell:  source <(${name} completion bash)
 # or for every shell:  ${name} completion bash > ~/.local/share/bash-completion/completions/${name}
 ${fn}_spec() {
@@ -165,18 +164,10 @@ function zshScript(name: string, specs: CommandSpec[]): string {
       return `    ${q(s.path.join(' '))}) subs=(${subs}); flags=(${flags}); valued=(${valued}); operands=${s.operands} ;;`;
     })
     .join('\n');
-  const valueCases = specs
-    .flatMap((s) =>
-      s.flags
-        .filter((f) => f.value && f.value.kind !== 'free')
-        .map((f) => {
-          const v = f.value!;
-          const words = v.kind === 'choice' ? v.choices.map(q).join(' ') : `\${(f)"$(${name} config profiles 2>/dev/null)"}`;
-          const action = v.kind === 'file' ? '_files' : `compadd -- ${words}`;
-          return `    ${casePattern(s, f)}) ${action} ;;`;
-        }),
-    )
-    .join('\n');
+  const valueCases = valueCasesOf(specs, (v) => {
+    const words = v.kind === 'choice' ? v.choices.map(q).join(' ') : `\${(f)"$(${name} config profiles 2>/dev/null)"}`;
+    return v.kind === 'file' ? '_files' : `compadd -- ${words}`;
+  });
   return `#compdef ${name}
 # ${name} completion for zsh. Load it in this shell:  source <(${name} completion zsh)
 # or for every shell: ${name} completion zsh > "\${fpath[1]}/_${name}"  (then restart zsh)

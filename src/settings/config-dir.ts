@@ -9,13 +9,20 @@ export function envValue(env: Env, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
+/**
+ * numintel's own directory of one XDG kind: `own` (NUMINTEL_…_DIR) when set, else `<$xdg>/numintel`,
+ * else `~/<fallback>/numintel`. The XDG spec says a relative XDG_* value is invalid and ignored.
+ */
+export function userDir(env: Env, homedir: string, own: string, xdg: string, fallback: string): string {
+  const dir = envValue(env, own);
+  if (dir) return dir;
+  const base = envValue(env, xdg);
+  if (base && isAbsolute(base)) return join(base, 'numintel');
+  return join(homedir, fallback, 'numintel');
+}
+
 export function configDir(env: Env, homedir: string): string {
-  const own = envValue(env, 'NUMINTEL_CONFIG_DIR');
-  if (own) return own;
-  // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
-  const xdg = envValue(env, 'XDG_CONFIG_HOME');
-  if (xdg && isAbsolute(xdg)) return join(xdg, 'numintel');
-  return join(homedir, '.config', 'numintel');
+  return userDir(env, homedir, 'NUMINTEL_CONFIG_DIR', 'XDG_CONFIG_HOME', '.config');
 }
 
 const CONFIG_FILE_NAME = 'config.json';

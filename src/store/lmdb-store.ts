@@ -21,8 +21,9 @@ import { SlottedStore, type AnswerSlot, type CachedAnswer } from './answer-store
 import { CACHE_FILE_NAME } from './cache-dir.js';
 import { checkLmdbFile, markLmdbFileChecked } from './lmdb-file.js';
 
-/** Answers per write transaction. */
+/** Answers per write transaction, and the longest an answer waits for its batch. */
 const BATCH = 1024;
+const BATCH_MS = 100;
 
 /** Prefix id × STRIDE + number: 11-digit numbers (< 2·10^10) fit below STRIDE, ids up to 90 000 below 2^53. */
 const STRIDE = 1e11;
@@ -86,6 +87,8 @@ export class LmdbAnswerStore extends SlottedStore {
   private readonly unwritten = new Map<Key, Stored>();
   /** Answers put since the last batch was handed to lmdb: one transaction per BATCH of them. */
   private batch: [Key, Stored][] = [];
+  /** A batch is handed over at the latest BATCH_MS after its first answer (other processes read it then). */
+  private batchTimer: NodeJS.Timeout | undefined;
 
   private constructor(private readonly opts: LmdbStoreOptions) {
     super();
@@ -232,6 +235,7 @@ export class LmdbAnswerStore extends SlottedStore {
           this.unwritten.set(key, stored);
           this.batch.push([key, stored]);
           if (this.batch.length >= BATCH) this.writeBatch();
+          else if (!this.batchTimer) this.batchTimer = setTimeout(() => this.writeBatch(), BATCH_MS).unref();
         } catch (err) {
           this.fail(err);
         }
@@ -244,6 +248,8 @@ export class LmdbAnswerStore extends SlottedStore {
    * per answer: a cold run puts an answer per row), committed in the background.
    */
   private writeBatch(): void {
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
     const db = this.db;
     const batch = this.batch;
     this.batch = [];
