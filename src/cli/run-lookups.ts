@@ -13,6 +13,7 @@ import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect } from './connection.js';
 import { openOutput } from './output-target.js';
 import { openRunStore } from './run-store.js';
+import { parseFields, projectRecord } from '../output/fields.js';
 import { SpendCap } from '../pipeline/spend-cap.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
 import { usageError } from '../core/errors.js';
@@ -48,6 +49,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     ? (line: string) => void world.stderr.write(`${new Date(world.clock.now()).toISOString().slice(11, 23)} ${line}\n`)
     : undefined;
 
+  // An unknown --fields name exits 2 before anything is read or sent.
+  const fields = req.fields === undefined ? undefined : parseFields(req.fields, req.lookups, req.options);
   // Reading the input first: an unknown column or a missing file exits 2 before anything is sent.
   const source = await openSource(
     {
@@ -65,7 +68,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       cwd: world.cwd,
     },
   );
-  const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns, cacheColumns: req.cacheColumns }, source);
+  const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns, cacheColumns: req.cacheColumns, ...(fields ? { fields } : {}) }, source);
   const { layout } = target;
 
   const prices = pricesFrom(settings, req.price);
@@ -115,7 +118,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     });
     progress.start();
     for await (const record of run.records) {
-      await sink.write(record);
+      await sink.write(fields ? projectRecord(record, fields, req.lookups, req.options) : record);
       report?.observe(record);
       progress.update();
     }

@@ -24,6 +24,8 @@ export interface RunRequest {
   readonly rawCsv: boolean;
   /** --cache-columns: CSV/TSV get `cached` and `fetched_at` columns. */
   readonly cacheColumns: boolean;
+  /** --fields: the result fields to write, unparsed. */
+  readonly fields?: string;
   /** --report: an HTML report of the run's records, written when it ends. */
   readonly report?: string;
   /** false for --no-color; undefined = decide from the terminal and environment. */

@@ -5,6 +5,7 @@ import { activeFields, fieldColumns, flattenFields, type FieldSpec, type LookupD
 import { isEnrichRecord, type LookupError, type OutputRecord } from '../core/records.js';
 import { rowKeys } from '../core/run.js';
 import type { OutputLayout } from './layout.js';
+import { selectFields } from './fields.js';
 
 /** The columns one lookup adds: its flattened result fields, then its error column. */
 export interface LookupColumns {
@@ -66,7 +67,7 @@ export function csvPlan(layout: OutputLayout): CsvPlan {
   const inputName = layout.inputColumns === null ? unique('input') : null;
   const numberName = unique('number');
   const lookups = layout.lookups.map((descriptor): LookupColumns => {
-    const active = activeFields(descriptor, layout.options);
+    const active = selectFields(activeFields(descriptor, layout.options), layout.fields?.get(descriptor.kind));
     const fields = fieldColumns(active);
     const prefixed = (f: string) =>
       layout.mode === 'enrich' || OWN_NAMES.has(f) ? `${descriptor.kind}_${f}` : f;

@@ -1,5 +1,6 @@
 // What a sink needs to know about the run before the first record arrives.
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
+import type { FieldSelection } from './fields.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -12,6 +13,8 @@ export interface OutputLayout {
   readonly options: LookupOptions;
   /** The CSV input's header, or null for list/argument input. */
   readonly inputColumns: readonly string[] | null;
+  /** --fields: the result fields kept, per lookup (all when absent). */
+  readonly fields?: FieldSelection;
   /** CSV/TSV: each lookup's error column is followed by `cached` and `fetched_at` (--cache-columns). */
   readonly cacheColumns?: boolean;
   /** Resume: the output already holds the CSV header / the json opening, so do not write them. */

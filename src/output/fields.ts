@@ -1,0 +1,103 @@
+// --fields: the result fields a run writes, by their column names (`carrier`, `messaging_provider`,
+// `is_spam`; in enrich also prefixed: `lrn_carrier`). The input, the number and each lookup's error
+// always stay, so every row still says what it is and, when it failed, why.
+import { activeFields, fieldColumns, type FieldSpec, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
+import { usageError } from '../core/errors.js';
+import { isEnrichRecord, type OutputRecord, type Result } from '../core/records.js';
+import { isObject } from '../core/json.js';
+
+/** Per lookup kind, the column names kept. */
+export type FieldSelection = ReadonlyMap<LookupKind, ReadonlySet<string>>;
+
+/** Parses `--fields a,b,c` against the run's lookups; an unknown name is a usage error with the known ones. */
+export function parseFields(text: string, lookups: readonly LookupDescriptor[], options: LookupOptions): FieldSelection {
+  const columns = new Map(lookups.map((d) => [d.kind, fieldColumns(activeFields(d, options))]));
+  const known = [...columns].flatMap(([kind, cols]) => (lookups.length > 1 ? cols.map((c) => `${kind}_${c}`) : cols));
+  const selection = new Map<LookupKind, Set<string>>(lookups.map((d) => [d.kind, new Set<string>()]));
+  const names = text.split(',').map((n) => n.trim()).filter(Boolean);
+  if (names.length === 0) throw usageError('--fields names no field', `choose from ${known.join(', ')}`);
+  for (const name of names) {
+    let found = false;
+    for (const [kind, cols] of columns) {
+      const col = cols.includes(name) ? name : name.startsWith(`${kind}_`) && cols.includes(name.slice(kind.length + 1)) ? name.slice(kind.length + 1) : undefined;
+      if (col === undefined) continue;
+      selection.get(kind)?.add(col);
+      found = true;
+    }
+    if (!found) {
+      const flag = needsOption(name, lookups);
+      if (flag) throw usageError(`field "${name}" in --fields comes only with --${flag}`, `add --${flag}, or choose from ${known.join(', ')}`);
+      const near = closest(name, known);
+      throw usageError(`unknown field "${name}" in --fields${near ? ` (did you mean "${near}"?)` : ''}`, `the fields of this run: ${known.join(', ')}`);
+    }
+  }
+  return selection;
+}
+
+/** The fields of `active` that are selected (an object field keeps only its selected sub-fields). */
+export function selectFields(active: readonly FieldSpec[], keep: ReadonlySet<string> | undefined): FieldSpec[] {
+  if (!keep) return [...active];
+  return active.flatMap((f): FieldSpec[] => {
+    if (f.type !== 'object') return keep.has(f.name) ? [f] : [];
+    const subs = (f.fields ?? []).filter((s) => keep.has(`${f.csvPrefix ?? ''}${s.name}`));
+    return subs.length > 0 ? [{ ...f, fields: subs }] : [];
+  });
+}
+
+/** A record with only the selected fields in its result(s); envelope, errors and input untouched. */
+export function projectRecord(record: OutputRecord, selection: FieldSelection, lookups: readonly LookupDescriptor[], options: LookupOptions): OutputRecord {
+  const project = (d: LookupDescriptor, result: Result | null | undefined): Result | null => {
+    if (!result) return result ?? null;
+    const out: Result = {};
+    for (const f of selectFields(activeFields(d, options), selection.get(d.kind))) {
+      if (!(f.name in result)) continue;
+      const value = result[f.name];
+      if (f.type !== 'object' || !isObject(value)) out[f.name] = value;
+      else out[f.name] = Object.fromEntries((f.fields ?? []).filter((s) => s.name in value).map((s) => [s.name, value[s.name]]));
+    }
+    return out;
+  };
+  if (isEnrichRecord(record)) {
+    const results: typeof record.results = {};
+    for (const d of lookups) results[d.kind] = project(d, record.results[d.kind]);
+    return { ...record, results };
+  }
+  const d = lookups.find((l) => l.kind === record.lookup);
+  return d ? { ...record, result: project(d, record.result) } : record;
+}
+
+/** The option flag a field column needs, when `name` is one of a lookup's optional columns. */
+function needsOption(name: string, lookups: readonly LookupDescriptor[]): string | undefined {
+  for (const d of lookups) {
+    for (const f of d.fields) {
+      if (!f.option) continue;
+      const cols = fieldColumns([f]);
+      if (cols.includes(name) || cols.some((c) => name === `${d.kind}_${c}`)) return d.options.find((o) => o.name === f.option)?.flag;
+    }
+  }
+  return undefined;
+}
+
+/** The known name nearest to `name` (edit distance ≤ 2, or a prefix), for "did you mean". */
+function closest(name: string, known: readonly string[]): string | undefined {
+  let best: { name: string; d: number } | undefined;
+  for (const k of known) {
+    const d = k.startsWith(name) || name.startsWith(k) ? 1 : distance(name, k);
+    if (d <= 2 && (!best || d < best.d)) best = { name: k, d };
+  }
+  return best?.name;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const here = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = here;
+    }
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,57 @@
+// --fields on every format, in-process against the built-in sandbox: only the chosen result fields
+// are written; input, number and errors stay; an unknown name is exit 2 with the known ones.
+import { describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { runInProcess } from '../support/world.js';
+
+const NUMBERS = ['2015550123', '5125550182', '123-456-7890'];
+const lines = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('--fields', () => {
+  it('jsonl and json: results hold only the chosen fields, sub-objects included; the envelope stays', async () => {
+    for (const format of ['jsonl', 'json']) {
+      const r = await runInProcess(['lrn', '--enhanced', '--messaging', ...NUMBERS, '--sandbox', '-q', '-f', format, '--fields', 'lrn,carrier_type,messaging_provider']);
+      expect(r.code).toBe(4);
+      const records = format === 'json' ? (JSON.parse(r.stdout) as Record<string, unknown>[]) : lines(r.stdout);
+      expect(records.map((x) => Object.keys(x))).toEqual(records.map(() => ['input', 'number', 'lookup', 'ok', 'result', 'error', 'cached', 'fetched_at']));
+      for (const x of records.slice(0, 2)) {
+        const result = x.result as Record<string, Record<string, unknown>>;
+        expect(Object.keys(result)).toEqual(['lrn', 'enhanced_lrn_data', 'messaging']);
+        expect(Object.keys(result.enhanced_lrn_data!)).toEqual(['carrier_type']);
+        expect(Object.keys(result.messaging!)).toEqual(['provider']);
+      }
+      expect(records[2]).toMatchObject({ ok: false, result: null, error: { code: 'invalid_number' } });
+    }
+  });
+
+  it('csv: the input, the number, the chosen columns and the error column', async () => {
+    const r = await runInProcess(['cnam', '--spam', ...NUMBERS, '--sandbox', '-q', '-f', 'csv', '--fields', 'spam_type']);
+    const rows = parse(r.stdout) as string[][];
+    expect(rows[0]).toEqual(['input', 'number', 'spam_type', 'error']);
+    expect(rows).toHaveLength(4);
+    expect(rows[3]?.[3]).toMatch(/^invalid_number: /);
+  });
+
+  it('enrich: unprefixed names pick every lookup that has them, prefixed ones one lookup', async () => {
+    const r = await runInProcess(['enrich', '--sandbox', '--spam', '-q', '-f', 'csv', '--fields', 'spam_type,trust_is_spam'], { stdin: 'phone\n2015550123\n' });
+    expect((parse(r.stdout) as string[][])[0]).toEqual(['phone', 'number', 'lrn_error', 'cnam_spam_type', 'cnam_error', 'trust_is_spam', 'trust_spam_type', 'trust_error']);
+  });
+
+  it('table: only the chosen columns beside input, number and status', async () => {
+    const r = await runInProcess(['lrn', '--enhanced', '2015550123', '--sandbox', '--fields', 'carrier,state'], { stdoutTTY: true, columns: 120, env: { NO_COLOR: '1' } });
+    const head = r.stdout.split('\n')[1]!;
+    expect(head.split('│').map((c) => c.trim()).filter(Boolean)).toEqual(['input', 'number', 'carrier', 'state', 'status']);
+  });
+
+  it.each([
+    { fields: 'carier', extra: ['--enhanced'], says: 'unknown field "carier" in --fields (did you mean "carrier"?)' },
+    { fields: 'carrier', extra: [], says: 'field "carrier" in --fields comes only with --enhanced' },
+    { fields: ',', extra: [], says: '--fields names no field' },
+  ])('$fields → exit 2: $says, nothing sent', async ({ fields, extra, says }) => {
+    const r = await runInProcess(['lrn', ...extra, '2015550123', '--sandbox', '--fields', fields]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(says);
+    expect(r.stderr).toMatch(/lrn, lrn_activated_at/);
+  });
+});
