@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './core/clock.js';
 import { NumintelError } from './core/errors.js';
 import { isLookupKind, LOOKUP_KINDS, LOOKUPS, type LookupDescriptor, type LookupKind, type LookupOptions } from './core/lookups.js';
 import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
+import type { ResultOf } from './core/result-types.js';
 import { newRunStats, type RunStats, type SourceItem } from './core/run.js';
 import { createTransport } from './api/index.js';
 import { runPipeline } from './pipeline/runner.js';
@@ -22,6 +23,12 @@ import type { Sandbox, SandboxOptions } from './sandbox/index.js';
 export { LOOKUPS, LOOKUP_KINDS, type LookupKind, type LookupOptions, type LookupDescriptor } from './core/lookups.js';
 export { parseNumber, type ParsedNumber } from './core/numbers.js';
 export type { EnrichRecord, LookupError, LookupErrorCode, LookupRecord, OutputRecord, Result } from './core/records.js';
+export type { CnamResult, EnhancedLrnData, LrnResult, MessagingData, ResultOf, TrustResult } from './core/result-types.js';
+
+/** A lookup record whose result has its lookup's type (generated from the descriptors). */
+export type TypedLookupRecord<K extends LookupKind = LookupKind> = Omit<LookupRecord, 'lookup' | 'result'> & { lookup: K; result: ResultOf[K] | null };
+/** An enrich record whose results have their lookups' types. */
+export type TypedEnrichRecord<K extends LookupKind = LookupKind> = Omit<EnrichRecord, 'results'> & { results: { [P in K]?: ResultOf[P] | null } };
 export { newRunStats, type RunStats } from './core/run.js';
 export { NumintelError, type FailureKind } from './core/errors.js';
 export { MemoryAnswerStore, NO_STORE, type AnswerStore, type AnswerSlot, type CachedAnswer } from './store/answer-store.js';
@@ -76,14 +83,14 @@ export interface BulkOptions extends LookupOptions {
 
 export interface NumintelClient {
   /** One lookup of one number. Never throws for a bad number or a failed lookup: see `ok`/`error`. */
-  lookup(kind: LookupKind, number: string, options?: BulkOptions): Promise<LookupRecord>;
+  lookup<K extends LookupKind>(kind: K, number: string, options?: BulkOptions): Promise<TypedLookupRecord<K>>;
   /**
    * Records in input order. Throws a NumintelError of kind `refused` if the key is refused mid-run,
    * of kind `usage` if the connection cannot be set up (a certificate not trusted, a proxy refusing).
    */
-  bulk(kind: LookupKind, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<LookupRecord>;
+  bulk<K extends LookupKind>(kind: K, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<TypedLookupRecord<K>>;
   /** Several lookups per number in one pass. */
-  enrich(kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<EnrichRecord>;
+  enrich<K extends LookupKind>(kinds: readonly K[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<TypedEnrichRecord<K>>;
   close(): Promise<void>;
 }
 
@@ -126,18 +133,21 @@ export function createClient(config: ClientConfig): NumintelClient {
   );
 
   return {
-    lookup: (kind, number, options = {}) => {
+    // The records are what the service sent, typed by their lookup's descriptor (result-types.ts).
+    lookup: <K extends LookupKind>(kind: K, number: string, options: BulkOptions = {}) => {
       const { validate, signal, stats: _stats, ...opts } = options;
-      const record = session.lookup(descriptor(kind), number, opts, validate !== false);
+      const record = session.lookup(descriptor(kind), number, opts, validate !== false) as Promise<TypedLookupRecord<K>>;
       if (!signal) return record;
-      return new Promise<LookupRecord>((resolve, reject) => {
+      return new Promise<TypedLookupRecord<K>>((resolve, reject) => {
         if (signal.aborted) return reject(signal.reason);
         signal.addEventListener('abort', () => reject(signal.reason), { once: true });
         record.then(resolve, reject);
       });
     },
-    bulk: (kind, numbers, options) => run('single', [kind], numbers, options) as AsyncIterable<LookupRecord>,
-    enrich: (kinds, numbers, options) => run('enrich', kinds, numbers, options) as AsyncIterable<EnrichRecord>,
+    bulk: <K extends LookupKind>(kind: K, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions) =>
+      run('single', [kind], numbers, options) as AsyncIterable<TypedLookupRecord<K>>,
+    enrich: <K extends LookupKind>(kinds: readonly K[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions) =>
+      run('enrich', kinds, numbers, options) as AsyncIterable<TypedEnrichRecord<K>>,
     close: async () => {
       session.close();
       await transport.close();

@@ -1,0 +1,59 @@
+// Generated from the lookup descriptors (src/core/lookups.ts) by src/core/result-types-source.ts:
+// `node scripts/result-types.js` writes it again. Do not edit by hand.
+
+/** LRN: `enhanced_lrn_data` (with --enhanced). */
+export interface EnhancedLrnData {
+  carrier: string;
+  carrier_type: string;
+  city: string;
+  zip_code: string;
+  county: string;
+  timezone: string;
+  state: string;
+  rate_center: string;
+  lata: string;
+  ocn: string;
+}
+
+/** LRN: `messaging` (with --messaging). */
+export interface MessagingData {
+  provider: string;
+  enabled: boolean;
+  country: string;
+  country_code: string;
+  reference_id: string;
+}
+
+/** The result of one LRN lookup, as the service sends it (envelope removed). */
+export interface LrnResult {
+  lrn: string;
+  lrn_activated_at: string | null;
+  enhanced_lrn_data?: EnhancedLrnData | null;
+  messaging?: MessagingData | null;
+}
+
+/** The result of one CNAM lookup, as the service sends it (envelope removed). */
+export interface CnamResult {
+  number: string;
+  cnam: string | null;
+  spam_type?: string;
+}
+
+/** The result of one Trust lookup, as the service sends it (envelope removed). */
+export interface TrustResult {
+  phone_number: string;
+  is_spam: boolean;
+  is_robocall: boolean;
+  is_scam: boolean;
+  spam_type: string | null;
+  reputation_score: number;
+  trust_level: string;
+  last_updated: string;
+}
+
+/** Each lookup kind's result type. */
+export interface ResultOf {
+  lrn: LrnResult;
+  cnam: CnamResult;
+  trust: TrustResult;
+}
