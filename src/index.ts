@@ -7,8 +7,8 @@
 //   for await (const r of client.bulk('cnam', numbers, { spam: true })) console.log(r);
 //   await client.close();
 import { systemClock, type Clock } from './core/clock.js';
-import { NumintelError } from './core/errors.js';
-import { LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
+import { BadOptionError, InternalError, UnknownLookupError } from './core/errors.js';
+import { isLookupKind, LOOKUP_KINDS, LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
 import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
 import { newRunStats, type RunStats, type SourceItem } from './core/run.js';
 import { createTransport } from './api/index.js';
@@ -20,7 +20,30 @@ export { LOOKUPS, LOOKUP_KINDS, type LookupKind, type LookupOptions, type Lookup
 export { parseNumber, type ParsedNumber } from './core/numbers.js';
 export type { EnrichRecord, LookupError, LookupErrorCode, LookupRecord, OutputRecord, Result } from './core/records.js';
 export { newRunStats, type RunStats } from './core/run.js';
-export { NumintelError, type FailureKind } from './core/errors.js';
+export {
+  NumintelError,
+  UsageError,
+  NoApiKeyError,
+  NoBaseUrlError,
+  BadBaseUrlError,
+  BadOptionError,
+  UnknownLookupError,
+  UnknownColumnError,
+  ConfigError,
+  InputError,
+  OutputError,
+  ResumeError,
+  TlsError,
+  ProxyError,
+  KeyRefusedError,
+  PaymentRequiredError,
+  ServiceDownError,
+  WaitTooLongError,
+  InterruptedError,
+  InternalError,
+  type ErrorCode,
+  type FailureKind,
+} from './core/errors.js';
 export type { Sandbox, SandboxOptions } from './sandbox/index.js';
 export { VERSION } from './core/version.js';
 
@@ -78,6 +101,7 @@ export interface NumintelClient {
 }
 
 export function createClient(config: ClientConfig): NumintelClient {
+  checkConfig(config);
   const clock = config.clock ?? systemClock;
   const transport = createTransport({
     baseUrl: config.baseUrl,
@@ -91,6 +115,7 @@ export function createClient(config: ClientConfig): NumintelClient {
   });
 
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {
+    checkKinds(kinds);
     const handle = runPipeline(items(numbers), { mode, lookups: kinds.map((k) => LOOKUPS[k]), options, validate: options.validate !== false }, {
       transport,
       clock,
@@ -108,7 +133,7 @@ export function createClient(config: ClientConfig): NumintelClient {
   return {
     async lookup(kind, number, options) {
       for await (const record of run('single', [kind], [number], options)) return record as LookupRecord;
-      throw new NumintelError('internal', 'the lookup produced no record');
+      throw new InternalError('the lookup produced no record');
     },
     bulk: (kind, numbers, options) => run('single', [kind], numbers, options) as AsyncIterable<LookupRecord>,
     enrich: (kinds, numbers, options) => run('enrich', kinds, numbers, options) as AsyncIterable<EnrichRecord>,
@@ -122,6 +147,48 @@ export function createClient(config: ClientConfig): NumintelClient {
  */
 export async function startSandbox(options?: Partial<SandboxOptions>): Promise<Sandbox> {
   return (await import('./sandbox/index.js')).startSandbox(options);
+}
+
+/** `Expected \`concurrency\` to be an integer ≥ 1, got 0`: the caller's own option name, the value quoted. */
+function expected(name: string, what: string, value: unknown): BadOptionError {
+  const shown = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' || typeof value === 'boolean' || value == null ? String(value) : typeof value;
+  return new BadOptionError(`Expected \`${name}\` to be ${what}, got ${shown}`);
+}
+
+function checkNumber(name: string, value: unknown, min: number, integer: boolean, max = Number.MAX_SAFE_INTEGER): void {
+  if (value === undefined) return;
+  const ok = typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max && (!integer || Number.isInteger(value));
+  if (!ok) throw expected(name, `${integer ? 'an integer' : 'a number'} ≥ ${min}${max < Number.MAX_SAFE_INTEGER ? ` and ≤ ${max}` : ''}`, value);
+}
+
+/** Every option checked here, where the caller passed it, not at the first lookup. */
+function checkConfig(config: ClientConfig): void {
+  if (config === null || typeof config !== 'object') throw expected('config', 'an object', config);
+  if (typeof config.baseUrl !== 'string' || config.baseUrl === '') throw expected('baseUrl', 'a URL string', config.baseUrl);
+  if (typeof config.apiKey !== 'string') throw new BadOptionError(`Expected \`apiKey\` to be a string, got ${config.apiKey === undefined ? 'undefined' : typeof config.apiKey}`);
+  if (config.transport !== undefined && config.transport !== 'rest' && config.transport !== 'graphql') throw expected('transport', '"rest" or "graphql"', config.transport);
+  // A Node timer holds at most 2^31-1 ms (about 24.9 days); 1 ms is the least it can wait.
+  checkNumber('timeoutMs', config.timeoutMs, 1, false, 2 ** 31 - 1);
+  checkNumber('concurrency', config.concurrency, 1, true);
+  checkNumber('retries', config.retries, 0, true);
+  if (config.rates !== undefined) {
+    if (config.rates === null || typeof config.rates !== 'object') throw expected('rates', 'an object of requests per second per lookup', config.rates);
+    for (const [kind, rate] of Object.entries(config.rates)) {
+      if (!isLookupKind(kind)) throw new UnknownLookupError(`Expected the keys of \`rates\` to be lookups (${LOOKUP_KINDS.join(', ')}), got ${JSON.stringify(kind)}`);
+      // 0 means no client limit; a positive rate below one request a day is a typo, not a pace.
+      const ok = rate === undefined || rate === 0 || (typeof rate === 'number' && Number.isFinite(rate) && rate >= 1 / 86_400);
+      if (!ok) throw expected(`rates.${kind}`, 'requests per second: 0 (no limit) or at least one a day (1/86400)', rate);
+    }
+  }
+}
+
+function checkKinds(kinds: readonly unknown[]): void {
+  if (!Array.isArray(kinds) || kinds.length === 0) throw new UnknownLookupError(`Expected a lookup (${LOOKUP_KINDS.join(', ')}), got none`);
+  for (const kind of kinds) {
+    if (typeof kind !== 'string' || !isLookupKind(kind)) {
+      throw new UnknownLookupError(`Expected a lookup (${LOOKUP_KINDS.join(', ')}), got ${typeof kind === 'string' ? JSON.stringify(kind) : String(kind)}`);
+    }
+  }
 }
 
 async function* items(numbers: Iterable<string> | AsyncIterable<string>): AsyncIterable<SourceItem> {

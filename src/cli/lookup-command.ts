@@ -10,7 +10,7 @@ import {
   type LookupOptions,
   type OptionName,
 } from '../core/lookups.js';
-import { usageError } from '../core/errors.js';
+import { UnknownLookupError, UsageError } from '../core/errors.js';
 import { OUTPUT_FORMATS } from '../output/layout.js';
 import { intOption, numberOption } from './options.js';
 import type { RunRequest } from './run-request.js';
@@ -59,7 +59,7 @@ export function enrichCommand(world: World, setExitCode: SetExitCode, run: RunF 
   addRunOptions(cmd);
   cmd.action(async (file: string | undefined, flags: Record<string, unknown>) => {
     if (file !== undefined && flags.input !== undefined) {
-      throw usageError(`both a file argument ("${file}") and --input were given`, 'give the input once');
+      throw new UsageError(`both a file argument ("${file}") and --input were given`, 'give the input once');
     }
     const kinds = parseLookupList(String(flags.lookups));
     setExitCode(await run(checkStdinUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), [], { ...flags, input: file ?? flags.input })), world));
@@ -106,7 +106,7 @@ function addRunOptions(cmd: Command): void {
 function checkStdinUse(req: RunRequest): RunRequest {
   if (req.apiKeyFile !== '-' || req.sandbox) return req;
   if (req.input === '-' || (req.input === undefined && req.numbers.length === 0)) {
-    throw usageError(
+    throw new UsageError(
       '--api-key-file - reads the API key from standard input, so the numbers cannot come from there too',
       'give the numbers as arguments or with -i <file>, or keep the key in a file: --api-key-file <path>',
     );
@@ -117,10 +117,10 @@ function checkStdinUse(req: RunRequest): RunRequest {
 function parseLookupList(value: string): LookupKind[] {
   const kinds: LookupKind[] = [];
   for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
-    if (!isLookupKind(part)) throw usageError(`unknown lookup "${part}" in --lookups`, `choose from ${LOOKUP_KINDS.join(', ')}`);
+    if (!isLookupKind(part)) throw new UnknownLookupError(`unknown lookup "${part}" in --lookups`, `choose from ${LOOKUP_KINDS.join(', ')}`);
     if (!kinds.includes(part)) kinds.push(part);
   }
-  if (kinds.length === 0) throw usageError('--lookups names no lookup', `choose from ${LOOKUP_KINDS.join(', ')}`);
+  if (kinds.length === 0) throw new UnknownLookupError('--lookups names no lookup', `choose from ${LOOKUP_KINDS.join(', ')}`);
   return kinds;
 }
 

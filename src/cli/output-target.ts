@@ -5,7 +5,7 @@
 import { createWriteStream } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { usageError, type NumintelError } from '../core/errors.js';
+import { ResumeError, UsageError, type NumintelError } from '../core/errors.js';
 import { activeFields, LOOKUP_KINDS } from '../core/lookups.js';
 import { rowKeys, type SourceItem } from '../core/run.js';
 import { csvHeader } from '../output/csv-layout.js';
@@ -64,7 +64,7 @@ export async function openOutput(
       : `${format} output cannot be resumed: write csv, tsv or jsonl (-f) to make a run resumable`;
 
   if (!path) {
-    if (req.resume) throw usageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
+    if (req.resume) throw new UsageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
     const fd = (world.stdout as { fd?: unknown }).fd;
     if (typeof fd === 'number') await checkStdoutFile(fd, inputOrigin(req, world));
     return {
@@ -85,7 +85,7 @@ export async function openOutput(
   let items = source.items;
   if (req.resume) {
     if (!isResumable(format)) {
-      throw usageError(`--resume works with csv, tsv and jsonl output, not ${format}`, 'use -f csv, -f tsv or -f jsonl');
+      throw new UsageError(`--resume works with csv, tsv and jsonl output, not ${format}`, 'use -f csv, -f tsv or -f jsonl');
     }
     const { checkResumedInput, inspectOutputForResume, truncateForResume } = await import('../pipeline/resume.js');
     const found = await inspectOutputForResume(path, format);
@@ -95,7 +95,7 @@ export async function openOutput(
         ? found.first !== undefined && !recordFits(found.first, written)
         : found.header !== undefined && csvHeader({ ...written, appending: true }).join('\u0000') !== found.header.join('\u0000');
     if (differs) {
-      throw usageError(
+      throw new ResumeError(
         `cannot resume ${label}: ${format === 'jsonl' ? 'its records differ from' : 'its columns differ from'} what this command writes`,
         'resume with the same command, input and options as the interrupted run',
       );
@@ -110,7 +110,7 @@ export async function openOutput(
     // An empty or missing file needs no cutting: it is opened for writing afresh below.
     if (found.validBytes > 0) {
       await truncateForResume(path, found.validBytes).catch((err: Error) => {
-        throw usageError(`cannot resume ${label}: ${err.message}`);
+        throw new ResumeError(`cannot resume ${label}: ${err.message}`);
       });
     }
     skipRows = found.rows;
@@ -155,7 +155,7 @@ function formatOfName(path: string): Format | undefined {
   if (ext === '') return undefined;
   const format = EXTENSION_FORMATS[ext];
   if (format) return format;
-  throw usageError(
+  throw new UsageError(
     `cannot tell the output format of ${basename(path)}: numintel writes ${Object.keys(EXTENSION_FORMATS).join(' ')} files, not ${ext}; ` +
       `rename it, or give the format with -f (${OUTPUT_FORMATS.join(', ')})`,
   );

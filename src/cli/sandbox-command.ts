@@ -1,7 +1,7 @@
 // `numintel sandbox`: runs the built-in emulator of the service until Ctrl-C / SIGTERM.
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { usageError } from '../core/errors.js';
+import { BadOptionError, InputError, UsageError } from '../core/errors.js';
 import { maskSecret } from '../core/secret.js';
 // Only the options here: the server (and graphql) load when the command runs, not at every start-up.
 import { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, optionProblems, type SandboxOptions } from '../sandbox/options.js';
@@ -91,7 +91,7 @@ export function sandboxCommand(world: World): Command {
       options.tls = await tlsOption(flags, world.cwd);
       const { startSandbox } = await import('../sandbox/index.js');
       const sb = await startSandbox(options).catch((err: unknown) => {
-        throw usageError(`cannot start the sandbox on ${options.host}:${options.port}: ${err instanceof Error ? err.message : String(err)}`);
+        throw new UsageError(`cannot start the sandbox on ${options.host}:${options.port}: ${err instanceof Error ? err.message : String(err)}`);
       });
       const keys = options.apiKeys ?? [DEFAULT_API_KEY];
       // The documented key is public; any other key is shown masked like every secret.
@@ -112,7 +112,7 @@ export function sandboxCommand(world: World): Command {
 
 /** --tls, or the PEM texts of --tls-cert and --tls-key; false for plain HTTP. */
 async function tlsOption(flags: SandboxFlags, cwd: string): Promise<SandboxOptions['tls']> {
-  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw usageError('--tls-cert and --tls-key go together', 'give both PEM files, or --tls for a certificate made at start');
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw new UsageError('--tls-cert and --tls-key go together', 'give both PEM files, or --tls for a certificate made at start');
   if (flags.tlsCert === undefined || flags.tlsKey === undefined) return flags.tls === true;
   // Loaded here, not at every start-up: most commands never read a file this way.
   const { readFile } = await import('node:fs/promises');
@@ -121,9 +121,9 @@ async function tlsOption(flags: SandboxFlags, cwd: string): Promise<SandboxOptio
     try {
       text = await readFile(resolve(cwd, path), 'utf8');
     } catch (err) {
-      throw usageError(`cannot read ${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new InputError(`cannot read ${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
-    if (!new RegExp(`-----BEGIN [A-Z ]*${label}-----`).test(text)) throw usageError(`${flag} ${path} holds no PEM ${label.toLowerCase()}`);
+    if (!new RegExp(`-----BEGIN [A-Z ]*${label}-----`).test(text)) throw new InputError(`${flag} ${path} holds no PEM ${label.toLowerCase()}`);
     return text;
   };
   return { cert: await read('--tls-cert', flags.tlsCert, 'CERTIFICATE'), key: await read('--tls-key', flags.tlsKey, 'PRIVATE KEY') };
@@ -132,7 +132,7 @@ async function tlsOption(flags: SandboxFlags, cwd: string): Promise<SandboxOptio
 /** Flags to options, refusing bad values as usage errors that quote them. */
 function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Partial<SandboxOptions> {
   const count = (name: string, v: string): number => {
-    if (!/^\d+$/.test(v.trim())) throw usageError(`--${name} must be a whole number, got "${v}"`);
+    if (!/^\d+$/.test(v.trim())) throw new BadOptionError(`--${name} must be a whole number, got "${v}"`);
     return Number(v);
   };
   // Flags with a default in commander always have a value: they go through count() directly.
@@ -140,7 +140,7 @@ function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Part
   const probability = (name: string, v: string | undefined): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
-    if (v.trim() === '' || !(n >= 0 && n <= 1)) throw usageError(`--${name} must be a probability from 0 to 1, got "${v}"`);
+    if (v.trim() === '' || !(n >= 0 && n <= 1)) throw new BadOptionError(`--${name} must be a probability from 0 to 1, got "${v}"`);
     return n;
   };
   const options: Partial<SandboxOptions> = {
@@ -164,6 +164,6 @@ function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Part
   };
   if (flags.apiKey) options.apiKeys = flags.apiKey;
   const problems = optionProblems(options as Record<string, unknown>);
-  if (problems.length > 0) throw usageError(`invalid sandbox option: ${problems.join('; ')}`);
+  if (problems.length > 0) throw new BadOptionError(`invalid sandbox option: ${problems.join('; ')}`);
   return options;
 }

@@ -4,7 +4,7 @@
 // second. So the quote-aware scanner cuts the stream at record ends and csv-parse parses each
 // batch of whole records: prompt for a trickle, one call per chunk for a fast file.
 import { parse } from 'csv-parse/sync';
-import { usageError } from '../core/errors.js';
+import { InputError } from '../core/errors.js';
 import { CsvRecordScanner } from './csv-scan.js';
 
 /** A record still open after this many bytes is a stray quote, not data: stop before memory goes. */
@@ -27,7 +27,7 @@ export async function* csvRecords(chunks: AsyncIterable<Buffer>, delimiter: stri
       pending.push(chunk);
       pendingBytes += chunk.length;
       if (pendingBytes > MAX_RECORD_BYTES) {
-        throw usageError(`${label} is not valid CSV: a record runs past ${MAX_RECORD_BYTES} bytes`, 'look for a quote that is never closed');
+        throw new InputError(`${label} is not valid CSV: a record runs past ${MAX_RECORD_BYTES} bytes`, 'look for a quote that is never closed');
       }
       continue;
     }
@@ -48,7 +48,7 @@ function batchParser(delimiter: string, label: string): (batch: Buffer) => strin
     } catch (err) {
       // csv-parse counts lines from the start of the batch; the user counts from the start of the file.
       const message = (err as Error).message.replace(/\bline (\d+)/g, (_, n: string) => `line ${linesBefore + Number(n)}`);
-      throw usageError(`${label} is not valid CSV: ${message}`, 'check its quoting, or pass --delimiter');
+      throw new InputError(`${label} is not valid CSV: ${message}`, 'check its quoting, or pass --delimiter');
     }
     for (let i = batch.indexOf(0x0a); i !== -1; i = batch.indexOf(0x0a, i + 1)) linesBefore++;
     return records;

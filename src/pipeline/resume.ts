@@ -6,7 +6,7 @@
 // fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
 import { createReadStream, promises as fs } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { usageError } from '../core/errors.js';
+import { ResumeError } from '../core/errors.js';
 import { isObject } from '../core/json.js';
 import { rowKeys, type SourceItem } from '../core/run.js';
 import { csvRecords } from './csv-records.js';
@@ -144,11 +144,11 @@ export async function checkResumedInput(path: string, label: string, format: Res
       row++;
       const next = await input.items.next();
       if (next.done) {
-        throw usageError(`cannot resume ${label}: it holds ${point.rows} rows, but the input has only ${row - 1}`, ANOTHER_INPUT);
+        throw new ResumeError(`cannot resume ${label}: it holds ${point.rows} rows, but the input has only ${row - 1}`, ANOTHER_INPUT);
       }
       const given = expected(next.value);
       if (!sameCells(written, given)) {
-        throw usageError(
+        throw new ResumeError(
           `cannot resume ${label}: its row ${row} was written for ${shown(written)}, but row ${row} of the input is ${shown(given)}`,
           ANOTHER_INPUT,
         );

@@ -5,7 +5,7 @@
 // text: it is decoded to UTF-8 here, so the rest of the reader sees UTF-8 like every other input.
 // A handful of signatures, not a general file-type detector: that would cost every run start-up
 // for the sake of naming formats nobody mistakes for a phone list.
-import { usageError, type NumintelError } from '../core/errors.js';
+import { InputError, type NumintelError } from '../core/errors.js';
 
 /** Enough bytes for every signature below (a ZIP is looked into further, see ZIP_LOOK). */
 const SIGNATURE_BYTES = 16;
@@ -129,5 +129,5 @@ export async function* textInput(input: AsyncIterable<Buffer | string>, label: s
 }
 
 function refused(label: string, why: string): NumintelError {
-  return usageError(`cannot read ${label}: ${why}`);
+  return new InputError(`cannot read ${label}: ${why}`);
 }

@@ -5,7 +5,7 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { usageError } from '../core/errors.js';
+import { BadOptionError, InputError, UsageError } from '../core/errors.js';
 import type { SourceItem } from '../core/run.js';
 import { isPhoneHeader } from './column-detect.js';
 import { readError } from './source-errors.js';
@@ -58,12 +58,12 @@ export interface Source {
 export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source> {
   if (spec.args.length > 0) {
     if (spec.input !== undefined) {
-      throw usageError('numbers given both as arguments and with --input', 'pass numbers as arguments or -i <file>, not both');
+      throw new UsageError('numbers given both as arguments and with --input', 'pass numbers as arguments or -i <file>, not both');
     }
     return argsSource(spec.args);
   }
   if (spec.input === undefined && io.stdin.isTTY) {
-    throw usageError('no numbers given', 'pass numbers as arguments, -i <file>, or pipe them on stdin');
+    throw new UsageError('no numbers given', 'pass numbers as arguments, -i <file>, or pipe them on stdin');
   }
 
   // The CSV reader (and csv-parse) loads only for input that may be CSV, while the input is opened.
@@ -123,13 +123,13 @@ async function checkFile(path: string, label: string): Promise<boolean> {
   const info = await fs.stat(path).catch((err: unknown) => {
     throw readError(err, label);
   });
-  if (info.isDirectory()) throw usageError(`cannot read ${label}: it is a directory`);
+  if (info.isDirectory()) throw new InputError(`cannot read ${label}: it is a directory`);
   return info.isFile();
 }
 
 function delimiterOption(value: string): string {
   if (value === '\\t' || value.toLowerCase() === 'tab') return '\t';
-  if (value === '') throw usageError('--delimiter is empty', 'give the character that separates the columns, e.g. --delimiter ";"');
+  if (value === '') throw new BadOptionError('--delimiter is empty', 'give the character that separates the columns, e.g. --delimiter ";"');
   return value;
 }
 

@@ -1,5 +1,5 @@
 // A run that stopped early, as the error that ends the command (or the library's bulk call).
-import { NumintelError } from '../core/errors.js';
+import { InterruptedError, KeyRefusedError, PaymentRequiredError, ProxyError, ServiceDownError, TlsError, UsageError, type NumintelError } from '../core/errors.js';
 import type { RunOutcome } from './runner.js';
 
 type Stop = NonNullable<RunOutcome['stopped']>;
@@ -9,6 +9,13 @@ export function isSetupStop(stop: Stop | null): boolean {
   return stop?.reason === 'refused' && stop.error !== undefined && stop.error.code !== 'unauthorized' && stop.error.code !== 'payment_required';
 }
 
+/** A setup failure's class, from the message net-errors.ts wrote for it. */
+function setupError(message: string): NumintelError {
+  if (message.startsWith('TLS: ') || message.startsWith('the CA certificates given')) return new TlsError(message);
+  if (message.startsWith('the proxy ')) return new ProxyError(message);
+  return new UsageError(message);
+}
+
 /** Callers treat `closed` (the reader went away) as success before asking for an error. */
 export function stopFailure(stop: Stop, resumeHint?: string): NumintelError {
   switch (stop.reason) {
@@ -16,16 +23,17 @@ export function stopFailure(stop: Stop, resumeHint?: string): NumintelError {
       // A fatal outcome that is not the service's refusal of the key is a setup error (a TLS or
       // certificate failure, a proxy refusing the tunnel): its message names the cause and the fix,
       // and nothing was looked up that a resume would skip.
-      if (isSetupStop(stop)) return new NumintelError('usage', stop.error?.message ?? 'the connection could not be set up');
+      if (isSetupStop(stop)) return setupError(stop.error?.message ?? 'the connection could not be set up');
       // The client's message already says what the service said and what to do about it.
       const said = stop.error?.message ?? 'the service refused the API key or wants payment';
-      return new NumintelError('refused', `${said}; the run stopped`, resumeHint);
+      const Refusal = stop.error?.code === 'payment_required' ? PaymentRequiredError : KeyRefusedError;
+      return new Refusal(`${said}; the run stopped`, resumeHint);
     }
     case 'breaker': {
       const why = stop.error?.message ? `: ${stop.error.message}` : '';
-      return new NumintelError('interrupted', `stopped: the service kept failing${why}`, resumeHint && `when it is healthy again, ${resumeHint}`);
+      return new ServiceDownError(`stopped: the service kept failing${why}`, resumeHint && `when it is healthy again, ${resumeHint}`);
     }
     default:
-      return new NumintelError('interrupted', 'interrupted', resumeHint);
+      return new InterruptedError('interrupted', resumeHint);
   }
 }

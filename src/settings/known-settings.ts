@@ -1,7 +1,7 @@
 // Every setting numintel knows, described once as data. Resolution (flag > env > config > default),
 // `numintel config set` validation, `config list` and the help texts all read this table, so a new
 // setting is one more row.
-import { usageError } from '../core/errors.js';
+import { BadOptionError, ConfigError } from '../core/errors.js';
 import { maskSecret } from '../core/secret.js';
 import { withoutTrailingSlashes } from '../core/text.js';
 import type { Transport } from '../core/transport.js';
@@ -194,7 +194,7 @@ export function findSetting(name: string): SettingSpec | undefined {
 /** The error for a value that does not fit; a secret is described, never quoted. */
 function invalidValue(spec: SettingSpec, raw: RawValue, origin: string) {
   const shown = spec.secret ? 'the value' : (spec.quote ?? JSON.stringify)(raw);
-  return usageError(`invalid ${spec.name} ${shown} from ${origin}`, `${spec.name} must be ${spec.expects}`);
+  return new BadOptionError(`invalid ${spec.name} ${shown} from ${origin}`, `${spec.name} must be ${spec.expects}`);
 }
 
 /** Parses `raw` or throws a usage error saying where it came from (`--rate`, `NUMINTEL_BASE_URL`, ...). */
@@ -213,5 +213,5 @@ export function showSetting(spec: SettingSpec, value: unknown): string {
 export function requireKnownSetting(name: string): SettingSpec {
   const spec = findSetting(name);
   if (spec) return spec;
-  throw usageError(`unknown setting ${JSON.stringify(name)}`, `known settings: ${SETTING_NAMES.join(', ')}`);
+  throw new ConfigError(`unknown setting ${JSON.stringify(name)}`, `known settings: ${SETTING_NAMES.join(', ')}`);
 }

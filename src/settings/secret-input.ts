@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
-import { NumintelError, usageError } from '../core/errors.js';
+import { InputError, InterruptedError, NoApiKeyError } from '../core/errors.js';
 
 /** More than any key; stops `numintel config set api-key < big.iso` from filling memory. */
 const MAX_SECRET_BYTES = 64 * 1024;
@@ -20,7 +20,7 @@ export async function readSecretStream(stream: Readable, what: string): Promise<
   for await (const chunk of stream) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += buf.length;
-    if (size > MAX_SECRET_BYTES) throw usageError(`${what} is larger than ${MAX_SECRET_BYTES} bytes: not an API key`);
+    if (size > MAX_SECRET_BYTES) throw new InputError(`${what} is larger than ${MAX_SECRET_BYTES} bytes: not an API key`);
     chunks.push(buf);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -73,13 +73,13 @@ export async function readHiddenLine(
     const stop = () =>
       finish(() => {
         output.write('\n');
-        reject(new NumintelError('interrupted', 'interrupted while reading the API key'));
+        reject(new InterruptedError('interrupted while reading the API key'));
       });
     if (signal?.aborted) return stop();
     signal?.addEventListener('abort', stop, { once: true });
     // In raw mode Ctrl-C arrives here rather than as a signal.
     rl.once('SIGINT', stop);
-    rl.once('close', () => finish(() => reject(usageError('no API key was entered'))));
+    rl.once('close', () => finish(() => reject(new NoApiKeyError('no API key was entered'))));
     rl.once('line', (line) =>
       finish(() => {
         output.write('\n');

@@ -77,7 +77,7 @@ describe('transient faults', () => {
 });
 
 describe('circuit breaker', () => {
-  it('a service that always fails stops the run early (exit 130, resume hint); --resume then completes the file', async () => {
+  it('a service that always fails stops the run early (exit 5, resume hint); --resume then completes the file', async () => {
     const input = numbers(50, 800);
     const path = writeList(dir, 'breaker.txt', input);
     const out = join(dir, 'breaker.jsonl');
@@ -85,7 +85,7 @@ describe('circuit breaker', () => {
       r: await runCli(['lrn', '-i', path, '-o', out, '--retries', '0', '--max-failures', '5', '--concurrency', '4'], { env: sandboxEnv(sb) }),
       stats: sb.stats(),
     }));
-    expect(broken.r.code).toBe(130);
+    expect(broken.r.code).toBe(5);
     expect(broken.r.stderr).toMatch(/kept failing/);
     expect(broken.r.stderr).toMatch(/--resume/);
     expect(broken.stats.requests.lrn).toBeLessThan(50);
