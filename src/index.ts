@@ -59,6 +59,11 @@ export interface ClientConfig {
   readonly rates?: Partial<Record<LookupKind, number>>;
   /** Retries of a transient failure. Default 5. */
   readonly retries?: number;
+  /**
+   * The longest wait a server may ask for (Retry-After, a reset time), ms. Default 300000. A longer
+   * hint ends the bulk call with a WaitTooLongError (NUMINTEL_WAIT_TOO_LONG) instead of sleeping.
+   */
+  readonly maxWaitMs?: number;
   readonly clock?: Clock;
   /**
    * PEM text of CA certificates trusted for HTTPS besides Node's default trust (its bundle and
@@ -123,6 +128,7 @@ export function createClient(config: ClientConfig): NumintelClient {
       concurrency: config.concurrency,
       rates: config.rates,
       retries: config.retries,
+      maxWaitMs: config.maxWaitMs,
       signal: options.signal,
     });
     yield* handle.records;
@@ -171,6 +177,7 @@ function checkConfig(config: ClientConfig): void {
   checkNumber('timeoutMs', config.timeoutMs, 1, false, 2 ** 31 - 1);
   checkNumber('concurrency', config.concurrency, 1, true);
   checkNumber('retries', config.retries, 0, true);
+  checkNumber('maxWaitMs', config.maxWaitMs, 0, false, 2 ** 31 - 1);
   if (config.rates !== undefined) {
     if (config.rates === null || typeof config.rates !== 'object') throw expected('rates', 'an object of requests per second per lookup', config.rates);
     for (const [kind, rate] of Object.entries(config.rates)) {

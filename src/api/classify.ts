@@ -8,6 +8,7 @@ import type { JsonObject } from '../core/json.js';
 import { bodyMessage, bodyRetrySeconds, excerpt, looksLikeInvalidNumber, parseJson } from './body.js';
 import { header, parseRateInfo, rateFields, waitHintMs, type HeaderBag } from './rate-headers.js';
 import { reportsInvalidNumber, shapeResult, type Naming } from './result-shape.js';
+import { isTransient } from '../pipeline/retry.js';
 
 export interface RawResponse {
   readonly status: number;
@@ -125,7 +126,7 @@ function message(code: FailureCode, r: Reading, words: string | undefined, waitM
 function failure(code: FailureCode, r: Reading, words: string | undefined): Attempt {
   const status = r.raw.status;
   const rate = r.rate ? { rate: r.rate } : {};
-  if (code === 'rate_limited' || code === 'timeout' || code === 'server_error') {
+  if (isTransient(code)) {
     const rateLimited = code === 'rate_limited';
     const waitMs = waitHintMs({ headers: r.raw.headers, fields: r.rateFields, now: r.ctx.now, bodySeconds: bodyRetrySeconds(r.json), rateLimited });
     const error = { code, message: message(code, r, words, waitMs), status };

@@ -88,6 +88,7 @@ function addRunOptions(cmd: Command): void {
     .option('--rate <n>', 'requests per second per lookup (default: the documented limit; 0 = no client limit)', numberOption(0))
     .option('--retries <n>', 'retries of a failed request (default 5)', intOption(0))
     .option('--timeout <seconds>', 'per-request timeout (default 15)', numberOption(0, { exclusive: true }))
+    .option('--max-wait <seconds>', 'longest wait a server may ask for (Retry-After); a longer one stops the run, resumably, exit 5 (default 300)', numberOption(0))
     .option('--max-failures <n>', 'stop (resumably) after this many consecutive failed rows (default 20; 0 = never)', intOption(0))
     .optionsGroup('Service and settings:')
     .option('--base-url <url>', 'service base URL (or NUMINTEL_BASE_URL, or the config file)')
@@ -156,6 +157,7 @@ function toRunRequest(
     retries: num(flags.retries),
     timeout: num(flags.timeout),
     maxFailures: num(flags.maxFailures),
+    maxWait: num(flags.maxWait),
     baseUrl: str(flags.baseUrl),
     apiKeyFile: str(flags.apiKeyFile),
     profile: str(flags.profile),

@@ -16,6 +16,9 @@ import { EXIT } from './exit.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
 
+/** A retry wait at least this long shows on the progress bar and in --verbose. */
+const LONG_WAIT_MS = 3000;
+
 export async function runLookups(req: RunRequest, world: World): Promise<number> {
   const settings = await resolveSettings({
     flags: {
@@ -26,6 +29,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       rate: req.rate,
       retries: req.retries,
       timeout: req.timeout,
+      'max-wait': req.maxWait,
       'ca-file': req.caFile,
     },
     env: world.env,
@@ -93,6 +97,15 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       rates: settings.rate === undefined ? undefined : Object.fromEntries(req.lookups.map((d) => [d.kind, settings.rate])),
       retries: settings.retries,
       breakerThreshold: req.maxFailures,
+      maxWaitMs: settings.maxWait * 1000,
+      onRetry: (info) => {
+        // A wait of a few seconds is a stall to the user unless something says why.
+        if (info.waitMs < LONG_WAIT_MS) return;
+        const reason = info.error.code === 'rate_limited' ? 'the rate limit' : `a retry (${info.error.code.replace('_', ' ')})`;
+        stats.waiting = { until: world.clock.now() + info.waitMs, reason };
+        progress.update();
+        trace?.(`waiting ${Math.ceil(info.waitMs / 1000)} s for ${reason}: retry ${info.retry} of ${info.lookup} ${info.number}`);
+      },
       signal: world.interrupt,
       quit: world.quitNow,
       onEvent: (event) => {

@@ -15,7 +15,7 @@ import { Dispatcher, type RetryInfo, type Task } from './dispatcher.js';
 import { RateLimiter } from './rate-limiter.js';
 import { buildRecord, newRow, type RowState, type RunMode } from './records-build.js';
 import { Notifier, ReorderWindow, windowSize } from './reorder.js';
-import type { Random } from './retry.js';
+import { DEFAULT_MAX_WAIT_MS, type Random } from './retry.js';
 
 export type { RetryInfo } from './dispatcher.js';
 
@@ -44,6 +44,8 @@ export interface RunDeps {
   readonly retries?: number;
   /** Consecutive rows failed after retries that stop the run. Default 20; 0 = off. */
   readonly breakerThreshold?: number;
+  /** The longest server wait hint obeyed, ms; a longer one stops the run (`wait`). Default 300000. */
+  readonly maxWaitMs?: number;
   /** Interrupt (Ctrl-C): stop dispatching, finish what is in flight, write the finished prefix. */
   readonly signal?: AbortSignal;
   /**
@@ -64,12 +66,13 @@ export interface RunDeps {
 /**
  * Why a run ended early. `refused`: the key was refused or payment is required (exit 3);
  * `interrupted`: the signal aborted (exit 130); `breaker`: too many consecutive failures
- * (resumable); `closed`: the consumer stopped reading (stdout closed): end quietly.
+ * (resumable); `wait`: the service asked for a wait longer than maxWaitMs (resumable; `hintMs`);
+ * `closed`: the consumer stopped reading (stdout closed): end quietly.
  */
-export type StopReason = 'refused' | 'interrupted' | 'breaker' | 'closed';
+export type StopReason = 'refused' | 'interrupted' | 'breaker' | 'wait' | 'closed';
 
 export interface RunOutcome {
-  readonly stopped: null | { readonly reason: StopReason; readonly error?: LookupError };
+  readonly stopped: null | { readonly reason: StopReason; readonly error?: LookupError; readonly hintMs?: number };
   readonly rowsWritten: number;
 }
 
@@ -136,12 +139,16 @@ class Run {
     // Every in-flight request and pending wakeup listens on this one signal.
     setMaxListeners(0, this.halt.signal);
     this.dispatcher = new Dispatcher<LookupTask>(
-      { transport: deps.transport, clock: deps.clock, stats: deps.stats, limiters, concurrency, retries, random, halt: this.halt.signal },
+      { transport: deps.transport, clock: deps.clock, stats: deps.stats, limiters, concurrency, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal },
       {
         done: (task, answer, keep) => this.done(task, answer, keep),
         fatal: (task, error) => {
           this.cache.forget(task.lookup, task.key);
           this.stop('refused', error);
+        },
+        waitTooLong: (task, hintMs, error, done) => {
+          if (!done) this.cache.forget(task.lookup, task.key);
+          this.stop('wait', error, hintMs);
         },
         settled: () => this.changed.notify(),
         retrying: deps.onRetry && ((info) => deps.onRetry?.(info)),
@@ -289,12 +296,12 @@ class Run {
    * Stops dispatching now; in-flight requests get `drainMs` to finish before they are aborted.
    * `null` = the source failed: the records iterator rethrows its error after the finished prefix.
    */
-  private stop(reason: StopReason | null, error?: LookupError): void {
+  private stop(reason: StopReason | null, error?: LookupError, hintMs?: number): void {
     if (this.stopping) return;
     this.stopping = true;
     this.dispatcher.stop();
     if (reason !== null) {
-      this.stopped = error ? { reason, error } : { reason };
+      this.stopped = { reason, ...(error ? { error } : {}), ...(hintMs === undefined ? {} : { hintMs }) };
       this.deps.onEvent?.({ type: 'stopped', reason, ...(error ? { error } : {}), inFlight: this.dispatcher.inFlight });
     }
     this.space.notify();

@@ -1,6 +1,7 @@
 // A run that stopped early, as the error that ends the command (or the library's bulk call).
-import { InterruptedError, KeyRefusedError, PaymentRequiredError, ProxyError, ServiceDownError, TlsError, UsageError, type NumintelError } from '../core/errors.js';
+import { InterruptedError, KeyRefusedError, PaymentRequiredError, ProxyError, ServiceDownError, TlsError, UsageError, WaitTooLongError, type NumintelError } from '../core/errors.js';
 import type { RunOutcome } from './runner.js';
+import { formatWait } from './retry.js';
 
 type Stop = NonNullable<RunOutcome['stopped']>;
 
@@ -32,6 +33,14 @@ export function stopFailure(stop: Stop, resumeHint?: string): NumintelError {
     case 'breaker': {
       const why = stop.error?.message ? `: ${stop.error.message}` : '';
       return new ServiceDownError(`stopped: the service kept failing${why}`, resumeHint && `when it is healthy again, ${resumeHint}`);
+    }
+    case 'wait': {
+      // Named with what the service said, so the user can tell a proxy's "come back tomorrow"
+      // from the service's own rate limit, and choose between waiting and raising --max-wait.
+      const asked = `the service asked to wait ${formatWait(stop.hintMs ?? 0)}, longer than --max-wait allows`;
+      const said = stop.error?.message ? ` (${stop.error.message})` : '';
+      const later = resumeHint ? `after that wait, ${resumeHint}; or raise --max-wait <seconds>` : 'try again after that wait, or raise --max-wait <seconds>';
+      return new WaitTooLongError(`stopped: ${asked}${said}`, later);
     }
     default:
       return new InterruptedError('interrupted', resumeHint);

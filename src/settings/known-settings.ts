@@ -24,6 +24,8 @@ export interface SettingValues {
   retries: number;
   /** Seconds. */
   timeout: number;
+  /** Seconds: the longest server wait hint obeyed; a longer one stops the run (exit 5). */
+  maxWait: number;
   /** A PEM file of certificates (a private CA) trusted for HTTPS besides the default trust. */
   caFile?: string;
 }
@@ -69,14 +71,18 @@ const integerAtLeast = (min: number) => (raw: RawValue) => {
   return n !== undefined && Number.isSafeInteger(n) && n >= min ? n : undefined;
 };
 
-const numberAtLeast = (min: number) => (raw: RawValue) => {
+/** A Node timer holds at most 2^31-1 ms (about 24.9 days). */
+const MAX_TIMER_SECONDS = (2 ** 31 - 1) / 1000;
+
+const numberBetween = (min: number, max: number) => (raw: RawValue) => {
   const n = toNumber(raw);
-  return n !== undefined && n >= min ? n : undefined;
+  return n !== undefined && n >= min && n <= max ? n : undefined;
 };
 
-const positiveNumber = (raw: RawValue) => {
+/** 0 (no client limit), or at least one request a day: 1e-9 is a typo, not a pace. */
+const rateValue = (raw: RawValue) => {
   const n = toNumber(raw);
-  return n !== undefined && n > 0 ? n : undefined;
+  return n !== undefined && (n === 0 || n >= 1 / 86_400) ? n : undefined;
 };
 
 function httpUrl(raw: RawValue): string | undefined {
@@ -161,9 +167,9 @@ export const SETTINGS: readonly SettingSpec[] = [
     name: 'rate',
     property: 'rate',
     flag: '--rate',
-    expects: 'a number ≥ 0 (0 = no client-side limit)',
+    expects: 'a number of requests per second: 0 (no client-side limit) or at least 1/86400 (one a day)',
     description: "requests per second (default: the lookup's documented limit)",
-    parse: numberAtLeast(0),
+    parse: rateValue,
   },
   {
     name: 'retries',
@@ -179,9 +185,18 @@ export const SETTINGS: readonly SettingSpec[] = [
     property: 'timeout',
     flag: '--timeout',
     default: 15,
-    expects: 'a number of seconds > 0',
-    description: 'seconds to wait for one response',
-    parse: positiveNumber,
+    expects: 'a number of seconds from 0.001 to 2147483 (about 24.8 days)',
+    description: 'seconds one request may take, whole (connect, headers and body)',
+    parse: numberBetween(0.001, Math.floor(MAX_TIMER_SECONDS)),
+  },
+  {
+    name: 'max-wait',
+    property: 'maxWait',
+    flag: '--max-wait',
+    default: 300,
+    expects: 'a number of seconds from 0 to 2147483',
+    description: 'the longest wait a server may ask for (Retry-After); a longer one stops the run, resumably (exit 5)',
+    parse: numberBetween(0, Math.floor(MAX_TIMER_SECONDS)),
   },
 ];
 
