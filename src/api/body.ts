@@ -81,6 +81,7 @@ export function looksLikeInvalidNumber(message: string | undefined): boolean {
 export function bodyRetrySeconds(json: unknown): unknown[] {
   if (!isObject(json)) return [];
   const hints: unknown[] = [json.retry_after, json.retryAfter];
+  if (isObject(json.error)) hints.push(json.error.retry_after, json.error.retryAfter);
   if (Array.isArray(json.errors)) {
     for (const e of json.errors) {
       if (isObject(e) && isObject(e.extensions)) hints.push(e.extensions.retryAfter, e.extensions.retry_after);

@@ -9,6 +9,7 @@ import { bodyMessage, bodyRetrySeconds, excerpt, looksLikeInvalidNumber, parseJs
 import { header, parseRateInfo, rateFields, waitHintMs, type HeaderBag } from './rate-headers.js';
 import { reportsInvalidNumber, shapeResult, type Naming } from './result-shape.js';
 import { isTransient } from '../pipeline/retry.js';
+import { bodyCodeClass } from './service-codes.js';
 
 export interface RawResponse {
   readonly status: number;
@@ -159,6 +160,10 @@ export function classifyWith(
   const r = read(raw, ctx);
   const byStatus = statusCode(raw.status);
   if (byStatus) return failure(byStatus, r, r.words);
+  // A documented code in an error body decides next, on any endpoint and with any status: a
+  // gateway may turn the service's 429 or 503 into a 200 or a 400, but the body still says it.
+  const byCode = bodyCodeClass(r.json);
+  if (byCode) return failure(byCode, r, r.words);
   const verdict = envelope(r.json, r);
   if (verdict === undefined) return unrecognised(r);
   if (verdict.kind === 'fail') return failure(verdict.code, r, verdict.words);
@@ -170,6 +175,9 @@ export function classifyWith(
   const shaped = shapeResult(d, opts, verdict.source, verdict.naming);
   if ('missing' in shaped) {
     return failure('bad_response', r, `the result lacks ${shaped.missing.join(', ')}: ${excerpt(raw.text, ctx.secret)}`);
+  }
+  if ('wrong' in shaped) {
+    return failure('bad_response', r, `the result has ${shaped.wrong.join(', ')} of the wrong type: ${excerpt(raw.text, ctx.secret)}`);
   }
   return { kind: 'ok', result: shaped.result, ...(r.rate ? { rate: r.rate } : {}) };
 }
