@@ -86,7 +86,7 @@ function tlsFailure(codes: readonly string[], err: unknown, ctx: WireContext): A
   if (codes.some((c) => UNTRUSTED.has(c))) {
     // Node 24 appends advice of its own ("; if the root CA is installed locally, try …"): the fix
     // below says what applies to numintel.
-    const verdict = why.replace(/;.*$/, '');
+    const verdict = why.split(';', 1)[0] ?? why;
     return fatal(`the certificate of ${host} is not trusted (${verdict}); if this is a private CA, pass --ca-file <pem> or set NODE_EXTRA_CA_CERTS`);
   }
   if (codes.some((c) => OUT_OF_DATE.has(c))) {

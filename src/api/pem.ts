@@ -2,14 +2,27 @@
 // is refused before anything is sent.
 import { X509Certificate } from 'node:crypto';
 
-const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+const BEGIN = '-----BEGIN CERTIFICATE-----';
+const END = '-----END CERTIFICATE-----';
+
+/** The BEGIN…END blocks, found by indexOf: linear on any input (a lazy regex is not). */
+function pemBlocks(pem: string): string[] {
+  const blocks: string[] = [];
+  for (let at = pem.indexOf(BEGIN); at !== -1; ) {
+    const end = pem.indexOf(END, at + BEGIN.length);
+    if (end === -1) break;
+    blocks.push(pem.slice(at, end + END.length));
+    at = pem.indexOf(BEGIN, end + END.length);
+  }
+  return blocks;
+}
 
 /**
  * The certificates of a PEM text, each checked (OpenSSL would silently skip a bad one, leaving a
  * trust that fails later with a misleading "not trusted"). Throws an Error saying what is wrong.
  */
 export function certificatesOf(pem: string): string[] {
-  const blocks = pem.match(PEM_BLOCK) ?? [];
+  const blocks = pemBlocks(pem);
   if (blocks.length === 0) throw new Error('holds no PEM certificate (-----BEGIN CERTIFICATE-----)');
   blocks.forEach((block, i) => {
     try {
