@@ -73,7 +73,10 @@ export function looksLikeInvalidNumber(message: string | undefined): boolean {
   return (
     /invalid[\s_-]*(phone|number|tn|msisdn)/i.test(message) ||
     /\b(phone|number)\b.{0,40}\b(invalid|malformed|not valid|format|must be|digits?)\b/i.test(message) ||
-    /\b(must be|should be|expected) \d+ digits\b/i.test(message)
+    /\b(must be|should be|expected) \d+ digits\b/i.test(message) ||
+    // The real service's refusal of a non-U.S. number, in words or by its code.
+    /\binternational (phone )?numbers? (is |are )?not supported\b/i.test(message) ||
+    /\b(INVALID_PHONE_NUMBER|INTERNATIONAL_NOT_SUPPORTED)\b/.test(message)
   );
 }
 

@@ -1,10 +1,10 @@
 // `numintel sandbox`: runs the built-in emulator of the service until Ctrl-C / SIGTERM.
 import { resolve } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { BadOptionError, InputError, UsageError } from '../core/errors.js';
 import { maskSecret } from '../core/secret.js';
 // Only the options here: the server (and graphql) load when the command runs, not at every start-up.
-import { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, optionProblems, type SandboxOptions } from '../sandbox/options.js';
+import { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, ERROR_STYLES, optionProblems, type ErrorStyle, type SandboxOptions } from '../sandbox/options.js';
 import type { World } from './world.js';
 
 const SANDBOX_DEFAULT_PORT = 4010;
@@ -28,6 +28,11 @@ Behaviour (stable, so tests can rely on it; see docs/sandbox.md):
   GraphQL     POST /graphql; errors carry extensions.code (GRAPHQL_PARSE_FAILED,
               GRAPHQL_VALIDATION_FAILED, INVALID_NUMBER, UNAUTHENTICATED, PAYMENT_REQUIRED,
               RATE_LIMITED, INTERNAL_SERVER_ERROR) with the same statuses and headers as REST.
+  Error style --error-style vri: the real service's error bodies instead, taken in turn:
+              {"error","code","details"}, {"error":{"code","message"}} and {"data":null,"errors"};
+              codes INVALID_API_KEY 401, INSUFFICIENT_BALANCE 402, rate_limited and
+              RATE_LIMIT_EXCEEDED 429, INVALID_PHONE_NUMBER and INTERNATIONAL_NOT_SUPPORTED 400,
+              INTERNAL_ERROR 500, SERVER_ERROR 502, PROVIDER_ERROR 503 (GraphQL codes likewise).
   Faults      --fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset;
               --hang-rate: no answer; --rate-429: spurious 429s with the usual hints.
   Admin       sandbox-only, no key: GET /__sandbox/stats, POST /__sandbox/reset,
@@ -57,6 +62,7 @@ interface SandboxFlags {
   hangRate?: string;
   rate429?: string;
   verbose?: boolean;
+  errorStyle: ErrorStyle;
   tls?: boolean;
   tlsCert?: string;
   tlsKey?: string;
@@ -81,6 +87,11 @@ export function sandboxCommand(world: World): Command {
     .option('--reset-rate <p>', 'probability 0..1 of a reset connection')
     .option('--hang-rate <p>', 'probability 0..1 of never answering')
     .option('--rate-429 <p>', 'probability 0..1 of a spurious 429')
+    .addOption(
+      new Option('--error-style <style>', "error bodies: numintel (each endpoint's own envelope) or vri (the real service's codes and three body formats)")
+        .choices(ERROR_STYLES)
+        .default('numintel'),
+    )
     .option('--verbose', 'log one line per request to stderr (keys masked)')
     .option('--tls', 'serve HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1, made at start (its PEM file is printed)')
     .option('--tls-cert <pem>', 'serve HTTPS with this certificate (PEM file; with --tls-key)')
@@ -160,6 +171,7 @@ function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Part
     hangRate: probability('hang-rate', flags.hangRate),
     rate429: probability('rate-429', flags.rate429),
     verbose: flags.verbose === true,
+    errorStyle: flags.errorStyle,
     log: (line) => world.stderr.write(`${line}\n`),
   };
   if (flags.apiKey) options.apiKeys = flags.apiKey;

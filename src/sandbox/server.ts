@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTlsServer } from 'node:https';
 import { LOOKUPS, type LookupDescriptor } from '../core/lookups.js';
 import { ADMIN_PATHS, handleAdmin } from './admin.js';
-import { errorBody, graphqlError, plainError } from './bodies.js';
+import { graphqlError, plainError } from './bodies.js';
 import type { SandboxEngine } from './engine.js';
 import { ERROR_TEXT, type FaultKind } from './faults.js';
 import { safely, sendJson } from './http.js';
@@ -45,8 +45,8 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
       engine.stats.fault('error');
       const status = engine.faults.errorStatus();
       const text = ERROR_TEXT[status] ?? 'server error';
-      if (route.kind === 'graphql') sendJson(res, status, graphqlError('INTERNAL_SERVER_ERROR', text));
-      else sendJson(res, status, errorBody(route.d.envelope, 'Server error', text), engine.uncountedRateHeaders(route.d.kind));
+      if (route.kind === 'graphql') sendJson(res, status, graphqlError(engine.bodies.graphqlCode('INTERNAL_SERVER_ERROR'), text));
+      else sendJson(res, status, engine.bodies.serverError(route.d, status), engine.uncountedRateHeaders(route.d.kind));
       return;
     }
     if (route.kind === 'graphql') handleGraphql(engine, req, res, fault === 'rate429', meta);
