@@ -9,6 +9,8 @@ const TIMEOUTS: Readonly<Record<string, string>> = {
   UND_ERR_CONNECT_TIMEOUT: 'could not connect',
   UND_ERR_HEADERS_TIMEOUT: 'no answer',
   UND_ERR_BODY_TIMEOUT: 'the answer stalled',
+  // --timeout bounds the whole request: a body dripped byte by byte ends here.
+  NUMINTEL_ANSWER_TIMEOUT: 'the whole answer did not arrive',
   ETIMEDOUT: 'could not connect',
   ESOCKETTIMEDOUT: 'no answer',
 };

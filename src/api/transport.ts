@@ -20,7 +20,7 @@ export interface ClientOptions {
   readonly apiKey?: string | undefined;
   /** Default 'rest'. */
   readonly transport?: 'rest' | 'graphql' | undefined;
-  /** Connect, headers and body timeouts, ms. Default 15000. */
+  /** The whole request, connect to the last byte, ms. Default 15000. */
   readonly timeoutMs?: number | undefined;
   /** Keep-alive connections in the pool. Default 16. */
   readonly connections?: number | undefined;
