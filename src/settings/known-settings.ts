@@ -1,6 +1,7 @@
 // Every setting numintel knows, described once as data. Resolution (flag > env > config > default),
 // `numintel config set` validation, `config list` and the help texts all read this table, so a new
 // setting is one more row.
+import { shownUrl } from '../api/base-url.js';
 import { BadOptionError, ConfigError } from '../core/errors.js';
 import { maskSecret } from '../core/secret.js';
 import { withoutTrailingSlashes } from '../core/text.js';
@@ -120,8 +121,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--base-url',
     env: 'NUMINTEL_BASE_URL',
     expects: 'an http:// or https:// URL without user, query or fragment',
-    // user:password@ may be the very secret; never echo it.
-    quote: (raw) => JSON.stringify(String(raw).replace(/\/\/[^/@]*@/, '//…@')),
+    // user:password@ or a query (?key=…) may be the very secret; never echo them.
+    quote: (raw) => JSON.stringify(shownUrl(String(raw))),
     description: 'base address of the service, e.g. https://api.example.com',
     parse: httpUrl,
   },

@@ -102,3 +102,32 @@ describe('real-service values', () => {
     expect(a).toMatchObject({ kind: 'error', error: { code: 'bad_response', message: expect.stringContaining('enhanced_lrn_data.carrier') } });
   });
 });
+
+describe('the key, when a server echoes it not verbatim', () => {
+  const KEY = 'sk_live_0123456789abcdefXYZ';
+  const secretCtx = { ...ctx, secret: KEY };
+  it.each([
+    ['split by an HTML tag', `<html><body>unknown key sk_live_0123<b></b>456789abcdefXYZ</body></html>`],
+    ['base64-encoded', `unknown credentials ${Buffer.from(`Bearer ${KEY}`).toString('base64')}`],
+    ['a long run of it', 'key 456789abcdefX not found'],
+    ['URL-encoded in a query', `see https://x.example/?k=${encodeURIComponent(KEY)}`],
+  ])('%s: the text is withheld', (_what, text) => {
+    const a = classifyRest(LRN, {}, { status: 401, headers: {}, text }, secretCtx);
+    expect(a.kind).toBe('fatal');
+    const message = a.kind !== 'ok' ? a.error.message : '';
+    expect(message).toContain('withheld');
+    expect(message).not.toMatch(/0123|456789|abcdef/);
+  });
+
+  it('a base URL with the key in its query is never echoed whole', async () => {
+    const { checkBaseUrl } = await import('../../src/api/base-url.js');
+    for (const url of [`https://api.example/?key=${KEY}`, `ftp://user:${KEY}@x/?key=${KEY}`, `not a url ?key=${KEY}`]) {
+      try {
+        checkBaseUrl(url, true);
+        expect.unreachable();
+      } catch (err) {
+        expect((err as Error).message).not.toContain('0123456789');
+      }
+    }
+  });
+});

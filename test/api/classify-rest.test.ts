@@ -47,7 +47,7 @@ const rows: Row[] = [
   ['200 truncated JSON', LRN, {}, res(200, '{"lrn":"1201'), { kind: 'error', code: 'bad_response', says: ['{"lrn":"1201'] }],
   ['200 JSON array', LRN, {}, res(200, [LRN_OK]), { kind: 'error', code: 'bad_response', says: ['unexpected JSON shape'] }],
   ['200 JSON string', LRN, {}, res(200, 'null'), { kind: 'error', code: 'bad_response' }],
-  ['a body echoing the key is redacted', LRN, {}, res(401, { error: `bad key ${KEY}` }), { kind: 'fatal', says: ['sk_t…(24 chars)'] }],
+  ['a body echoing the key is withheld', LRN, {}, res(401, { error: `bad key ${KEY}` }), { kind: 'fatal', says: ["(the server's text is withheld: it quotes the API key)"] }],
   ['418 other 4xx', LRN, {}, res(418, ''), { kind: 'error', code: 'http_error', says: ['HTTP 418'] }],
   ['400 not about the number, non-JSON', LRN, {}, res(400, 'Bad Request'), { kind: 'error', code: 'http_error' }],
   ['400 non-JSON about the number', LRN, {}, res(400, 'invalid phone number'), { kind: 'invalid', code: 'invalid_number' }],
