@@ -111,7 +111,14 @@ export function sandboxCommand(world: World): Command {
       // With TLS, where the certificate to trust is: the file given, or the one made at start.
       const certFile = flags.tlsCert === undefined ? sb.caFile : resolve(world.cwd, flags.tlsCert);
       const trust = certFile ? `numintel sandbox certificate: ${certFile} (trust it with NODE_EXTRA_CA_CERTS=${certFile} or --ca-file ${certFile})\n` : '';
-      world.stdout.write(`numintel sandbox listening on ${sb.url} (API key: ${shown}${more})\n${trust}`);
+      // Bound beyond loopback: say where it really listens; sb.url is how this machine reaches it.
+      const { isLoopbackHost } = await import('../sandbox/server.js');
+      const open = isLoopbackHost(options.host ?? DEFAULT_OPTIONS.host);
+      const bound = new URL(sb.url);
+      const host = options.host ?? '';
+      const where = open ? sb.url : `${bound.protocol}//${host.includes(':') ? `[${host}]` : host}:${bound.port} (from this machine: ${sb.url})`;
+      const admin = open ? '' : 'the admin endpoints (/__sandbox/*) need the API key, as the service does\n';
+      world.stdout.write(`numintel sandbox listening on ${where} (API key: ${shown}${more})\n${trust}${admin}`);
       await new Promise<void>((resolve) => {
         if (world.interrupt.aborted) return resolve();
         world.interrupt.addEventListener('abort', () => resolve(), { once: true });
