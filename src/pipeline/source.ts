@@ -93,7 +93,7 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   // A lone "phone" line heads a one-column CSV; as a list entry it would only be an invalid number.
   const headed = peek.line !== undefined && isPhoneHeader(peek.line.replace(/^"(.*)"$/, '$1'));
   if (!declared && !headed && (sniffed === undefined || sniffed.fields < 2)) {
-    const items = listItems(withReadErrors(replay(peek, 0), label));
+    const items = listItems(withReadErrors(replay(peek, 0), label), label);
     return { kind: 'list', columns: null, hasHeader: false, items, countTotal: countInBackground(recount(0), countListEntries), close };
   }
 
@@ -130,6 +130,8 @@ async function checkFile(path: string, label: string): Promise<boolean> {
 function delimiterOption(value: string): string {
   if (value === '\\t' || value.toLowerCase() === 'tab') return '\t';
   if (value === '') throw new BadOptionError('--delimiter is empty', 'give the character that separates the columns, e.g. --delimiter ";"');
+  // One character (a code point: an emoji is one): the CSV reader splits on nothing longer.
+  if ([...value].length !== 1) throw new BadOptionError(`--delimiter must be one character, got ${JSON.stringify(value)}`, 'e.g. --delimiter ";", --delimiter tab');
   return value;
 }
 

@@ -1,6 +1,6 @@
 // Reading the API key from where a secret may come from: a file, piped stdin, a hidden prompt.
-// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
-import { promises as fs } from 'node:fs';
+// Files are read as bounded streams: never more than one byte past the cap.
+import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { InputError, InterruptedError, NoApiKeyError } from '../core/errors.js';
@@ -26,6 +26,23 @@ export async function readSecretStream(stream: Readable, what: string): Promise<
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * A read that Ctrl-C ends: a FIFO with no writer, or a silent pipe, would otherwise hold the
+ * command for ever while the signal is heard and ignored.
+ */
+function interruptible<T>(reading: Promise<T>, signal: AbortSignal | undefined, cancel: () => void): Promise<T> {
+  if (!signal) return reading;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => {
+      cancel();
+      reject(new InterruptedError('interrupted while reading the API key'));
+    };
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    reading.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
 /** Where to ask for the key when standard input is a terminal. */
 export interface KeyPrompt {
   readonly output: NodeJS.WritableStream;
@@ -41,10 +58,14 @@ export const KEY_QUESTION = 'API key (input hidden): ';
  */
 export function apiKeyFileReader(stdin: () => Readable & { isTTY?: boolean }, cwd: string, prompt?: KeyPrompt): (pathOrDash: string) => Promise<string> {
   return async (pathOrDash) => {
-    if (pathOrDash !== '-') return fs.readFile(resolve(cwd, pathOrDash), 'utf8');
+    if (pathOrDash !== '-') {
+      // At most one byte past the cap is read: a 400 MB file or /dev/zero is refused, not loaded.
+      const file = createReadStream(resolve(cwd, pathOrDash), { end: MAX_SECRET_BYTES });
+      return interruptible(readSecretStream(file, pathOrDash), prompt?.signal, () => file.destroy());
+    }
     const input = stdin();
     if (prompt && input.isTTY === true) return (await readHiddenLine(input, prompt.output, KEY_QUESTION, prompt.signal)).trim();
-    return readSecretStream(input, 'standard input');
+    return interruptible(readSecretStream(input, 'standard input'), prompt?.signal, () => undefined);
   };
 }
 
