@@ -62,6 +62,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
         return world.stdin;
       },
       cwd: world.cwd,
+      // Ctrl-C while the input is silent (an idle pipe, a FIFO without a writer) ends the wait.
+      signal: world.interrupt,
     },
   );
   const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns }, source);

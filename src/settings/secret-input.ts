@@ -1,9 +1,9 @@
 // Reading the API key from where a secret may come from: a file, piped stdin, a hidden prompt.
 // Files are read as bounded streams: never more than one byte past the cap.
-import { createReadStream } from 'node:fs';
 import { resolve } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { InputError, InterruptedError, NoApiKeyError } from '../core/errors.js';
+import { openInput } from '../pipeline/source-fifo.js';
 
 /** More than any key; stops `numintel config set api-key < big.iso` from filling memory. */
 const MAX_SECRET_BYTES = 64 * 1024;
@@ -60,8 +60,9 @@ export function apiKeyFileReader(stdin: () => Readable & { isTTY?: boolean }, cw
   return async (pathOrDash) => {
     if (pathOrDash !== '-') {
       // At most one byte past the cap is read: a 400 MB file or /dev/zero is refused, not loaded.
-      const file = createReadStream(resolve(cwd, pathOrDash), { end: MAX_SECRET_BYTES });
-      return interruptible(readSecretStream(file, pathOrDash), prompt?.signal, () => file.destroy());
+      let file: Readable | undefined;
+      const reading = openInput(resolve(cwd, pathOrDash), { end: MAX_SECRET_BYTES }).then((f) => readSecretStream((file = f), pathOrDash));
+      return interruptible(reading, prompt?.signal, () => file?.destroy());
     }
     const input = stdin();
     if (prompt && input.isTTY === true) return (await readHiddenLine(input, prompt.output, KEY_QUESTION, prompt.signal)).trim();
