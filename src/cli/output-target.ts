@@ -25,6 +25,8 @@ export interface OutputTarget {
   readonly style: SinkStyle;
   /** Input rows already in the output file (--resume). */
   readonly skipRows: number;
+  /** Of those, the rows with an invalid number or a failed lookup: the exit code covers them too. */
+  readonly earlier: { readonly invalid: number; readonly failed: number };
   /** The input's rows still to look up: all of them, or those after the resumed file's rows. */
   readonly items: AsyncIterable<SourceItem>;
   /** How to continue after a stop, for the message that ends an interrupted run. */
@@ -72,6 +74,7 @@ export async function openOutput(
       stream: world.stdout,
       style,
       skipRows: 0,
+      earlier: { invalid: 0, failed: 0 },
       items: source.items,
       resumeHint,
       layout: { ...written, appending: false },
@@ -81,6 +84,7 @@ export async function openOutput(
 
   await checkOutputFile(path, label, inputOrigin(req, world));
   let skipRows = 0;
+  let earlier = { invalid: 0, failed: 0 };
   let appending = false;
   let items = source.items;
   if (req.resume) {
@@ -102,7 +106,7 @@ export async function openOutput(
     }
     // The rows the file holds are taken from the input here, checked, and not looked up again.
     const rest = source.items[Symbol.asyncIterator]();
-    await checkResumedInput(path, label, format, found, { items: rest, columns: written.inputColumns }).catch(async (err: unknown) => {
+    earlier = await checkResumedInput(path, label, format, found, { items: rest, columns: written.inputColumns }).catch(async (err: unknown) => {
       await rest.return?.();
       throw err;
     });
@@ -122,6 +126,7 @@ export async function openOutput(
     stream,
     style,
     skipRows,
+    earlier,
     items,
     resumeHint,
     layout: { ...written, appending },

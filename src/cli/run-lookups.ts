@@ -145,7 +145,9 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   if (!req.quiet && bulk && stopped?.reason !== 'closed' && !isSetupStop(stopped)) world.stderr.write(`${formatSummary(stats, world.clock.now())}\n`);
   if (stopped?.reason === 'closed') return EXIT.ok;
   if (stopped) throw stopFailure(stopped, bulk || req.output ? target.resumeHint : undefined);
-  return stats.invalid + stats.failed > 0 ? EXIT.incomplete : EXIT.ok;
+  // A resumed file is one output: rows the earlier run wrote as invalid or failed count too.
+  const incomplete = stats.invalid + stats.failed + target.earlier.invalid + target.earlier.failed;
+  return incomplete > 0 ? EXIT.incomplete : EXIT.ok;
 }
 
 /** What the first Ctrl-C prints. */
