@@ -96,8 +96,11 @@ export interface NumintelClient {
   /** One lookup of one number. Never throws for a bad number or a failed lookup: see `ok`/`error`. */
   lookup(kind: LookupKind, number: string, options?: BulkOptions): Promise<LookupRecord>;
   /**
-   * Records in input order. Throws a NumintelError of kind `refused` if the key is refused mid-run,
-   * of kind `usage` if the connection cannot be set up (a certificate not trusted, a proxy refusing).
+   * Records in input order. Throws, after the records finished before the stop: KeyRefusedError
+   * (NUMINTEL_KEY_REFUSED) or PaymentRequiredError (NUMINTEL_PAYMENT_REQUIRED) if the service
+   * refuses mid-run; TlsError or ProxyError if the connection cannot be set up; ServiceDownError
+   * (the circuit breaker) or WaitTooLongError (a server hint past `maxWaitMs`), both resumable;
+   * UnknownLookupError for a kind that is not a lookup.
    */
   bulk(kind: LookupKind, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<LookupRecord>;
   /** Several lookups per number in one pass. */
