@@ -141,6 +141,7 @@ export function createClient(config: ClientConfig): NumintelClient {
 
   return {
     async lookup(kind, number, options) {
+      if (typeof number !== 'string') throw expected('number', 'a string', number);
       for await (const record of run('single', [kind], [number], options)) return record as LookupRecord;
       throw new InternalError('the lookup produced no record');
     },
@@ -202,6 +203,13 @@ function checkKinds(kinds: readonly unknown[]): void {
 }
 
 async function* items(numbers: Iterable<string> | AsyncIterable<string>): AsyncIterable<SourceItem> {
+  const iterable = numbers as unknown as Record<symbol, unknown> | null | undefined;
+  if (typeof iterable?.[Symbol.iterator] !== 'function' && typeof iterable?.[Symbol.asyncIterator] !== 'function') {
+    throw expected('numbers', 'an iterable or async iterable of strings', numbers);
+  }
   let index = 0;
-  for await (const input of numbers) yield { index: index++, input };
+  for await (const input of numbers) {
+    if (typeof input !== 'string') throw expected(`numbers[${index}]`, 'a string', input);
+    yield { index: index++, input };
+  }
 }

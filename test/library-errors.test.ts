@@ -99,3 +99,15 @@ describe('exit codes come from error codes', () => {
     expect(EXIT.stopped).toBe(5);
   });
 });
+
+describe('lookup and bulk arguments', () => {
+  it('a number that is not a string, or numbers that are not iterable, are BadOptionErrors', async () => {
+    const client = createClient(base);
+    await expect(client.lookup('lrn', 2015550123 as never)).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `number` to be a string, got 2015550123' });
+    const it1 = client.bulk('lrn', 42 as never)[Symbol.asyncIterator]();
+    await expect(it1.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `numbers` to be an iterable or async iterable of strings, got 42' });
+    const it2 = client.bulk('lrn', ['2015550123', null] as never)[Symbol.asyncIterator]();
+    await expect(it2.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `numbers[1]` to be a string, got null' });
+    await client.close();
+  });
+});
