@@ -151,3 +151,23 @@ describe('--delimiter', () => {
     }
   });
 });
+
+describe('bytes that are not UTF-8', () => {
+  it('are refused with their line, never silently replaced in the columns passed through', async () => {
+    const latin1 = Buffer.from('phone,name\n2015550123,Ann\n2015550124,Zo\xeb\n', 'latin1');
+    const err = await readAll(latin1, { csv: true }, [5]).then(
+      () => undefined,
+      (e: unknown) => e as NumintelError,
+    );
+    expect(err?.message).toBe('cannot read standard input: line 3 has the byte 0xEB, which is not UTF-8');
+    expect(err?.hint).toMatch(/save it as UTF-8/);
+  });
+
+  it('valid UTF-8 split anywhere across chunks passes untouched', async () => {
+    const text = 'phone,name\n2015550123,Zoë 😀 Ñúñez\n';
+    for (let size = 1; size <= 8; size++) {
+      const { items } = await readAll(Buffer.from(text), { csv: true }, [size]);
+      expect(items.map((i) => i.row?.name)).toEqual(['Zoë 😀 Ñúñez']);
+    }
+  });
+});
