@@ -101,5 +101,6 @@ export function formatWait(ms: number): string {
   if (s < 120) return `${Math.max(1, s)} s`;
   if (s < 7200) return `${Math.round(s / 60)} min`;
   if (s < 172_800) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86_400)} days`;
+  if (s < 63_072_000) return `${Math.round(s / 86_400)} days`;
+  return `${Math.round(s / 31_536_000)} years`;
 }

@@ -39,7 +39,7 @@ describe('decideRetry', () => {
   });
 
   it('waits read as a person would say them', () => {
-    expect([formatWait(42_000), formatWait(3_600_000), formatWait(86_400_000), formatWait(3 * 86_400_000)]).toEqual(['42 s', '60 min', '24 h', '3 days']);
+    expect([formatWait(42_000), formatWait(3_600_000), formatWait(86_400_000), formatWait(3 * 86_400_000), formatWait(5 * 365 * 86_400_000)]).toEqual(['42 s', '60 min', '24 h', '3 days', '5 years']);
   });
 });
 
