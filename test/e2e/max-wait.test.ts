@@ -57,6 +57,23 @@ describe('--max-wait', () => {
     }
   });
 
+  it.each([
+    ['X-RateLimit-Reset five years ahead', { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 5 * 365 * 86_400) }],
+    ['Retry-After of 10^14 seconds', { 'retry-after': '99999999999999' }],
+  ])('a 429 with %s: exit 5 at once, no timer overflow', async (_what, headers) => {
+    const absurd = await serve((_req, res) => json(res, 429, { error: 'rate_limited' }, headers as Record<string, string>));
+    try {
+      const started = Date.now();
+      const r = await runCli(['lrn', '12015550101'], { env: env(absurd.url), timeoutMs: 20_000 });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(r.code, r.stderr).toBe(5);
+      expect(r.stderr).toMatch(/asked to wait \d+ (years|days)/);
+      expect(r.stderr).not.toMatch(/TimeoutOverflowWarning/);
+    } finally {
+      await absurd.close();
+    }
+  });
+
   it('--max-wait 0 refuses any hint; bad values are usage errors; a config setting works too', async () => {
     const r = await runCli(['lrn', '12015550103', '--max-wait', '0'], { env: env(server.url) });
     expect(r.code).toBe(5);
