@@ -32,7 +32,8 @@ Behaviour (stable, so tests can rely on it; see docs/sandbox.md):
               {"error","code","details"}, {"error":{"code","message"}} and {"data":null,"errors"};
               codes INVALID_API_KEY 401, INSUFFICIENT_BALANCE 402, rate_limited and
               RATE_LIMIT_EXCEEDED 429, INVALID_PHONE_NUMBER and INTERNATIONAL_NOT_SUPPORTED 400,
-              INTERNAL_ERROR 500, SERVER_ERROR 502, PROVIDER_ERROR 503 (GraphQL codes likewise).
+              INTERNAL_ERROR 500, SERVER_ERROR 502, PROVIDER_ERROR 503 (GraphQL codes likewise);
+              values carrier_type WRS (wireless) and spam_type TELEMARKETER (some spam numbers).
   Faults      --fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset;
               --hang-rate: no answer; --rate-429: spurious 429s with the usual hints.
   Admin       sandbox-only, no key: GET /__sandbox/stats, POST /__sandbox/reset,

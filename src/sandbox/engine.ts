@@ -2,7 +2,7 @@
 // (rate windows), how much (quota, billing), which numbers are acceptable, and what was seen.
 import type { LookupKind } from '../core/lookups.js';
 import { cnamResult, lrnResult, subject, trustResult } from './data.js';
-import { errorBodies, type ErrorBodies } from './error-styles.js';
+import { errorBodies, realServiceValues, type ErrorBodies } from './error-styles.js';
 import { FaultInjector } from './faults.js';
 import { seedValue } from './hash.js';
 import { KeyRing, bearerKey, type KeyState } from './keys.js';
@@ -110,14 +110,8 @@ export class SandboxEngine {
   /** The result object (REST field names, no envelope) of an accepted number. */
   result(kind: LookupKind, number11: string, opts: { enhanced?: boolean; messaging?: boolean; spam?: boolean }): Record<string, unknown> {
     const s = subject(number11, this.seed);
-    switch (kind) {
-      case 'lrn':
-        return lrnResult(s, opts.enhanced === true, opts.messaging === true);
-      case 'cnam':
-        return cnamResult(s, opts.spam === true);
-      case 'trust':
-        return trustResult(s);
-    }
+    const result = kind === 'lrn' ? lrnResult(s, opts.enhanced === true, opts.messaging === true) : kind === 'cnam' ? cnamResult(s, opts.spam === true) : trustResult(s);
+    return this.options.errorStyle === 'vri' ? realServiceValues(kind, result) : result;
   }
 
   resetStats(): void {

@@ -5,7 +5,8 @@
 // three; 429s spelled `rate_limited` and `RATE_LIMIT_EXCEEDED` in turn; `INSUFFICIENT_BALANCE`,
 // `INVALID_PHONE_NUMBER`, `INTERNATIONAL_NOT_SUPPORTED`, `PROVIDER_ERROR`; and the codes of GraphQL
 // errors renamed the same way.
-import type { LookupDescriptor } from '../core/lookups.js';
+import { isObject } from '../core/json.js';
+import type { LookupDescriptor, LookupKind } from '../core/lookups.js';
 import {
   PAYMENT_REQUIRED_BODY,
   UNAUTHORIZED_BODY,
@@ -93,4 +94,19 @@ function vriBodies(): ErrorBodies {
 
 export function errorBodies(style: ErrorStyle): ErrorBodies {
   return style === 'vri' ? vriBodies() : numintelBodies;
+}
+
+/**
+ * The real service's values where they differ from the description's: the LRN page's carrier type
+ * code `WRS` for wireless, and the SDK's `TELEMARKETER` spam type (for every other spam number,
+ * by its score, so the same number always gets the same answer). A client must pass them through.
+ */
+export function realServiceValues(kind: LookupKind, result: Record<string, unknown>): Record<string, unknown> {
+  if (kind === 'lrn' && isObject(result.enhanced_lrn_data) && result.enhanced_lrn_data.carrier_type === 'WIRELESS') {
+    return { ...result, enhanced_lrn_data: { ...result.enhanced_lrn_data, carrier_type: 'WRS' } };
+  }
+  if (kind === 'trust' && result.spam_type === 'SPAM' && typeof result.reputation_score === 'number' && result.reputation_score % 2 === 0) {
+    return { ...result, spam_type: 'TELEMARKETER' };
+  }
+  return result;
 }

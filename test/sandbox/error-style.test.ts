@@ -65,3 +65,25 @@ describe('sandbox --error-style vri', () => {
     expect(() => sb.configure({ errorStyle: 'numintel' })).toThrow(/cannot change/);
   });
 });
+
+describe('sandbox --error-style vri: values', () => {
+  it('carrier_type WRS and spam_type TELEMARKETER appear, and the client passes them through untouched over REST and GraphQL', async () => {
+    const vri = await startSandbox({ port: 0, errorStyle: 'vri', limits: { lrn: 0, cnam: 0, trust: 0 } });
+    try {
+      const numbers = Array.from({ length: 300 }, (_, i) => `1201555${String(1000 + i)}`);
+      const seen = { WRS: 0, TELEMARKETER: 0 };
+      for (const transport of ['rest', 'graphql'] as const) {
+        const client = createClient({ baseUrl: vri.url, apiKey: vri.apiKey, transport });
+        for await (const r of client.bulk('lrn', numbers, { enhanced: true })) {
+          if ((r.result?.enhanced_lrn_data as { carrier_type?: string } | undefined)?.carrier_type === 'WRS') seen.WRS++;
+        }
+        for await (const r of client.bulk('trust', numbers)) if (r.result?.spam_type === 'TELEMARKETER') seen.TELEMARKETER++;
+        await client.close();
+      }
+      expect(seen.WRS).toBeGreaterThan(0);
+      expect(seen.TELEMARKETER).toBeGreaterThan(0);
+    } finally {
+      await vri.close();
+    }
+  });
+});
