@@ -7,8 +7,8 @@
 //   for await (const r of client.bulk('cnam', numbers, { spam: true })) console.log(r);
 //   await client.close();
 import { systemClock, type Clock } from './core/clock.js';
-import { NumintelError } from './core/errors.js';
-import { isLookupKind, LOOKUP_KINDS, LOOKUPS, type LookupDescriptor, type LookupKind, type LookupOptions } from './core/lookups.js';
+import { BadOptionError, UnknownLookupError } from './core/errors.js';
+import { isLookupKind, LOOKUP_KINDS, LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
 import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
 import type { ResultOf } from './core/result-types.js';
 import { newRunStats, type RunStats, type SourceItem } from './core/run.js';
@@ -30,7 +30,31 @@ export type TypedLookupRecord<K extends LookupKind = LookupKind> = Omit<LookupRe
 /** An enrich record whose results have their lookups' types. */
 export type TypedEnrichRecord<K extends LookupKind = LookupKind> = Omit<EnrichRecord, 'results'> & { results: { [P in K]?: ResultOf[P] | null } };
 export { newRunStats, type RunStats } from './core/run.js';
-export { NumintelError, type FailureKind } from './core/errors.js';
+export {
+  NumintelError,
+  UsageError,
+  NoApiKeyError,
+  NoBaseUrlError,
+  BadBaseUrlError,
+  BadOptionError,
+  UnknownLookupError,
+  UnknownColumnError,
+  ConfigError,
+  InputError,
+  OutputError,
+  ResumeError,
+  TlsError,
+  ProxyError,
+  KeyRefusedError,
+  PaymentRequiredError,
+  ServiceDownError,
+  SpendCapError,
+  WaitTooLongError,
+  InterruptedError,
+  InternalError,
+  type ErrorCode,
+  type FailureKind,
+} from './core/errors.js';
 export { MemoryAnswerStore, NO_STORE, type AnswerStore, type AnswerSlot, type CachedAnswer } from './store/answer-store.js';
 export type { Sandbox, SandboxOptions } from './sandbox/index.js';
 export { VERSION } from './core/version.js';
@@ -47,6 +71,11 @@ export interface ClientConfig {
   readonly rates?: Partial<Record<LookupKind, number>>;
   /** Retries of a transient failure. Default 5. */
   readonly retries?: number;
+  /**
+   * The longest wait a server may ask for (Retry-After, a reset time), ms. Default 300000. A longer
+   * hint ends the bulk call with a WaitTooLongError (NUMINTEL_WAIT_TOO_LONG) instead of sleeping.
+   */
+  readonly maxWaitMs?: number;
   readonly clock?: Clock;
   /**
    * PEM text of CA certificates trusted for HTTPS besides Node's default trust (its bundle and
@@ -85,8 +114,11 @@ export interface NumintelClient {
   /** One lookup of one number. Never throws for a bad number or a failed lookup: see `ok`/`error`. */
   lookup<K extends LookupKind>(kind: K, number: string, options?: BulkOptions): Promise<TypedLookupRecord<K>>;
   /**
-   * Records in input order. Throws a NumintelError of kind `refused` if the key is refused mid-run,
-   * of kind `usage` if the connection cannot be set up (a certificate not trusted, a proxy refusing).
+   * Records in input order. Throws, after the records finished before the stop: KeyRefusedError
+   * (NUMINTEL_KEY_REFUSED) or PaymentRequiredError (NUMINTEL_PAYMENT_REQUIRED) if the service
+   * refuses mid-run; TlsError or ProxyError if the connection cannot be set up; ServiceDownError
+   * (the circuit breaker) or WaitTooLongError (a server hint past `maxWaitMs`), both resumable;
+   * UnknownLookupError for a kind that is not a lookup.
    */
   bulk<K extends LookupKind>(kind: K, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<TypedLookupRecord<K>>;
   /** Several lookups per number in one pass. */
@@ -95,6 +127,7 @@ export interface NumintelClient {
 }
 
 export function createClient(config: ClientConfig): NumintelClient {
+  checkConfig(config);
   const clock = config.clock ?? systemClock;
   const store: AnswerStore =
     config.cache === 'off' ? NO_STORE : config.cache === undefined || config.cache === 'memory' ? new MemoryAnswerStore((kind, at) => clock.now() - at <= DEFAULT_MAX_AGE[kind]) : config.cache;
@@ -110,7 +143,8 @@ export function createClient(config: ClientConfig): NumintelClient {
   });
 
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {
-    const handle = runPipeline(items(numbers), { mode, lookups: kinds.map(descriptor), options, validate: options.validate !== false }, {
+    checkKinds(kinds);
+    const handle = runPipeline(items(numbers), { mode, lookups: kinds.map((k) => LOOKUPS[k]), options, validate: options.validate !== false }, {
       transport,
       answers: store,
       clock,
@@ -118,6 +152,7 @@ export function createClient(config: ClientConfig): NumintelClient {
       concurrency: config.concurrency,
       rates: config.rates,
       retries: config.retries,
+      maxWaitMs: config.maxWaitMs,
       signal: options.signal,
     });
     yield* handle.records;
@@ -134,9 +169,11 @@ export function createClient(config: ClientConfig): NumintelClient {
 
   return {
     // The records are what the service sent, typed by their lookup's descriptor (result-types.ts).
-    lookup: <K extends LookupKind>(kind: K, number: string, options: BulkOptions = {}) => {
+    lookup: async <K extends LookupKind>(kind: K, number: string, options: BulkOptions = {}) => {
+      if (typeof number !== 'string') throw expected('number', 'a string', number);
+      checkKinds([kind]);
       const { validate, signal, stats: _stats, ...opts } = options;
-      const record = session.lookup(descriptor(kind), number, opts, validate !== false) as Promise<TypedLookupRecord<K>>;
+      const record = session.lookup(LOOKUPS[kind], number, opts, validate !== false) as Promise<TypedLookupRecord<K>>;
       if (!signal) return record;
       return new Promise<TypedLookupRecord<K>>((resolve, reject) => {
         if (signal.aborted) return reject(signal.reason);
@@ -156,11 +193,6 @@ export function createClient(config: ClientConfig): NumintelClient {
   };
 }
 
-/** The descriptor of a lookup kind, or a clear error for a kind that does not exist. */
-function descriptor(kind: LookupKind): LookupDescriptor {
-  if (!isLookupKind(kind)) throw new NumintelError('usage', `unknown lookup ${JSON.stringify(kind)}: choose from ${LOOKUP_KINDS.join(', ')}`);
-  return LOOKUPS[kind];
-}
 
 /**
  * Starts the sandbox emulator (see sandbox/index.ts). Loaded on first use, so importing the library
@@ -170,7 +202,57 @@ export async function startSandbox(options?: Partial<SandboxOptions>): Promise<S
   return (await import('./sandbox/index.js')).startSandbox(options);
 }
 
+/** `Expected \`concurrency\` to be an integer ≥ 1, got 0`: the caller's own option name, the value quoted. */
+function expected(name: string, what: string, value: unknown): BadOptionError {
+  const shown = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' || typeof value === 'boolean' || value == null ? String(value) : typeof value;
+  return new BadOptionError(`Expected \`${name}\` to be ${what}, got ${shown}`);
+}
+
+function checkNumber(name: string, value: unknown, min: number, integer: boolean, max = Number.MAX_SAFE_INTEGER): void {
+  if (value === undefined) return;
+  const ok = typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max && (!integer || Number.isInteger(value));
+  if (!ok) throw expected(name, `${integer ? 'an integer' : 'a number'} ≥ ${min}${max < Number.MAX_SAFE_INTEGER ? ` and ≤ ${max}` : ''}`, value);
+}
+
+/** Every option checked here, where the caller passed it, not at the first lookup. */
+function checkConfig(config: ClientConfig): void {
+  if (config === null || typeof config !== 'object') throw expected('config', 'an object', config);
+  if (typeof config.baseUrl !== 'string' || config.baseUrl === '') throw expected('baseUrl', 'a URL string', config.baseUrl);
+  if (typeof config.apiKey !== 'string') throw new BadOptionError(`Expected \`apiKey\` to be a string, got ${config.apiKey === undefined ? 'undefined' : typeof config.apiKey}`);
+  if (config.transport !== undefined && config.transport !== 'rest' && config.transport !== 'graphql') throw expected('transport', '"rest" or "graphql"', config.transport);
+  // A Node timer holds at most 2^31-1 ms (about 24.9 days); 1 ms is the least it can wait.
+  checkNumber('timeoutMs', config.timeoutMs, 1, false, 2 ** 31 - 1);
+  checkNumber('concurrency', config.concurrency, 1, true);
+  checkNumber('retries', config.retries, 0, true);
+  checkNumber('maxWaitMs', config.maxWaitMs, 0, false, 2 ** 31 - 1);
+  if (config.rates !== undefined) {
+    if (config.rates === null || typeof config.rates !== 'object') throw expected('rates', 'an object of requests per second per lookup', config.rates);
+    for (const [kind, rate] of Object.entries(config.rates)) {
+      if (!isLookupKind(kind)) throw new UnknownLookupError(`Expected the keys of \`rates\` to be lookups (${LOOKUP_KINDS.join(', ')}), got ${JSON.stringify(kind)}`);
+      // 0 means no client limit; a positive rate below one request a day is a typo, not a pace.
+      const ok = rate === undefined || rate === 0 || (typeof rate === 'number' && Number.isFinite(rate) && rate >= 1 / 86_400);
+      if (!ok) throw expected(`rates.${kind}`, 'requests per second: 0 (no limit) or at least one a day (1/86400)', rate);
+    }
+  }
+}
+
+function checkKinds(kinds: readonly unknown[]): void {
+  if (!Array.isArray(kinds) || kinds.length === 0) throw new UnknownLookupError(`Expected a lookup (${LOOKUP_KINDS.join(', ')}), got none`);
+  for (const kind of kinds) {
+    if (typeof kind !== 'string' || !isLookupKind(kind)) {
+      throw new UnknownLookupError(`Expected a lookup (${LOOKUP_KINDS.join(', ')}), got ${typeof kind === 'string' ? JSON.stringify(kind) : String(kind)}`);
+    }
+  }
+}
+
 async function* items(numbers: Iterable<string> | AsyncIterable<string>): AsyncIterable<SourceItem> {
+  const iterable = numbers as unknown as Record<symbol, unknown> | null | undefined;
+  if (typeof iterable?.[Symbol.iterator] !== 'function' && typeof iterable?.[Symbol.asyncIterator] !== 'function') {
+    throw expected('numbers', 'an iterable or async iterable of strings', numbers);
+  }
   let index = 0;
-  for await (const input of numbers) yield { index: index++, input };
+  for await (const input of numbers) {
+    if (typeof input !== 'string') throw expected(`numbers[${index}]`, 'a string', input);
+    yield { index: index++, input };
+  }
 }

@@ -49,8 +49,8 @@ describe('a client session', () => {
 
   it('an unknown lookup kind is a clear error, not a TypeError', async () => {
     const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
-    expect(() => client.lookup('foo' as 'lrn', '2015550100')).toThrow(NumintelError);
-    expect(() => client.lookup('foo' as 'lrn', '2015550100')).toThrow('unknown lookup "foo": choose from lrn, cnam, trust');
+    await expect(client.lookup('foo' as 'lrn', '2015550100')).rejects.toThrow(NumintelError);
+    await expect(client.lookup('foo' as 'lrn', '2015550100')).rejects.toThrow('Expected a lookup (lrn, cnam, trust), got "foo"');
     await client.close();
   });
 

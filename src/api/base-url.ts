@@ -1,6 +1,21 @@
 // Where requests go, and the one rule that keeps the key off the wire in clear text.
-import { usageError } from '../core/errors.js';
+import { BadBaseUrlError } from '../core/errors.js';
 import { withoutTrailingSlashes } from '../core/text.js';
+
+/**
+ * The base URL as it may be shown: never its user:password@ nor its query or fragment, where a
+ * key may hide (`?key=…`).
+ */
+export function shownUrl(raw: string): string {
+  let text = raw.trim();
+  const cut = Math.min(...['?', '#'].map((c) => text.indexOf(c)).filter((i) => i !== -1));
+  if (Number.isFinite(cut)) text = `${text.slice(0, cut)}${text[cut]}…`;
+  const scheme = text.indexOf('//');
+  const at = text.indexOf('@', scheme + 2);
+  const slash = text.indexOf('/', scheme + 2);
+  if (scheme !== -1 && at !== -1 && (slash === -1 || at < slash)) text = `${text.slice(0, scheme + 2)}…@${text.slice(at + 1)}`;
+  return text;
+}
 
 const KEY_HINT = 'use an https:// base URL, or a loopback address (127.0.0.1, ::1, localhost) for a local service';
 
@@ -14,26 +29,26 @@ export function checkBaseUrl(baseUrl: string, hasKey: boolean): URL {
   try {
     url = new URL(baseUrl.trim());
   } catch {
-    throw usageError(`base URL "${baseUrl}" is not a valid URL`, 'give an absolute URL such as https://api.example.com');
+    throw new BadBaseUrlError(`base URL "${shownUrl(baseUrl)}" is not a valid URL`, 'give an absolute URL such as https://api.example.com');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw usageError(
-      `base URL "${baseUrl}" uses ${url.protocol.replace(/:$/, '')}://, but only http:// and https:// are supported`,
+    throw new BadBaseUrlError(
+      `base URL "${shownUrl(baseUrl)}" uses ${url.protocol.replace(/:$/, '')}://, but only http:// and https:// are supported`,
       'give an absolute URL such as https://api.example.com',
     );
   }
   if (url.username || url.password) {
     // Never echo the URL here: the credentials in it may be the very secret.
-    throw usageError(
+    throw new BadBaseUrlError(
       'the base URL must not carry credentials (user:password@)',
       'put the API key in NUMINTEL_API_KEY, --api-key-file or `numintel config set api-key`',
     );
   }
   if (url.search || url.hash) {
-    throw usageError(`base URL "${baseUrl}" must not have a query or fragment`, 'give only scheme, host, port and an optional path prefix');
+    throw new BadBaseUrlError(`base URL "${shownUrl(baseUrl)}" must not have a query or fragment`, 'give only scheme, host, port and an optional path prefix');
   }
   if (hasKey && url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    throw usageError(
+    throw new BadBaseUrlError(
       `refusing to send the API key over plain http:// to ${url.host}: anyone on the network path could read it`,
       KEY_HINT,
     );

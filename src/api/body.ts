@@ -16,8 +16,44 @@ export function parseJson(text: string): unknown {
 
 const MAX_EXCERPT = 120;
 
-/** One printable line: no control or bidi characters, no runs of blanks, the key masked. */
+/** A run of this many characters of the key in a server's text is the key leaking. */
+const KEY_RUN = 12;
+
+/** The forms a server may echo the key in: as is, base64 (any alignment), URL-encoded. */
+function keyForms(secret: string): string[] {
+  const forms = [secret, encodeURIComponent(secret)];
+  for (const offset of [0, 1, 2]) {
+    const b64 = Buffer.from(secret.slice(offset)).toString('base64');
+    // The last block depends on what follows the key in the encoded text: drop it.
+    const stable = b64.slice(0, Math.max(0, b64.length - 4));
+    forms.push(stable, stable.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms.filter((f) => f.length >= Math.min(KEY_RUN, secret.length));
+}
+
+/**
+ * True when `text` quotes the key, whole or any run of KEY_RUN characters of it, plainly, split
+ * by tags or blanks, base64-encoded or URL-encoded. Such text is never shown, not even masked:
+ * masking catches only the verbatim key.
+ */
+export function quotesKey(text: string, secret: string | undefined): boolean {
+  if (!secret || text === '') return false;
+  const squeezed = text.replace(/<[^<>]*>/g, '').replace(/\s+/g, '');
+  for (const form of keyForms(secret)) {
+    const run = Math.min(KEY_RUN, form.length);
+    for (let i = 0; i + run <= form.length; i++) {
+      const part = form.slice(i, i + run);
+      if (text.includes(part) || squeezed.includes(part)) return true;
+    }
+  }
+  return false;
+}
+
+const WITHHELD = "(the server's text is withheld: it quotes the API key)";
+
+/** One printable line: no control or bidi characters, no runs of blanks, never the key. */
 export function oneLine(text: string, secret: string | undefined, max = MAX_EXCERPT): string {
+  if (quotesKey(text, secret)) return WITHHELD;
   // eslint-disable-next-line no-control-regex
   const clean = redact(text, secret).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ');
   const line = clean.replace(/\s+/g, ' ').trim();
@@ -73,7 +109,10 @@ export function looksLikeInvalidNumber(message: string | undefined): boolean {
   return (
     /invalid[\s_-]*(phone|number|tn|msisdn)/i.test(message) ||
     /\b(phone|number)\b.{0,40}\b(invalid|malformed|not valid|format|must be|digits?)\b/i.test(message) ||
-    /\b(must be|should be|expected) \d+ digits\b/i.test(message)
+    /\b(must be|should be|expected) \d+ digits\b/i.test(message) ||
+    // The real service's refusal of a non-U.S. number, in words or by its code.
+    /\binternational (phone )?numbers? (is |are )?not supported\b/i.test(message) ||
+    /\b(INVALID_PHONE_NUMBER|INTERNATIONAL_NOT_SUPPORTED)\b/.test(message)
   );
 }
 
@@ -81,6 +120,7 @@ export function looksLikeInvalidNumber(message: string | undefined): boolean {
 export function bodyRetrySeconds(json: unknown): unknown[] {
   if (!isObject(json)) return [];
   const hints: unknown[] = [json.retry_after, json.retryAfter];
+  if (isObject(json.error)) hints.push(json.error.retry_after, json.error.retryAfter);
   if (Array.isArray(json.errors)) {
     for (const e of json.errors) {
       if (isObject(e) && isObject(e.extensions)) hints.push(e.extensions.retryAfter, e.extensions.retry_after);

@@ -8,6 +8,8 @@ import type { JsonObject } from '../core/json.js';
 import { bodyMessage, bodyRetrySeconds, excerpt, looksLikeInvalidNumber, parseJson } from './body.js';
 import { header, parseRateInfo, rateFields, waitHintMs, type HeaderBag } from './rate-headers.js';
 import { reportsInvalidNumber, shapeResult, type Naming } from './result-shape.js';
+import { isTransient } from '../pipeline/retry.js';
+import { bodyCodeClass } from './service-codes.js';
 
 export interface RawResponse {
   readonly status: number;
@@ -125,7 +127,7 @@ function message(code: FailureCode, r: Reading, words: string | undefined, waitM
 function failure(code: FailureCode, r: Reading, words: string | undefined): Attempt {
   const status = r.raw.status;
   const rate = r.rate ? { rate: r.rate } : {};
-  if (code === 'rate_limited' || code === 'timeout' || code === 'server_error') {
+  if (isTransient(code)) {
     const rateLimited = code === 'rate_limited';
     const waitMs = waitHintMs({ headers: r.raw.headers, fields: r.rateFields, now: r.ctx.now, bodySeconds: bodyRetrySeconds(r.json), rateLimited });
     const error = { code, message: message(code, r, words, waitMs), status };
@@ -158,6 +160,10 @@ export function classifyWith(
   const r = read(raw, ctx);
   const byStatus = statusCode(raw.status);
   if (byStatus) return failure(byStatus, r, r.words);
+  // A documented code in an error body decides next, on any endpoint and with any status: a
+  // gateway may turn the service's 429 or 503 into a 200 or a 400, but the body still says it.
+  const byCode = bodyCodeClass(r.json);
+  if (byCode) return failure(byCode, r, r.words);
   const verdict = envelope(r.json, r);
   if (verdict === undefined) return unrecognised(r);
   if (verdict.kind === 'fail') return failure(verdict.code, r, verdict.words);
@@ -169,6 +175,9 @@ export function classifyWith(
   const shaped = shapeResult(d, opts, verdict.source, verdict.naming);
   if ('missing' in shaped) {
     return failure('bad_response', r, `the result lacks ${shaped.missing.join(', ')}: ${excerpt(raw.text, ctx.secret)}`);
+  }
+  if ('wrong' in shaped) {
+    return failure('bad_response', r, `the result has ${shaped.wrong.join(', ')} of the wrong type: ${excerpt(raw.text, ctx.secret)}`);
   }
   return { kind: 'ok', result: shaped.result, ...(r.rate ? { rate: r.rate } : {}) };
 }

@@ -7,6 +7,7 @@ import type { Attempt } from '../core/transport.js';
 import { isObject } from '../core/json.js';
 import { looksLikeInvalidNumber, oneLine } from './body.js';
 import { classifyWith, type ClassifyContext, type EnvelopeReader, type RawResponse, type Verdict } from './classify.js';
+import { classOfCode } from './service-codes.js';
 
 const GRAPHQL_PATH = '/graphql';
 
@@ -61,21 +62,6 @@ export function graphqlRequest(d: LookupDescriptor, number: string, opts: Lookup
 
 type FailCode = Extract<Verdict, { kind: 'fail' }>['code'];
 
-const BY_CODE: Readonly<Record<string, FailCode>> = {
-  UNAUTHENTICATED: 'unauthorized',
-  UNAUTHORIZED: 'unauthorized',
-  FORBIDDEN: 'unauthorized',
-  PAYMENT_REQUIRED: 'payment_required',
-  RATE_LIMITED: 'rate_limited',
-  TOO_MANY_REQUESTS: 'rate_limited',
-  INVALID_NUMBER: 'invalid_number',
-  BAD_USER_INPUT: 'invalid_number',
-  INTERNAL_SERVER_ERROR: 'server_error',
-  SERVICE_UNAVAILABLE: 'server_error',
-  GRAPHQL_PARSE_FAILED: 'http_error',
-  GRAPHQL_VALIDATION_FAILED: 'http_error',
-};
-
 /** When a server gives no code, its words are all there is to go on. */
 function byMessage(message: string): FailCode {
   if (/unauthenticated|unauthori[sz]ed|forbidden|api[\s_-]?key/i.test(message)) return 'unauthorized';
@@ -107,7 +93,7 @@ function readError(e: unknown): GraphqlError {
   const message = isObject(e) && typeof e.message === 'string' ? e.message : typeof e === 'string' ? e : '';
   const ext = isObject(e) && isObject(e.extensions) ? e.extensions : undefined;
   const label = typeof ext?.code === 'string' ? ext.code.toUpperCase() : undefined;
-  const code = (label !== undefined ? BY_CODE[label] : undefined) ?? byMessage(message);
+  const code = classOfCode(label) ?? byMessage(message);
   // An invalid number reads the same as over REST; other messages keep their code for diagnosis.
   const shown = code === 'invalid_number' && message ? undefined : label && `(${label})`;
   const words = [message || undefined, shown].filter(Boolean).join(' ');

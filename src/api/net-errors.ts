@@ -9,6 +9,8 @@ const TIMEOUTS: Readonly<Record<string, string>> = {
   UND_ERR_CONNECT_TIMEOUT: 'could not connect',
   UND_ERR_HEADERS_TIMEOUT: 'no answer',
   UND_ERR_BODY_TIMEOUT: 'the answer stalled',
+  // --timeout bounds the whole request: a body dripped byte by byte ends here.
+  NUMINTEL_ANSWER_TIMEOUT: 'the whole answer did not arrive',
   ETIMEDOUT: 'could not connect',
   ESOCKETTIMEDOUT: 'no answer',
 };
@@ -86,7 +88,7 @@ function tlsFailure(codes: readonly string[], err: unknown, ctx: WireContext): A
   if (codes.some((c) => UNTRUSTED.has(c))) {
     // Node 24 appends advice of its own ("; if the root CA is installed locally, try …"): the fix
     // below says what applies to numintel.
-    const verdict = why.split(';', 1)[0]!;
+    const verdict = why.split(';', 1)[0] ?? why;
     return fatal(`the certificate of ${host} is not trusted (${verdict}); if this is a private CA, pass --ca-file <pem> or set NODE_EXTRA_CA_CERTS`);
   }
   if (codes.some((c) => OUT_OF_DATE.has(c))) {

@@ -21,7 +21,6 @@ export async function createNodeWire(origin: string, options: WireOptions): Prom
 
 function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes }: WireOptions, req: PostRequest): Promise<PostOutcome> {
   return new Promise((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
     let settled = false;
     const settle = (finish: () => void) => {
       if (settled) return;
@@ -41,20 +40,23 @@ function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes
       headers: { ...req.headers, 'content-length': String(body.length) },
       signal: req.signal,
     });
-    // Each phase (connect, wait for headers, each pause in the body) gets the whole timeout, as
-    // undici's connect, headers and body timeouts do; the error carries undici's code for it.
-    const arm = (code: string, message: string) => {
-      clearTimeout(timer);
-      // A settled request keeps no timer: it would hold the event loop open for nothing.
-      if (settled) return;
-      timer = setTimeout(() => {
-        const err = codedError(code, message);
-        settle(() => reject(err));
-        out.destroy(err);
-      }, timeoutMs);
+    // One deadline for the whole request (connect, headers and every byte of the body): a server
+    // dripping a byte a second must not keep it open past --timeout. The error carries the code of
+    // the phase it ended in, as undici's connect and headers timeouts do.
+    let phase: 'connect' | 'headers' | 'body' = 'connect';
+    const timer = setTimeout(() => {
+      const err =
+        phase === 'connect'
+          ? codedError('UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error')
+          : phase === 'headers'
+            ? codedError('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error')
+            : codedError('NUMINTEL_ANSWER_TIMEOUT', 'the whole answer did not arrive in time');
+      settle(() => reject(err));
+      out.destroy(err);
+    }, timeoutMs);
+    const awaitHeaders = () => {
+      phase = 'headers';
     };
-    const awaitHeaders = () => arm('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error');
-    arm('UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error');
     out.on('socket', (socket: Socket) => {
       if (!socket.connecting) return awaitHeaders();
       socket.once('encrypted' in socket ? 'secureConnect' : 'connect', awaitHeaders);
@@ -68,10 +70,9 @@ function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes
         // Destroying an unfinished answer closes its connection: nothing else may read from it.
         res.destroy();
       };
+      phase = 'body';
       const answer = collectBody(maxBytes);
       if (answer.declare(res.headers['content-length'])) return oversize();
-      const awaitBody = () => arm('UND_ERR_BODY_TIMEOUT', 'Body Timeout Error');
-      awaitBody();
       const whole = () => settle(() => resolve({ kind: 'response', status, headers, text: answer.text() }));
       res.on('data', (chunk: Buffer) => {
         const got = answer.add(chunk);
@@ -79,7 +80,6 @@ function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes
         // All the declared bytes are the whole answer: the caller has it now, not after 'end' and
         // the keep-alive bookkeeping that runs first (a millisecond of a one-number run).
         if (got === 'whole') return whole();
-        awaitBody();
       });
       res.on('end', whole);
       res.on('error', (err) => settle(() => reject(err)));

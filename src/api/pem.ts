@@ -5,14 +5,14 @@ import { X509Certificate } from 'node:crypto';
 const BEGIN = '-----BEGIN CERTIFICATE-----';
 const END = '-----END CERTIFICATE-----';
 
-/** Each BEGIN…END block, found by indexOf (a lazy regex for it backtracks on a hostile file). */
+/** The BEGIN…END blocks, found by indexOf: linear on any input (a lazy regex is not). */
 function pemBlocks(pem: string): string[] {
   const blocks: string[] = [];
-  for (let at = pem.indexOf(BEGIN); at >= 0; at = pem.indexOf(BEGIN, at)) {
+  for (let at = pem.indexOf(BEGIN); at !== -1; ) {
     const end = pem.indexOf(END, at + BEGIN.length);
-    if (end < 0) break;
+    if (end === -1) break;
     blocks.push(pem.slice(at, end + END.length));
-    at = end + END.length;
+    at = pem.indexOf(BEGIN, end + END.length);
   }
   return blocks;
 }

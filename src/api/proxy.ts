@@ -1,6 +1,6 @@
 // HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case, the lower-case one first, as curl and undici
 // read them), taken from the environment the caller passes, never from the process's own.
-import { usageError } from '../core/errors.js';
+import { ProxyError } from '../core/errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -29,7 +29,7 @@ function proxyUrl({ value, name }: { value: string; name: string }): string {
     parsed = undefined;
   }
   if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') {
-    throw usageError(`${name} is not an http:// or https:// proxy URL: ${JSON.stringify(shownProxy(value))}`, `e.g. ${name}=http://proxy.example:3128`);
+    throw new ProxyError(`${name} is not an http:// or https:// proxy URL: ${JSON.stringify(shownProxy(value))}`, `e.g. ${name}=http://proxy.example:3128`);
   }
   return url;
 }

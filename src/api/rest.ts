@@ -8,10 +8,10 @@ import { classifyWith, refusal, type ClassifyContext, type EnvelopeReader, type 
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
-/** LRN: the result at top level; an error is `{error, details}` (or `{error, message}`). */
+/** LRN: the result at top level; an error is `{error, details}`, `{error, message}` or `{error: {code, message}}`. */
 const topLevel: EnvelopeReader = (json, r) => {
   if (!isObject(json)) return undefined;
-  if (str(json.error) !== undefined) return refusal(r.words, r);
+  if (str(json.error) !== undefined || isObject(json.error)) return refusal(r.words, r);
   return { kind: 'ok', source: json, naming: 'rest' };
 };
 

@@ -22,7 +22,39 @@ function reshape(active: readonly FieldSpec[], source: JsonObject, naming: Namin
   return out;
 }
 
-export type Shaped = { readonly result: Result } | { readonly missing: readonly string[] };
+export type Shaped = { readonly result: Result } | { readonly missing: readonly string[] } | { readonly wrong: readonly string[] };
+
+/** A value of the field's type (null is judged by the caller: nullable or not). */
+function fits(f: FieldSpec, value: unknown): boolean {
+  switch (f.type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'object':
+      return isObject(value);
+  }
+}
+
+/**
+ * The fields sent with a value of another type (`lrn` a number, an array, an object): such a
+ * result is not the service's answer, whatever its status. Unknown values of the right type
+ * (`spam_type` TELEMARKETER, `carrier_type` WRS) pass untouched.
+ */
+function wrongTypes(active: readonly FieldSpec[], source: JsonObject, naming: Naming, prefix = ''): string[] {
+  const wrong: string[] = [];
+  for (const f of active) {
+    const key = wireName(f, naming);
+    if (!Object.hasOwn(source, key)) continue;
+    const value = source[key];
+    if (value === null || value === undefined) continue;
+    if (!fits(f, value)) wrong.push(`${prefix}${f.name}`);
+    else if (f.type === 'object' && f.fields) wrong.push(...wrongTypes(f.fields, value as JsonObject, naming, `${prefix}${f.name}.`));
+  }
+  return wrong;
+}
 
 /**
  * Builds the result, or names the required fields it lacks. Required: the fields that are always
@@ -34,6 +66,8 @@ export function shapeResult(d: LookupDescriptor, opts: LookupOptions, source: Js
     .filter((f) => source[wireName(f, naming)] === undefined || source[wireName(f, naming)] === null)
     .map((f) => f.name);
   if (missing.length > 0) return { missing };
+  const wrong = wrongTypes(active, source, naming);
+  if (wrong.length > 0) return { wrong };
   return { result: reshape(active, source, naming) };
 }
 

@@ -1,7 +1,7 @@
 // The service client: builds the request for the chosen transport, sends it once, classifies the
 // answer. Retrying, waiting and stopping belong to the pipeline.
 import { systemClock, type Clock } from '../core/clock.js';
-import { NumintelError, usageError } from '../core/errors.js';
+import { BadOptionError, NumintelError, TlsError } from '../core/errors.js';
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import type { Attempt, Transport } from '../core/transport.js';
 import { VERSION } from '../core/version.js';
@@ -20,7 +20,7 @@ export interface ClientOptions {
   readonly apiKey?: string | undefined;
   /** Default 'rest'. */
   readonly transport?: 'rest' | 'graphql' | undefined;
-  /** Connect, headers and body timeouts, ms. Default 15000. */
+  /** The whole request, connect to the last byte, ms. Default 15000. */
   readonly timeoutMs?: number | undefined;
   /** Keep-alive connections in the pool. Default 16. */
   readonly connections?: number | undefined;
@@ -63,7 +63,7 @@ const CODECS: Readonly<Record<'rest' | 'graphql', Codec>> = {
 function positive(name: string, value: number | undefined, fallback: number, integer: boolean): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    throw usageError(`${name} must be a positive ${integer ? 'integer' : 'number'}, got ${String(value)}`);
+    throw new BadOptionError(`${name} must be a positive ${integer ? 'integer' : 'number'}, got ${String(value)}`);
   }
   return value;
 }
@@ -167,7 +167,7 @@ async function openHttpClient(client: 'undici' | 'node', origin: string, options
       try {
         return certificatesOf(text);
       } catch (err) {
-        throw usageError(`the CA certificates given (ca) ${err instanceof Error ? err.message : String(err)}`);
+        throw new TlsError(`the CA certificates given (ca) ${err instanceof Error ? err.message : String(err)}`);
       }
     });
     options = { ...options, secureContext: trustContext(certificates, env ?? {}) };

@@ -36,7 +36,7 @@ export async function createUndiciWire(origin: string, { connections, timeoutMs,
   let closed = false;
   return {
     post: async (req) => {
-      const outcome = await post(pool, origin, maxBytes, req);
+      const outcome = await post(pool, origin, maxBytes, timeoutMs, req);
       // The pool marks the connection idle only after this turn: without waiting for it, a
       // caller's next request would open a second connection instead of reusing this one.
       await nextTurn();
@@ -50,7 +50,7 @@ export async function createUndiciWire(origin: string, { connections, timeoutMs,
   };
 }
 
-function post(pool: Dispatcher, origin: string, maxBytes: number, req: PostRequest): Promise<PostOutcome> {
+function post(pool: Dispatcher, origin: string, maxBytes: number, timeoutMs: number, req: PostRequest): Promise<PostOutcome> {
   return new Promise((resolve, reject) => {
     const { signal } = req;
     let controller: Dispatcher.DispatchController | undefined;
@@ -62,9 +62,17 @@ function post(pool: Dispatcher, origin: string, maxBytes: number, req: PostReque
     const settle = (finish: () => void) => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline);
       signal?.removeEventListener('abort', onAbort);
       finish();
     };
+    // undici's body timeout restarts with every chunk: a server dripping a byte a second would
+    // hold the request for ever. --timeout bounds the whole request.
+    const deadline = setTimeout(() => {
+      const err = Object.assign(new Error('the whole answer did not arrive in time'), { code: status === 0 ? 'UND_ERR_HEADERS_TIMEOUT' : 'NUMINTEL_ANSWER_TIMEOUT' });
+      settle(() => reject(err));
+      drop(err);
+    }, timeoutMs);
     // Cancelled, or too big: the request is aborted, which also closes its connection.
     const drop = (reason: Error) => {
       if (controller && !controller.aborted) controller.abort(reason);

@@ -22,8 +22,9 @@ export interface Wire {
   /**
    * Sends one POST and reads the whole answer. Rejects only for what happened on the wire
    * (timeouts, resets, refused connections), an abort of `signal`, or use after close; any status
-   * is a normal outcome. Timeouts reject with undici's codes (UND_ERR_CONNECT_TIMEOUT,
-   * UND_ERR_HEADERS_TIMEOUT, UND_ERR_BODY_TIMEOUT) whichever client sent the request.
+   * is a normal outcome. Timeouts reject with the code of the phase they ended (undici's
+   * UND_ERR_CONNECT_TIMEOUT, UND_ERR_HEADERS_TIMEOUT, or NUMINTEL_ANSWER_TIMEOUT for a body not
+   * whole by the deadline) whichever client sent the request.
    */
   post(req: PostRequest): Promise<PostOutcome>;
   /** Closes the connections this wire opened. */
@@ -33,7 +34,7 @@ export interface Wire {
 export interface WireOptions {
   /** Keep-alive connections at most. */
   readonly connections: number;
-  /** Connect, headers and body timeouts, ms. */
+  /** The whole request, connect to the last byte of the body, ms (each wire's one deadline). */
   readonly timeoutMs: number;
   /** Larger bodies are dropped unread: the outcome is `oversize`. */
   readonly maxBytes: number;

@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { usageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
 import { DEFAULT_MAX_AGE, formatDuration, parseMaxAge, type MaxAge } from '../settings/max-age.js';
 import { configFilePath } from '../settings/config-dir.js';
@@ -97,7 +97,7 @@ export function cacheCommand(world: World): Command {
     .addOption(new Option('--lookup <kind>', 'only this lookup').choices([...LOOKUP_KINDS]))
     .action(async (flags: CacheFlags) => {
       const kind = flags.lookup;
-      if (kind !== undefined && !isLookupKind(kind)) throw usageError(`unknown lookup "${kind}"`);
+      if (kind !== undefined && !isLookupKind(kind)) throw new UsageError(`unknown lookup "${kind}"`);
       let damaged: string | undefined;
       const store = await open(flags, kind === undefined, (message) => {
         damaged = message;
@@ -105,7 +105,7 @@ export function cacheCommand(world: World): Command {
       if (kind !== undefined) {
         if (damaged !== undefined) {
           await store.close();
-          throw usageError(`the cache cannot be opened, so its ${kind} entries cannot be picked out: ${damaged}`, 'remove it whole with `numintel cache clear`');
+          throw new UsageError(`the cache cannot be opened, so its ${kind} entries cannot be picked out: ${damaged}`, 'remove it whole with `numintel cache clear`');
         }
         const removed = await store.clear(kind as LookupKind);
         await store.close();

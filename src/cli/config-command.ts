@@ -1,7 +1,7 @@
 // `numintel config set|get|list|unset|profiles|path`: the stored settings of one profile in
 // config.json; a profile inherits what it leaves unset from `default`.
 import { Command } from 'commander';
-import { usageError } from '../core/errors.js';
+import { ConfigError, NoApiKeyError, UsageError } from '../core/errors.js';
 import { configFilePath } from '../settings/config-dir.js';
 import { DEFAULT_PROFILE, effectiveValues, loadConfig, profileNames, saveConfig, withValue } from '../settings/config-file.js';
 import {
@@ -30,7 +30,7 @@ async function readApiKey(world: World): Promise<{ raw: string; origin: string }
   }
   const raw = trimOneNewline(await readSecretStream(world.stdin, 'standard input'));
   if (raw === '') {
-    throw usageError('no API key on standard input', 'pipe it in: `printf %s "$KEY" | numintel config set api-key`');
+    throw new NoApiKeyError('no API key on standard input', 'pipe it in: `printf %s "$KEY" | numintel config set api-key`');
   }
   return { raw, origin: 'standard input' };
 }
@@ -38,7 +38,7 @@ async function readApiKey(world: World): Promise<{ raw: string; origin: string }
 async function valueToSet(world: World, spec: SettingSpec, value: string | undefined) {
   if (spec.secret) {
     if (value !== undefined) {
-      throw usageError(
+      throw new UsageError(
         `the ${spec.name} is never taken from the command line (it would stay in your shell history and process list)`,
         `run \`numintel config set ${spec.name}\` to be asked for it, or pipe it in: \`printf %s "$KEY" | numintel config set ${spec.name}\`; consider replacing the key you typed`,
       );
@@ -47,7 +47,7 @@ async function valueToSet(world: World, spec: SettingSpec, value: string | undef
     return parseSetting(spec, raw, origin);
   }
   if (value === undefined) {
-    throw usageError(`config set ${spec.name} needs a value`, `${spec.name} must be ${spec.expects}`);
+    throw new UsageError(`config set ${spec.name} needs a value`, `${spec.name} must be ${spec.expects}`);
   }
   return parseSetting(spec, value, 'the command line');
 }
@@ -115,7 +115,7 @@ export function configCommand(world: World): Command {
       const value = values[spec.name];
       if (value === undefined) {
         const fallback = spec.default === undefined ? '' : ` (the default is ${spec.default})`;
-        throw usageError(`${spec.name} is not set in profile ${profile}${fallback}`, `set it with \`numintel config set ${spec.name}\``);
+        throw new ConfigError(`${spec.name} is not set in profile ${profile}${fallback}`, `set it with \`numintel config set ${spec.name}\``);
       }
       out(showSetting(spec, value));
       noteInherited(profile, from, [spec.name]);

@@ -1,6 +1,6 @@
 // Where requests go: the configured service, or the built-in sandbox started in-process.
 import { resolve } from 'node:path';
-import { usageError } from '../core/errors.js';
+import { TlsError } from '../core/errors.js';
 import type { Transport } from '../core/transport.js';
 import { createTransport } from '../api/index.js';
 import { proxyFromEnv, shownProxy } from '../api/proxy.js';
@@ -74,14 +74,14 @@ async function readCaFile(path: string, from: string, cwd: string): Promise<stri
     const { readFile } = await import('node:fs/promises');
     text = await readFile(resolve(cwd, path), 'utf8');
   } catch (err) {
-    throw usageError(`cannot read the CA file ${path} (${where}): ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new TlsError(`cannot read the CA file ${path} (${where}): ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   try {
     // Loaded only for a CA file: node:crypto is not otherwise needed at start-up.
     const { certificatesOf } = await import('../api/pem.js');
     certificatesOf(text);
   } catch (err) {
-    throw usageError(`the CA file ${path} (${where}) ${err instanceof Error ? err.message : String(err)}`, 'give a PEM file of CA certificates');
+    throw new TlsError(`the CA file ${path} (${where}) ${err instanceof Error ? err.message : String(err)}`, 'give a PEM file of CA certificates');
   }
   return text;
 }

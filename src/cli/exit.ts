@@ -1,6 +1,6 @@
 // The exit codes, and the code and one-line stderr message for whatever a command threw
 // (commander's own --help, --version and usage errors are mapped in main.ts).
-import { NumintelError, type FailureKind } from '../core/errors.js';
+import { NumintelError, type ErrorCode } from '../core/errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -8,23 +8,47 @@ export const EXIT = {
   usage: 2,
   refused: 3,
   incomplete: 4,
+  /** Stopped early, resumable: the circuit breaker, a wait hint past --max-wait. */
   stopped: 5,
   interrupted: 130,
 } as const;
 
-const CODE_OF: Record<FailureKind, number> = {
-  usage: EXIT.usage,
-  refused: EXIT.refused,
-  interrupted: EXIT.interrupted,
-  stopped: EXIT.stopped,
-  internal: EXIT.internal,
-};
+/** The one place an error code becomes an exit code. */
+export function exitCodeOf(code: ErrorCode): number {
+  switch (code) {
+    case 'NUMINTEL_KEY_REFUSED':
+    case 'NUMINTEL_PAYMENT_REQUIRED':
+      return EXIT.refused;
+    case 'NUMINTEL_SERVICE_DOWN':
+    case 'NUMINTEL_WAIT_TOO_LONG':
+    case 'NUMINTEL_SPEND_CAP':
+      return EXIT.stopped;
+    case 'NUMINTEL_INTERRUPTED':
+      return EXIT.interrupted;
+    case 'NUMINTEL_INTERNAL':
+      return EXIT.internal;
+    case 'NUMINTEL_USAGE':
+    case 'NUMINTEL_NO_API_KEY':
+    case 'NUMINTEL_NO_BASE_URL':
+    case 'NUMINTEL_BAD_BASE_URL':
+    case 'NUMINTEL_BAD_OPTION':
+    case 'NUMINTEL_UNKNOWN_LOOKUP':
+    case 'NUMINTEL_UNKNOWN_COLUMN':
+    case 'NUMINTEL_CONFIG':
+    case 'NUMINTEL_INPUT':
+    case 'NUMINTEL_OUTPUT':
+    case 'NUMINTEL_RESUME':
+    case 'NUMINTEL_TLS':
+    case 'NUMINTEL_PROXY':
+      return EXIT.usage;
+  }
+}
 
 /** Exit code and message for anything a command threw. */
 export function describeFailure(err: unknown): { code: number; message: string } {
   if (err instanceof NumintelError) {
     const hint = err.hint ? `\n${err.hint}` : '';
-    return { code: CODE_OF[err.kind], message: `numintel: ${err.message}${hint}` };
+    return { code: exitCodeOf(err.code), message: `numintel: ${err.message}${hint}` };
   }
   const detail = err instanceof Error ? err.message : String(err);
   return { code: EXIT.internal, message: `numintel: unexpected failure: ${detail}` };
@@ -38,5 +62,6 @@ export const EXIT_CODES_HELP = `Exit codes:
        resume of another input, TLS or proxy failure)
   3    the service refused the key (401/403) or payment is required (402)
   4    the run finished but at least one number was invalid or failed
-  5    stopped early, resumable (the spend cap, or the service kept failing)
-  130  interrupted (Ctrl-C or SIGTERM); --resume continues`;
+  5    stopped early, resumable: the spend cap, the service kept failing,
+       or it asked for a wait longer than --max-wait
+  130  interrupted (Ctrl-C, SIGTERM or SIGHUP); --resume continues`;

@@ -10,7 +10,7 @@ import {
   type LookupOptions,
   type OptionName,
 } from '../core/lookups.js';
-import { usageError } from '../core/errors.js';
+import { UnknownLookupError, UsageError } from '../core/errors.js';
 import { OUTPUT_FORMATS } from '../output/layout.js';
 import { intOption, numberOption } from './options.js';
 import type { RunRequest } from './run-request.js';
@@ -88,7 +88,7 @@ export function enrichCommand(world: World, setExitCode: SetExitCode, run: RunF 
   );
   cmd.action(async (file: string | undefined, flags: Record<string, unknown>) => {
     if (file !== undefined && flags.input !== undefined) {
-      throw usageError(`both a file argument ("${file}") and --input were given`, 'give the input once');
+      throw new UsageError(`both a file argument ("${file}") and --input were given`, 'give the input once');
     }
     const kinds = parseLookupList(String(flags.lookups));
     setExitCode(await runOrDryRun(run, checkStdinUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), [], { ...flags, input: file ?? flags.input })), world));
@@ -119,6 +119,7 @@ function addRunOptions(cmd: Command): void {
     .option('--rate <n>', 'requests per second per lookup (default: the documented limit; 0 = no client limit)', numberOption(0))
     .option('--retries <n>', 'retries of a failed request (default 5)', intOption(0))
     .option('--timeout <seconds>', 'per-request timeout (default 15)', numberOption(0, { exclusive: true }))
+    .option('--max-wait <seconds>', 'longest wait a server may ask for (Retry-After); a longer one stops the run, resumably, exit 5 (default 300)', numberOption(0))
     .option('--max-failures <n>', 'stop (resumably) after this many consecutive failed rows (default 20; 0 = never)', intOption(0))
     .optionsGroup('Cost control:')
     .option('--dry-run', 'read and check the input, send nothing; report rows, invalid, duplicates, cache hits, billable lookups, time and cost')
@@ -145,7 +146,7 @@ function addRunOptions(cmd: Command): void {
 function checkStdinUse(req: RunRequest): RunRequest {
   if (req.apiKeyFile !== '-' || req.sandbox) return req;
   if (req.input === '-' || (req.input === undefined && req.numbers.length === 0)) {
-    throw usageError(
+    throw new UsageError(
       '--api-key-file - reads the API key from standard input, so the numbers cannot come from there too',
       'give the numbers as arguments or with -i <file>, or keep the key in a file: --api-key-file <path>',
     );
@@ -156,10 +157,10 @@ function checkStdinUse(req: RunRequest): RunRequest {
 function parseLookupList(value: string): LookupKind[] {
   const kinds: LookupKind[] = [];
   for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
-    if (!isLookupKind(part)) throw usageError(`unknown lookup "${part}" in --lookups`, `choose from ${LOOKUP_KINDS.join(', ')}`);
+    if (!isLookupKind(part)) throw new UnknownLookupError(`unknown lookup "${part}" in --lookups`, `choose from ${LOOKUP_KINDS.join(', ')}`);
     if (!kinds.includes(part)) kinds.push(part);
   }
-  if (kinds.length === 0) throw usageError('--lookups names no lookup', `choose from ${LOOKUP_KINDS.join(', ')}`);
+  if (kinds.length === 0) throw new UnknownLookupError('--lookups names no lookup', `choose from ${LOOKUP_KINDS.join(', ')}`);
   return kinds;
 }
 
@@ -197,6 +198,7 @@ function toRunRequest(
     retries: num(flags.retries),
     timeout: num(flags.timeout),
     maxFailures: num(flags.maxFailures),
+    maxWait: num(flags.maxWait),
     baseUrl: str(flags.baseUrl),
     apiKeyFile: str(flags.apiKeyFile),
     profile: str(flags.profile),

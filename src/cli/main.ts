@@ -12,7 +12,7 @@ import type { World } from './world.js';
 const QUIT_GRACE_MS = 2000;
 
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
-  // First Ctrl-C (or SIGTERM): stop sending, let what is in flight finish. Second: abandon what is
+  // First Ctrl-C (or SIGTERM, SIGHUP): stop sending, let what is in flight finish. Second: abandon what is
   // in flight, but still write what is finished, whole, and say how to resume. A command that does
   // not listen for the second gets a moment to do so; a third signal leaves at once.
   const interrupt = new AbortController();
@@ -29,6 +29,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A closed terminal (ssh dropped) stops like Ctrl-C: finished rows written, resumable.
+  process.on('SIGHUP', onSignal);
   // A closed stdout (`numintel ... | head -1`) is not a failure: the reader has what it wanted.
   // Any other write error (a full disk, an I/O error) is the user's to fix: one line, exit 2.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {

@@ -5,7 +5,7 @@
 import { constants, fstat, promises as fs, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { errnoCode, ioReason } from '../core/io-errors.js';
-import { usageError } from '../core/errors.js';
+import { OutputError } from '../core/errors.js';
 
 /** Where the input comes from, to tell whether the output would overwrite it. */
 export interface InputOrigin {
@@ -17,7 +17,7 @@ export interface InputOrigin {
 
 /** Throws a usage error when `path` cannot be written, or is the input under another name. */
 export async function checkOutputFile(path: string, label: string, input: InputOrigin): Promise<void> {
-  const cannot = (why: string) => usageError(`cannot write ${label}: ${why}`);
+  const cannot = (why: string) => new OutputError(`cannot write ${label}: ${why}`);
   const info = await fs.stat(path).catch((err: unknown) => {
     if (errnoCode(err) === 'ENOENT') return undefined;
     throw cannot(ioReason(err));
@@ -37,7 +37,7 @@ export async function checkOutputFile(path: string, label: string, input: InputO
   if (info.isDirectory()) throw cannot('it is a directory; give a file name, e.g. -o <directory>/out.csv');
   // Only a regular file is destroyed by writing over it; a terminal or /dev/null may be both ends.
   if (info.isFile() && sameFile(info, await inputStats(input))) {
-    throw usageError(`-i and -o name the same file (${label}); writing the output would destroy the input, so write it to another file`);
+    throw new OutputError(`-i and -o name the same file (${label}); writing the output would destroy the input, so write it to another file`);
   }
   await fs.access(path, constants.W_OK).catch((err: unknown) => {
     throw cannot(ioReason(err));
@@ -52,7 +52,7 @@ export async function checkStdoutFile(fd: number, input: InputOrigin): Promise<v
   if (input.path === undefined && input.fd === undefined) return;
   const out = await statOf(fd).catch(() => undefined);
   if (out?.isFile() && sameFile(out, await inputStats(input))) {
-    throw usageError('the input and standard output are the same file; the output would be read back as input, so write it to another file');
+    throw new OutputError('the input and standard output are the same file; the output would be read back as input, so write it to another file');
   }
 }
 

@@ -5,7 +5,7 @@
 import { createWriteStream } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { usageError, type NumintelError } from '../core/errors.js';
+import { ResumeError, UsageError, type NumintelError } from '../core/errors.js';
 import { activeFields, LOOKUP_KINDS } from '../core/lookups.js';
 import { rowKeys, type SourceItem } from '../core/run.js';
 import { csvHeader } from '../output/csv-layout.js';
@@ -26,6 +26,8 @@ export interface OutputTarget {
   readonly style: SinkStyle;
   /** Input rows already in the output file (--resume). */
   readonly skipRows: number;
+  /** Of those, the rows with an invalid number or a failed lookup: the exit code covers them too. */
+  readonly earlier: { readonly invalid: number; readonly failed: number };
   /** The input's rows still to look up: all of them, or those after the resumed file's rows. */
   readonly items: AsyncIterable<SourceItem>;
   /** How to continue after a stop, for the message that ends an interrupted run. */
@@ -65,7 +67,7 @@ export async function openOutput(
       : `${format} output cannot be resumed: write csv, tsv or jsonl (-f) to make a run resumable`;
 
   if (!path) {
-    if (req.resume) throw usageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
+    if (req.resume) throw new UsageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
     const fd = (world.stdout as { fd?: unknown }).fd;
     if (typeof fd === 'number') await checkStdoutFile(fd, inputOrigin(req, world));
     return {
@@ -73,6 +75,7 @@ export async function openOutput(
       stream: world.stdout,
       style,
       skipRows: 0,
+      earlier: { invalid: 0, failed: 0 },
       items: source.items,
       resumeHint,
       layout: { ...written, appending: false },
@@ -82,11 +85,12 @@ export async function openOutput(
 
   await checkOutputFile(path, label, inputOrigin(req, world));
   let skipRows = 0;
+  let earlier = { invalid: 0, failed: 0 };
   let appending = false;
   let items = source.items;
   if (req.resume) {
     if (!isResumable(format)) {
-      throw usageError(`--resume works with csv, tsv and jsonl output, not ${format}`, 'use -f csv, -f tsv or -f jsonl');
+      throw new UsageError(`--resume works with csv, tsv and jsonl output, not ${format}`, 'use -f csv, -f tsv or -f jsonl');
     }
     const { checkResumedInput, inspectOutputForResume, truncateForResume } = await import('../pipeline/resume.js');
     const found = await inspectOutputForResume(path, format);
@@ -96,14 +100,14 @@ export async function openOutput(
         ? found.first !== undefined && !recordFits(found.first, written)
         : found.header !== undefined && csvHeader({ ...written, appending: true }).join('\u0000') !== found.header.join('\u0000');
     if (differs) {
-      throw usageError(
+      throw new ResumeError(
         `cannot resume ${label}: ${format === 'jsonl' ? 'its records differ from' : 'its columns differ from'} what this command writes`,
         'resume with the same command, input and options as the interrupted run',
       );
     }
     // The rows the file holds are taken from the input here, checked, and not looked up again.
     const rest = source.items[Symbol.asyncIterator]();
-    await checkResumedInput(path, label, format, found, { items: rest, columns: written.inputColumns }).catch(async (err: unknown) => {
+    earlier = await checkResumedInput(path, label, format, found, { items: rest, columns: written.inputColumns }).catch(async (err: unknown) => {
       await rest.return?.();
       throw err;
     });
@@ -111,7 +115,7 @@ export async function openOutput(
     // An empty or missing file needs no cutting: it is opened for writing afresh below.
     if (found.validBytes > 0) {
       await truncateForResume(path, found.validBytes).catch((err: Error) => {
-        throw usageError(`cannot resume ${label}: ${err.message}`);
+        throw new ResumeError(`cannot resume ${label}: ${err.message}`);
       });
     }
     skipRows = found.rows;
@@ -123,6 +127,7 @@ export async function openOutput(
     stream,
     style,
     skipRows,
+    earlier,
     items,
     resumeHint,
     layout: { ...written, appending },
@@ -156,7 +161,7 @@ function formatOfName(path: string): Format | undefined {
   if (ext === '') return undefined;
   const format = EXTENSION_FORMATS[ext];
   if (format) return format;
-  throw usageError(
+  throw new UsageError(
     `cannot tell the output format of ${basename(path)}: numintel writes ${Object.keys(EXTENSION_FORMATS).join(' ')} files, not ${ext}; ` +
       `rename it, or give the format with -f (${OUTPUT_FORMATS.join(', ')})`,
   );

@@ -1,6 +1,6 @@
 // The commander program: every command, wired to the world. Nothing heavy is imported here.
 import { Command } from 'commander';
-import { usageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { LOOKUP_KINDS, LOOKUPS } from '../core/lookups.js';
 import { VERSION } from '../core/version.js';
 import { completionCommand } from './completion-command.js';
@@ -68,7 +68,7 @@ function helpCommand(world: World, fullProgram: () => Command): Command {
       let cmd = fullProgram();
       for (const word of topic) {
         const sub = cmd.commands.find((c) => c.name() === word);
-        if (!sub) throw usageError(`no command or help topic "${topic.join(' ')}"`, 'see `numintel --help` for the commands; `numintel help environment` for settings');
+        if (!sub) throw new UsageError(`no command or help topic "${topic.join(' ')}"`, 'see `numintel --help` for the commands; `numintel help environment` for settings');
         cmd = sub;
       }
       cmd.outputHelp();

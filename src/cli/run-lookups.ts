@@ -16,10 +16,13 @@ import { openRunStore } from './run-store.js';
 import { parseFields, projectRecord } from '../output/fields.js';
 import { SpendCap } from '../pipeline/spend-cap.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
-import { usageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { EXIT } from './exit.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
+
+/** A retry wait at least this long shows on the progress bar and in --verbose. */
+const LONG_WAIT_MS = 3000;
 
 export async function runLookups(req: RunRequest, world: World): Promise<number> {
   const settings = await resolveSettings({
@@ -31,6 +34,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       rate: req.rate,
       retries: req.retries,
       timeout: req.timeout,
+      'max-wait': req.maxWait,
       'ca-file': req.caFile,
       'max-age': req.maxAge,
     },
@@ -66,6 +70,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
         return world.stdin;
       },
       cwd: world.cwd,
+      // Ctrl-C while the input is silent (an idle pipe, a FIFO without a writer) ends the wait.
+      signal: world.interrupt,
     },
   );
   const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns, cacheColumns: req.cacheColumns, ...(fields ? { fields } : {}) }, source);
@@ -107,6 +113,15 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       rates: settings.rate === undefined ? undefined : Object.fromEntries(req.lookups.map((d) => [d.kind, settings.rate])),
       retries: settings.retries,
       breakerThreshold: req.maxFailures,
+      maxWaitMs: settings.maxWait * 1000,
+      onRetry: (info) => {
+        // A wait of a few seconds is a stall to the user unless something says why.
+        if (info.waitMs < LONG_WAIT_MS) return;
+        const reason = info.error.code === 'rate_limited' ? 'the rate limit' : `a retry (${info.error.code.replace('_', ' ')})`;
+        stats.waiting = { until: world.clock.now() + info.waitMs, reason };
+        progress.update();
+        trace?.(`waiting ${Math.ceil(info.waitMs / 1000)} s for ${reason}: retry ${info.retry} of ${info.lookup} ${info.number}`);
+      },
       signal: world.interrupt,
       quit: world.quitNow,
       onEvent: (event) => {
@@ -144,7 +159,9 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   if (!req.quiet && bulk && stopped?.reason !== 'closed' && !isSetupStop(stopped)) world.stderr.write(`${formatSummary(stats, world.clock.now())}\n`);
   if (stopped?.reason === 'closed') return EXIT.ok;
   if (stopped) throw stopFailure(stopped, bulk || req.output ? target.resumeHint : undefined, cap?.describe());
-  return stats.invalid + stats.failed > 0 ? EXIT.incomplete : EXIT.ok;
+  // A resumed file is one output: rows the earlier run wrote as invalid or failed count too.
+  const incomplete = stats.invalid + stats.failed + target.earlier.invalid + target.earlier.failed;
+  return incomplete > 0 ? EXIT.incomplete : EXIT.ok;
 }
 
 /** What the first Ctrl-C prints. */
@@ -159,7 +176,7 @@ function spendCap(req: RunRequest, prices: Prices): SpendCap | undefined {
   if (req.maxSpend !== undefined) {
     const unpriced = req.lookups.filter((d) => prices[d.kind] === undefined).map((d) => d.kind);
     if (unpriced.length > 0) {
-      throw usageError(`--max-spend needs the price of every lookup of the run; none for ${unpriced.join(', ')}`, `give it with --price ${unpriced.map((k) => `${k}=<price>`).join(',')} or \`numintel config set price.${unpriced[0]} <price>\``);
+      throw new UsageError(`--max-spend needs the price of every lookup of the run; none for ${unpriced.join(', ')}`, `give it with --price ${unpriced.map((k) => `${k}=<price>`).join(',')} or \`numintel config set price.${unpriced[0]} <price>\``);
     }
   }
   return new SpendCap({ maxLookups: req.maxLookups, maxSpend: req.maxSpend, prices });

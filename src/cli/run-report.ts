@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { usageError } from '../core/errors.js';
+import { InputError, OutputError, UsageError } from '../core/errors.js';
 import { readError } from '../pipeline/source-errors.js';
 import { ReportAccumulator, type Prices } from '../report/accumulator.js';
 import { readOutput } from '../report/reader.js';
@@ -26,7 +26,7 @@ export interface ReportRequest {
 export async function runReport(req: ReportRequest, world: World): Promise<number> {
   const stdin = req.file === '-';
   const label = stdin ? 'standard input' : req.file;
-  if (stdin && world.stdin.isTTY === true) throw usageError('report - reads an output from standard input, which is a terminal here', 'pipe an output in, or give its file');
+  if (stdin && world.stdin.isTTY === true) throw new UsageError('report - reads an output from standard input, which is a terminal here', 'pipe an output in, or give its file');
   const acc = new ReportAccumulator({
     asOf: req.asOf ?? world.clock.now(),
     prices: req.prices,
@@ -43,14 +43,14 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   } finally {
     if (!stdin) (input as ReturnType<typeof createReadStream>).destroy();
   }
-  if (acc.rowCount === 0) throw usageError(`${label} holds no numintel records: there is nothing to report`, 'report reads what lrn, cnam, trust or enrich wrote (csv, jsonl or json)');
+  if (acc.rowCount === 0) throw new InputError(`${label} holds no numintel records: there is nothing to report`, 'report reads what lrn, cnam, trust or enrich wrote (csv, jsonl or json)');
   const report = acc.finish();
   report.source.format = read.format;
   if (read.unreadable > 0) report.input.unreadable = read.unreadable;
 
   if (req.html !== undefined) {
     await writeFile(resolve(world.cwd, req.html), renderHtml(report)).catch((err: Error) => {
-      throw usageError(`cannot write ${req.html}: ${err.message}`);
+      throw new OutputError(`cannot write ${req.html}: ${err.message}`);
     });
   }
   if (req.format === 'json') {

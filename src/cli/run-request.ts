@@ -36,6 +36,8 @@ export interface RunRequest {
   readonly retries?: number;
   readonly timeout?: number;
   readonly maxFailures?: number;
+  /** --max-wait, seconds. */
+  readonly maxWait?: number;
   // service
   readonly baseUrl?: string;
   readonly apiKeyFile?: string;

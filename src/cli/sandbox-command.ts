@@ -1,10 +1,10 @@
 // `numintel sandbox`: runs the built-in emulator of the service until Ctrl-C / SIGTERM.
 import { resolve } from 'node:path';
-import { Command } from 'commander';
-import { usageError } from '../core/errors.js';
+import { Command, Option } from 'commander';
+import { BadOptionError, InputError, UsageError } from '../core/errors.js';
 import { maskSecret } from '../core/secret.js';
 // Only the options here: the server (and graphql) load when the command runs, not at every start-up.
-import { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, optionProblems, type SandboxOptions } from '../sandbox/options.js';
+import { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, ERROR_STYLES, optionProblems, type ErrorStyle, type SandboxOptions } from '../sandbox/options.js';
 import type { World } from './world.js';
 import { examples, topics } from './help.js';
 
@@ -18,8 +18,9 @@ const CHOICES_HELP = `${topics('Behaviour (stable, so tests can rely on it; see 
   ['Numbers', 'LRN: 11 digits starting with 1, else 400 {"error","details"}. CNAM: 10 digits or 11 starting with 1, else 400 with data.spam_type INVALID_NUMBER. Trust: as CNAM, else 400 {"success":false,"error":...}.'],
   ['Values', 'carrier_type WIRELESS|LANDLINE|VOIP|TOLLFREE; trust spam_type SPAM|ROBOCALL|SCAM|null, reputation_score 0-100, trust_level high|medium|low. Same number + seed = same answer.'],
   ['GraphQL', 'POST /graphql; errors carry extensions.code (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, INVALID_NUMBER, UNAUTHENTICATED, PAYMENT_REQUIRED, RATE_LIMITED, INTERNAL_SERVER_ERROR) with the same statuses and headers as REST.'],
+  ['Error style', '--error-style vri: the real service\'s error bodies instead, taken in turn: {"error","code","details"}, {"error":{"code","message"}} and {"data":null,"errors"}; codes INVALID_API_KEY 401, INSUFFICIENT_BALANCE 402, rate_limited and RATE_LIMIT_EXCEEDED 429, INVALID_PHONE_NUMBER and INTERNATIONAL_NOT_SUPPORTED 400, INTERNAL_ERROR 500, SERVER_ERROR 502, PROVIDER_ERROR 503 (GraphQL codes likewise); values carrier_type WRS (wireless) and spam_type TELEMARKETER (some spam numbers).'],
   ['Faults', '--fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset; --hang-rate: no answer; --rate-429: spurious 429s with the usual hints.'],
-  ['Admin', 'sandbox-only, no key: GET /__sandbox/stats, POST /__sandbox/reset, POST /__sandbox/config (JSON patch of limits, quota, faults), POST /__sandbox/revoke.'],
+  ['Admin', 'sandbox-only, no key on loopback (an accepted key on any other interface): GET /__sandbox/stats, POST /__sandbox/reset, POST /__sandbox/config (JSON patch of limits, quota, faults), POST /__sandbox/revoke.'],
   ['TLS', '--tls: HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1 made at start; its PEM file is printed (trust it with NODE_EXTRA_CA_CERTS or --ca-file).'],
 ])}${examples([
   ['numintel sandbox --port 4010 --limit-lrn 5 --fail-rate 0.1', 'a sandbox that limits LRN to 5/s and fails 10% of requests'],
@@ -43,6 +44,7 @@ interface SandboxFlags {
   hangRate?: string;
   rate429?: string;
   verbose?: boolean;
+  errorStyle: ErrorStyle;
   tls?: boolean;
   tlsCert?: string;
   tlsKey?: string;
@@ -67,6 +69,11 @@ export function sandboxCommand(world: World): Command {
     .option('--reset-rate <p>', 'probability 0..1 of a reset connection')
     .option('--hang-rate <p>', 'probability 0..1 of never answering')
     .option('--rate-429 <p>', 'probability 0..1 of a spurious 429')
+    .addOption(
+      new Option('--error-style <style>', "error bodies: numintel (each endpoint's own envelope) or vri (the real service's codes and three body formats)")
+        .choices(ERROR_STYLES)
+        .default('numintel'),
+    )
     .option('--verbose', 'log one line per request to stderr (keys masked)')
     .option('--tls', 'serve HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1, made at start (its PEM file is printed)')
     .option('--tls-cert <pem>', 'serve HTTPS with this certificate (PEM file; with --tls-key)')
@@ -77,7 +84,7 @@ export function sandboxCommand(world: World): Command {
       options.tls = await tlsOption(flags, world.cwd);
       const { startSandbox } = await import('../sandbox/index.js');
       const sb = await startSandbox(options).catch((err: unknown) => {
-        throw usageError(`cannot start the sandbox on ${options.host}:${options.port}: ${err instanceof Error ? err.message : String(err)}`);
+        throw new UsageError(`cannot start the sandbox on ${options.host}:${options.port}: ${err instanceof Error ? err.message : String(err)}`);
       });
       const keys = options.apiKeys ?? [DEFAULT_API_KEY];
       // The documented key is public; any other key is shown masked like every secret.
@@ -86,7 +93,14 @@ export function sandboxCommand(world: World): Command {
       // With TLS, where the certificate to trust is: the file given, or the one made at start.
       const certFile = flags.tlsCert === undefined ? sb.caFile : resolve(world.cwd, flags.tlsCert);
       const trust = certFile ? `numintel sandbox certificate: ${certFile} (trust it with NODE_EXTRA_CA_CERTS=${certFile} or --ca-file ${certFile})\n` : '';
-      world.stdout.write(`numintel sandbox listening on ${sb.url} (API key: ${shown}${more})\n${trust}`);
+      // Bound beyond loopback: say where it really listens; sb.url is how this machine reaches it.
+      const { isLoopbackHost } = await import('../sandbox/server.js');
+      const open = isLoopbackHost(options.host ?? DEFAULT_OPTIONS.host);
+      const bound = new URL(sb.url);
+      const host = options.host ?? '';
+      const where = open ? sb.url : `${bound.protocol}//${host.includes(':') ? `[${host}]` : host}:${bound.port} (from this machine: ${sb.url})`;
+      const admin = open ? '' : 'the admin endpoints (/__sandbox/*) need the API key, as the service does\n';
+      world.stdout.write(`numintel sandbox listening on ${where} (API key: ${shown}${more})\n${trust}${admin}`);
       await new Promise<void>((resolve) => {
         if (world.interrupt.aborted) return resolve();
         world.interrupt.addEventListener('abort', () => resolve(), { once: true });
@@ -98,7 +112,7 @@ export function sandboxCommand(world: World): Command {
 
 /** --tls, or the PEM texts of --tls-cert and --tls-key; false for plain HTTP. */
 async function tlsOption(flags: SandboxFlags, cwd: string): Promise<SandboxOptions['tls']> {
-  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw usageError('--tls-cert and --tls-key go together', 'give both PEM files, or --tls for a certificate made at start');
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw new UsageError('--tls-cert and --tls-key go together', 'give both PEM files, or --tls for a certificate made at start');
   if (flags.tlsCert === undefined || flags.tlsKey === undefined) return flags.tls === true;
   // Loaded here, not at every start-up: most commands never read a file this way.
   const { readFile } = await import('node:fs/promises');
@@ -107,9 +121,9 @@ async function tlsOption(flags: SandboxFlags, cwd: string): Promise<SandboxOptio
     try {
       text = await readFile(resolve(cwd, path), 'utf8');
     } catch (err) {
-      throw usageError(`cannot read ${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new InputError(`cannot read ${flag} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
-    if (!new RegExp(`-----BEGIN [A-Z ]*${label}-----`).test(text)) throw usageError(`${flag} ${path} holds no PEM ${label.toLowerCase()}`);
+    if (!new RegExp(`-----BEGIN [A-Z ]*${label}-----`).test(text)) throw new InputError(`${flag} ${path} holds no PEM ${label.toLowerCase()}`);
     return text;
   };
   return { cert: await read('--tls-cert', flags.tlsCert, 'CERTIFICATE'), key: await read('--tls-key', flags.tlsKey, 'PRIVATE KEY') };
@@ -118,7 +132,7 @@ async function tlsOption(flags: SandboxFlags, cwd: string): Promise<SandboxOptio
 /** Flags to options, refusing bad values as usage errors that quote them. */
 function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Partial<SandboxOptions> {
   const count = (name: string, v: string): number => {
-    if (!/^\d+$/.test(v.trim())) throw usageError(`--${name} must be a whole number, got "${v}"`);
+    if (!/^\d+$/.test(v.trim())) throw new BadOptionError(`--${name} must be a whole number, got "${v}"`);
     return Number(v);
   };
   // Flags with a default in commander always have a value: they go through count() directly.
@@ -126,7 +140,7 @@ function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Part
   const probability = (name: string, v: string | undefined): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
-    if (v.trim() === '' || !(n >= 0 && n <= 1)) throw usageError(`--${name} must be a probability from 0 to 1, got "${v}"`);
+    if (v.trim() === '' || !(n >= 0 && n <= 1)) throw new BadOptionError(`--${name} must be a probability from 0 to 1, got "${v}"`);
     return n;
   };
   const options: Partial<SandboxOptions> = {
@@ -146,10 +160,11 @@ function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Part
     hangRate: probability('hang-rate', flags.hangRate),
     rate429: probability('rate-429', flags.rate429),
     verbose: flags.verbose === true,
+    errorStyle: flags.errorStyle,
     log: (line) => world.stderr.write(`${line}\n`),
   };
   if (flags.apiKey) options.apiKeys = flags.apiKey;
   const problems = optionProblems(options as Record<string, unknown>);
-  if (problems.length > 0) throw usageError(`invalid sandbox option: ${problems.join('; ')}`);
+  if (problems.length > 0) throw new BadOptionError(`invalid sandbox option: ${problems.join('; ')}`);
   return options;
 }

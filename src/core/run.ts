@@ -39,6 +39,8 @@ export interface RunStats {
   startedAt: number;
   /** Rows known to be in the input, when it could be counted up front. */
   total?: number;
+  /** A long wait under way (a server's hint), for the progress bar: until when (epoch ms), and why. */
+  waiting?: { readonly until: number; readonly reason: string };
 }
 
 export function newRunStats(now: number): RunStats {

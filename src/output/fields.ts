@@ -2,7 +2,7 @@
 // `is_spam`; in enrich also prefixed: `lrn_carrier`). The input, the number and each lookup's error
 // always stay, so every row still says what it is and, when it failed, why.
 import { activeFields, fieldColumns, type FieldSpec, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
-import { usageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { isEnrichRecord, type OutputRecord, type Result } from '../core/records.js';
 import { isObject } from '../core/json.js';
 
@@ -15,7 +15,7 @@ export function parseFields(text: string, lookups: readonly LookupDescriptor[], 
   const known = [...columns].flatMap(([kind, cols]) => (lookups.length > 1 ? cols.map((c) => `${kind}_${c}`) : cols));
   const selection = new Map<LookupKind, Set<string>>(lookups.map((d) => [d.kind, new Set<string>()]));
   const names = text.split(',').map((n) => n.trim()).filter(Boolean);
-  if (names.length === 0) throw usageError('--fields names no field', `choose from ${known.join(', ')}`);
+  if (names.length === 0) throw new UsageError('--fields names no field', `choose from ${known.join(', ')}`);
   for (const name of names) {
     let found = false;
     for (const [kind, cols] of columns) {
@@ -26,9 +26,9 @@ export function parseFields(text: string, lookups: readonly LookupDescriptor[], 
     }
     if (!found) {
       const flag = needsOption(name, lookups);
-      if (flag) throw usageError(`field "${name}" in --fields comes only with --${flag}`, `add --${flag}, or choose from ${known.join(', ')}`);
+      if (flag) throw new UsageError(`field "${name}" in --fields comes only with --${flag}`, `add --${flag}, or choose from ${known.join(', ')}`);
       const near = closest(name, known);
-      throw usageError(`unknown field "${name}" in --fields${near ? ` (did you mean "${near}"?)` : ''}`, `the fields of this run: ${known.join(', ')}`);
+      throw new UsageError(`unknown field "${name}" in --fields${near ? ` (did you mean "${near}"?)` : ''}`, `the fields of this run: ${known.join(', ')}`);
     }
   }
   return selection;

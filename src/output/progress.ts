@@ -43,6 +43,7 @@ export function progressLine(stats: RunStats, now: number): string {
   if (stats.invalid > 0) parts.push(`${stats.invalid} invalid`);
   if (stats.failed > 0) parts.push(`${stats.failed} failed`);
   if (stats.rateLimited > 0) parts.push(`${stats.rateLimited}×429`);
+  if (stats.waiting && stats.waiting.until > now) parts.push(`waiting ${Math.ceil((stats.waiting.until - now) / 1000)} s for ${stats.waiting.reason}`);
   return parts.join('  ');
 }
 

@@ -2,10 +2,9 @@
 // Counts rows in the order they finish: a row that still failed after its retries with a transient
 // error counts; a row with every lookup answered resets; invalid numbers and permanent refusals
 // say nothing about the service's health and leave the count alone.
-import type { LookupError, LookupErrorCode } from '../core/records.js';
+import type { LookupError } from '../core/records.js';
 import { checkCount } from './check-count.js';
-
-const TRANSIENT: ReadonlySet<LookupErrorCode> = new Set(['server_error', 'timeout', 'network_error', 'rate_limited']);
+import { isTransient } from './retry.js';
 
 export class CircuitBreaker {
   private consecutive = 0;
@@ -22,7 +21,7 @@ export class CircuitBreaker {
     for (const e of errors) {
       if (e === null) continue;
       allOk = false;
-      if (TRANSIENT.has(e.code)) failed = true;
+      if (isTransient(e.code)) failed = true;
     }
     if (failed) this.consecutive += 1;
     else if (allOk) this.consecutive = 0;

@@ -1,6 +1,6 @@
 // Which CSV column holds the phone numbers: the one the user named, else one whose header says
 // so, else the first whose values look like phone numbers.
-import { usageError } from '../core/errors.js';
+import { UnknownColumnError } from '../core/errors.js';
 import { parseNumber } from '../core/numbers.js';
 
 /** Header names that mean "the phone number", in order of preference (cli.md). */
@@ -65,14 +65,14 @@ export function resolveColumnOption(columns: readonly string[], option: string, 
   if (/^\d+$/.test(wanted)) {
     const n = Number(wanted);
     if (n >= 1 && n <= columns.length) return n - 1;
-    throw usageError(
+    throw new UnknownColumnError(
       `--column ${wanted} is out of range: ${label} has ${columns.length} column${columns.length === 1 ? '' : 's'}`,
       `columns: ${describeColumns(columns)}`,
     );
   }
   const loose = columns.findIndex((c) => c.trim().toLowerCase() === wanted.toLowerCase());
   if (loose !== -1) return loose;
-  throw usageError(`no column "${option}" in ${label}`, `columns: ${describeColumns(columns)}`);
+  throw new UnknownColumnError(`no column "${option}" in ${label}`, `columns: ${describeColumns(columns)}`);
 }
 
 /** `1 "id", 2 "Phone"`: the names and the numbers --column accepts. */
@@ -81,7 +81,7 @@ export function describeColumns(columns: readonly string[]): string {
 }
 
 export function noNumberColumn(columns: readonly string[], label: string) {
-  return usageError(
+  return new UnknownColumnError(
     `cannot tell which column of ${label} holds the phone numbers`,
     `columns: ${describeColumns(columns)}; pick one with --column <name|number>`,
   );

@@ -9,7 +9,7 @@ import type { RunStats } from '../core/run.js';
 import type { Attempt, Transport } from '../core/transport.js';
 import type { Finished } from './dedup.js';
 import type { RateLimiter } from './rate-limiter.js';
-import { retryDelayMs, type Random } from './retry.js';
+import { decideRetry, type Random } from './retry.js';
 import type { SpendCap } from './spend-cap.js';
 
 export interface Task {
@@ -43,6 +43,11 @@ export interface DispatchHooks<T extends Task> {
   /** The spend cap allows no more requests: the run must stop (resumably). */
   capped?(): void;
   retrying?(info: RetryInfo): void;
+  /**
+   * The service asked for a wait longer than `maxWaitMs`: the run must stop (resumably). `done`:
+   * the answer itself is final (a success whose window is spent) and was already handed to `done`.
+   */
+  waitTooLong(task: T, hintMs: number, error: LookupError | undefined, done: boolean): void;
 }
 
 export interface DispatchConfig {
@@ -52,6 +57,8 @@ export interface DispatchConfig {
   readonly limiters: readonly RateLimiter[];
   readonly concurrency: number;
   readonly retries: number;
+  /** The longest server wait hint obeyed, ms (--max-wait). */
+  readonly maxWaitMs: number;
   readonly random: Random;
   /** Aborts in-flight requests and pending wakeups when the run is over. */
   readonly halt: AbortSignal;
@@ -179,17 +186,26 @@ export class Dispatcher<T extends Task> {
     if (this.cfg.halt.aborted) return;
     const now = this.cfg.clock.now();
     const limiter = this.cfg.limiters[task.lookup] as RateLimiter;
+    const decision = decideRetry(a, task.retries, this.cfg, now);
+    if (decision.action === 'stop' && a.kind !== 'fatal') {
+      // A hint past --max-wait is never handed to a timer or the limiter: the run stops instead
+      // of sleeping for a day. A final answer that carried it (a success whose window is spent
+      // until tomorrow) is kept: it was received, and billed.
+      if (a.kind !== 'retry') this.finish(task, a);
+      else if (a.rateLimited) this.cfg.stats.rateLimited += 1;
+      if (!this.stopped) this.hooks.waitTooLong(task, decision.hintMs, 'error' in a ? a.error : undefined, a.kind !== 'retry');
+      this.hooks.settled();
+      return;
+    }
     limiter.observe(a.rate, now);
     switch (a.kind) {
       case 'ok':
         limiter.succeeded(now);
-        this.hooks.done(task, { result: a.result, error: null }, true);
+        this.finish(task, a);
         break;
       case 'invalid':
-        this.hooks.done(task, { result: null, error: invalidNumber(a.error) }, true);
-        break;
       case 'error':
-        this.hooks.done(task, { result: null, error: a.error }, true);
+        this.finish(task, a);
         break;
       case 'fatal':
         if (!this.stopped) this.hooks.fatal(task, a.error);
@@ -199,11 +215,17 @@ export class Dispatcher<T extends Task> {
           this.cfg.stats.rateLimited += 1;
           limiter.rateLimited(a.waitMs, now);
         }
-        this.retry(task, a);
+        this.retry(task, a, decision.action === 'retry' ? decision.waitMs : undefined);
         break;
     }
     if (this.stopped) this.hooks.settled();
     else this.pump();
+  }
+
+  /** A final answer: hands it to `done`. */
+  private finish(task: T, a: Extract<Attempt, { kind: 'ok' | 'invalid' | 'error' }>): void {
+    if (a.kind === 'ok') this.hooks.done(task, { result: a.result, error: null }, true);
+    else this.hooks.done(task, { result: null, error: a.kind === 'invalid' ? invalidNumber(a.error) : a.error }, true);
   }
 
   /** The request never left (no connection could be made): the service saw nothing to count. */
@@ -218,15 +240,14 @@ export class Dispatcher<T extends Task> {
     }
   }
 
-  private retry(task: T, a: Extract<Attempt, { kind: 'retry' }>): void {
+  /** `waitMs` undefined: the policy says no more tries (see retry.ts); the last error stands. */
+  private retry(task: T, a: Extract<Attempt, { kind: 'retry' }>, waitMs: number | undefined): void {
     if (this.stopped) return;
-    // Retried `retries` times already: the last error stands.
-    if (task.retries >= this.cfg.retries) {
+    if (waitMs === undefined) {
       this.hooks.done(task, { result: null, error: a.error }, false);
       return;
     }
     task.retries += 1;
-    const waitMs = retryDelayMs(task.retries, a.waitMs, this.cfg.random);
     this.hooks.retrying?.({ lookup: task.d.kind, number: task.number, retry: task.retries, waitMs, error: a.error });
     const again = this.again[task.lookup] as Fifo<T>;
     if (waitMs <= 0) {

@@ -6,7 +6,7 @@
 // fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
 import { createReadStream, promises as fs } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { usageError } from '../core/errors.js';
+import { ResumeError } from '../core/errors.js';
 import { isObject } from '../core/json.js';
 import { rowKeys, type SourceItem } from '../core/run.js';
 import { csvRecords } from './csv-records.js';
@@ -131,24 +131,37 @@ export interface ResumedInput {
  * cells a record carries (the `input` of a list, the row's cells for CSV), which the output holds
  * unchanged. Reads the file up to `point.validBytes` only; changes nothing.
  */
-export async function checkResumedInput(path: string, label: string, format: ResumableFormat, point: ResumePoint, input: ResumedInput): Promise<void> {
-  if (point.rows === 0) return;
+/** What the rows already in the file say: the exit code of the resumed run covers the whole file. */
+export interface EarlierRows {
+  /** Rows with an invalid number (and no other failure). */
+  readonly invalid: number;
+  /** Rows with at least one failed lookup other than an invalid number. */
+  readonly failed: number;
+}
+
+export async function checkResumedInput(path: string, label: string, format: ResumableFormat, point: ResumePoint, input: ResumedInput): Promise<EarlierRows> {
+  const tally = { invalid: 0, failed: 0 };
+  if (point.rows === 0) return tally;
   const keys = input.columns && rowKeys(input.columns);
   const expected = (item: SourceItem): string[] => (keys ? keys.map((k) => item.row?.[k] ?? '') : [item.input]);
   const chunks = createReadStream(path, { end: point.validBytes - 1 });
   const records = format === 'jsonl' ? jsonlInputs(chunks, keys) : csvInputs(chunks, DELIMITERS[format], keys?.length ?? 1, label);
   let row = 0;
   try {
-    for await (const written of records) {
+    for await (const { cells: written, outcome } of records) {
       if (row === point.rows) break;
       row++;
+      if (outcome === 'damaged') {
+        throw new ResumeError(`cannot resume ${label}: its row ${row} is damaged (not a whole record of this output)`, 'write to a new file, or cut the file before that row');
+      }
+      if (outcome !== 'ok') tally[outcome]++;
       const next = await input.items.next();
       if (next.done) {
-        throw usageError(`cannot resume ${label}: it holds ${point.rows} rows, but the input has only ${row - 1}`, ANOTHER_INPUT);
+        throw new ResumeError(`cannot resume ${label}: it holds ${point.rows} rows, but the input has only ${row - 1}`, ANOTHER_INPUT);
       }
       const given = expected(next.value);
       if (!sameCells(written, given)) {
-        throw usageError(
+        throw new ResumeError(
           `cannot resume ${label}: its row ${row} was written for ${shown(written)}, but row ${row} of the input is ${shown(given)}`,
           ANOTHER_INPUT,
         );
@@ -159,6 +172,21 @@ export async function checkResumedInput(path: string, label: string, format: Res
   } finally {
     chunks.destroy();
   }
+  return tally;
+}
+
+type Outcome = 'ok' | 'invalid' | 'failed' | 'damaged';
+
+/** A written record: its input cells, and what its error cells say. */
+interface Written {
+  readonly cells: string[];
+  readonly outcome: Outcome;
+}
+
+/** From the messages of a row's errors (`code: message` in CSV, `{code}` in JSON lines). */
+function outcomeOf(codes: readonly string[]): Outcome {
+  if (codes.length === 0) return 'ok';
+  return codes.every((c) => c === 'invalid_number') ? 'invalid' : 'failed';
 }
 
 const ANOTHER_INPUT = 'resume with the input of the interrupted run, or write to a new file';
@@ -173,26 +201,46 @@ function shown(cells: readonly string[]): string {
   return text.length > 80 ? `${text.slice(0, 77)}..."` : text;
 }
 
-/** Each data row's first `width` cells: the input columns (or the `input` column) of the output. */
-async function* csvInputs(chunks: AsyncIterable<Buffer>, delimiter: string, width: number, label: string): AsyncGenerator<string[]> {
-  let header = true;
+/**
+ * Each data row's first `width` cells (the input columns, or the `input` column) and its outcome,
+ * read from the `error` / `<lookup>_error` columns. A row with another number of cells than the
+ * header is damaged: a truncated row must not count as done.
+ */
+async function* csvInputs(chunks: AsyncIterable<Buffer>, delimiter: string, width: number, label: string): AsyncGenerator<Written> {
+  let header: string[] | undefined;
+  let errorColumns: number[] = [];
   for await (const cells of csvRecords(chunks, delimiter, label)) {
-    if (header) header = false;
-    else yield Array.from({ length: width }, (_, i) => cells[i] ?? '');
+    if (header === undefined) {
+      header = cells;
+      errorColumns = cells.flatMap((name, i) => (name === 'error' || name.endsWith('_error') ? [i] : []));
+      continue;
+    }
+    const cellsOf = Array.from({ length: width }, (_, i) => cells[i] ?? '');
+    if (cells.length !== header.length) {
+      yield { cells: cellsOf, outcome: 'damaged' };
+      continue;
+    }
+    const codes = errorColumns.flatMap((i) => {
+      const text = cells[i] ?? '';
+      return text === '' ? [] : [text.split(':', 1)[0] ?? ''];
+    });
+    yield { cells: cellsOf, outcome: outcomeOf(codes) };
   }
 }
 
-/** Each record's input cells: its row's values under the input's keys, or its `input`. */
-async function* jsonlInputs(chunks: AsyncIterable<Buffer>, keys: readonly string[] | null): AsyncGenerator<string[]> {
+/** Each record's input cells (its row's values under the input's keys, or its `input`) and outcome. */
+async function* jsonlInputs(chunks: AsyncIterable<Buffer>, keys: readonly string[] | null): AsyncGenerator<Written> {
   for await (const line of lines(chunks)) {
     if (line.trim() === '') continue;
     const record = JSON.parse(line) as unknown;
-    if (!isObject(record)) {
-      yield [];
+    if (!isObject(record) || !('input' in record) || !('ok' in record)) {
+      yield { cells: [], outcome: 'damaged' };
       continue;
     }
     const row = isObject(record.row) ? record.row : {};
-    yield keys ? keys.map((k) => String(row[k] ?? '')) : [String(record.input)];
+    const errors = isObject(record.errors) ? Object.values(record.errors) : [record.error];
+    const codes = errors.flatMap((e) => (isObject(e) && typeof e.code === 'string' ? [e.code] : []));
+    yield { cells: keys ? keys.map((k) => String(row[k] ?? '')) : [String(record.input)], outcome: outcomeOf(codes) };
   }
 }
 

@@ -17,7 +17,7 @@ import type { SpendCap } from './spend-cap.js';
 import { RateLimiter } from './rate-limiter.js';
 import { buildRecord, newRow, type RowState, type RunMode } from './records-build.js';
 import { Notifier, ReorderWindow, windowSize } from './reorder.js';
-import type { Random } from './retry.js';
+import { DEFAULT_MAX_WAIT_MS, type Random } from './retry.js';
 
 export type { RetryInfo } from './dispatcher.js';
 
@@ -54,6 +54,8 @@ export interface RunDeps {
   readonly answers?: AnswerStore;
   /** --max-lookups / --max-spend: reaching it stops the run (reason `cap`), resumably. */
   readonly cap?: SpendCap;
+  /** The longest server wait hint obeyed, ms; a longer one stops the run (`wait`). Default 300000. */
+  readonly maxWaitMs?: number;
   /** Interrupt (Ctrl-C): stop dispatching, finish what is in flight, write the finished prefix. */
   readonly signal?: AbortSignal;
   /**
@@ -74,13 +76,14 @@ export interface RunDeps {
 /**
  * Why a run ended early. `refused`: the key was refused or payment is required (exit 3);
  * `interrupted`: the signal aborted (exit 130); `breaker`: too many consecutive failures
- * (resumable); `cap`: the spend cap allows no more requests (resumable); `closed`: the consumer
- * stopped reading (stdout closed): end quietly.
+ * (resumable); `wait`: the service asked for a wait longer than maxWaitMs (resumable; `hintMs`);
+ * `cap`: the spend cap allows no more requests (resumable); `closed`: the consumer stopped reading
+ * (stdout closed): end quietly.
  */
-export type StopReason = 'refused' | 'interrupted' | 'breaker' | 'cap' | 'closed';
+export type StopReason = 'refused' | 'interrupted' | 'breaker' | 'wait' | 'cap' | 'closed';
 
 export interface RunOutcome {
-  readonly stopped: null | { readonly reason: StopReason; readonly error?: LookupError };
+  readonly stopped: null | { readonly reason: StopReason; readonly error?: LookupError; readonly hintMs?: number };
   readonly rowsWritten: number;
 }
 
@@ -151,12 +154,16 @@ class Run {
     // Every in-flight request and pending wakeup listens on this one signal.
     setMaxListeners(0, this.halt.signal);
     this.dispatcher = new Dispatcher<LookupTask>(
-      { transport: deps.transport, clock: deps.clock, stats: deps.stats, limiters, concurrency, retries, random, halt: this.halt.signal, cap: deps.cap },
+      { transport: deps.transport, clock: deps.clock, stats: deps.stats, limiters, concurrency, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal, cap: deps.cap },
       {
         done: (task, answer, keep) => this.done(task, answer, keep),
         fatal: (task, error) => {
           this.cache.forget(task.lookup, task.key);
           this.stop('refused', error);
+        },
+        waitTooLong: (task, hintMs, error, done) => {
+          if (!done) this.cache.forget(task.lookup, task.key);
+          this.stop('wait', error, hintMs);
         },
         settled: () => this.changed.notify(),
         capped: () => this.stop('cap'),
@@ -325,12 +332,12 @@ class Run {
    * Stops dispatching now; in-flight requests get `drainMs` to finish before they are aborted.
    * `null` = the source failed: the records iterator rethrows its error after the finished prefix.
    */
-  private stop(reason: StopReason | null, error?: LookupError): void {
+  private stop(reason: StopReason | null, error?: LookupError, hintMs?: number): void {
     if (this.stopping) return;
     this.stopping = true;
     this.dispatcher.stop();
     if (reason !== null) {
-      this.stopped = error ? { reason, error } : { reason };
+      this.stopped = { reason, ...(error ? { error } : {}), ...(hintMs === undefined ? {} : { hintMs }) };
       this.deps.onEvent?.({ type: 'stopped', reason, ...(error ? { error } : {}), inFlight: this.dispatcher.inFlight });
     }
     this.space.notify();

@@ -5,7 +5,7 @@
 // text: it is decoded to UTF-8 here, so the rest of the reader sees UTF-8 like every other input.
 // A handful of signatures, not a general file-type detector: that would cost every run start-up
 // for the sake of naming formats nobody mistakes for a phone list.
-import { usageError, type NumintelError } from '../core/errors.js';
+import { InputError, type NumintelError } from '../core/errors.js';
 
 /** Enough bytes for every signature below (a ZIP is looked into further, see ZIP_LOOK). */
 const SIGNATURE_BYTES = 16;
@@ -104,11 +104,15 @@ export async function* textInput(input: AsyncIterable<Buffer | string>, label: s
     const sniffed = sniffInput(head);
     if ('refuse' in sniffed) throw refused(label, sniffed.refuse);
     if (sniffed.text === 'utf8') {
-      if (head.length > 0) yield head;
+      // Checked, not decoded: a byte that is not UTF-8 (a Latin-1 "é") would otherwise become
+      // U+FFFD in the columns passed through, silently changing the user's data.
+      const check = utf8Checker(label);
+      if (head.length > 0) yield check(head, !ended);
       if (ended) return;
       for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-        yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+        yield check(typeof next.value === 'string' ? Buffer.from(next.value) : next.value, true);
       }
+      check(Buffer.alloc(0), false);
       return;
     }
     // The decoder drops the byte-order mark and holds a character split across chunks.
@@ -128,6 +132,47 @@ export async function* textInput(input: AsyncIterable<Buffer | string>, label: s
   }
 }
 
+/** Passes each chunk through, or throws naming the line of the first byte that is not UTF-8. */
+function utf8Checker(label: string): (chunk: Buffer, more: boolean) => Buffer {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let lines = 1;
+  // The last character of the previous chunk, from its lead byte: it may be the one cut short.
+  let tail: Buffer = Buffer.alloc(0);
+  return (chunk, more) => {
+    try {
+      decoder.decode(chunk, { stream: more });
+    } catch {
+      const bytes = Buffer.concat([tail, chunk]);
+      const at = firstInvalid(bytes);
+      for (let i = bytes.indexOf(0x0a, tail.length); i !== -1 && i < at; i = bytes.indexOf(0x0a, i + 1)) lines++;
+      const byte = bytes[at];
+      const what = byte === undefined ? 'ends inside a character' : `has the byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+      throw new InputError(`cannot read ${label}: line ${lines} ${what}, which is not UTF-8`, 'save it as UTF-8 (CSV UTF-8), or convert it, e.g. iconv -f latin1 -t utf-8');
+    }
+    for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) lines++;
+    let lead = chunk.length - 1;
+    while (lead > 0 && lead > chunk.length - 4 && ((chunk[lead] as number) & 0xc0) === 0x80) lead--;
+    tail = lead >= 0 && ((chunk[lead] as number) & 0x80) !== 0 ? chunk.subarray(lead) : Buffer.alloc(0);
+    return chunk;
+  };
+}
+
+/** Where the first byte of `bytes` that cannot start or continue a UTF-8 character is (or its length). */
+function firstInvalid(bytes: Buffer): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i] as number;
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (n === 0) return i;
+    for (let k = 1; k < n; k++) {
+      const c = bytes[i + k];
+      if (c === undefined) return bytes.length;
+      if ((c & 0xc0) !== 0x80) return i;
+    }
+    i += n;
+  }
+  return bytes.length;
+}
+
 function refused(label: string, why: string): NumintelError {
-  return usageError(`cannot read ${label}: ${why}`);
+  return new InputError(`cannot read ${label}: ${why}`);
 }

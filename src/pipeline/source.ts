@@ -5,10 +5,11 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { usageError } from '../core/errors.js';
+import { BadOptionError, InputError, InterruptedError, UsageError } from '../core/errors.js';
 import type { SourceItem } from '../core/run.js';
 import { isPhoneHeader } from './column-detect.js';
 import { readError } from './source-errors.js';
+import { openInput } from './source-fifo.js';
 import { countListEntries, listItems } from './source-list.js';
 import { peekInput, replay, sniffDelimiter } from './source-peek.js';
 import { textInput } from './source-sniff.js';
@@ -34,6 +35,22 @@ export interface SourceIO {
   readonly cwd: string;
   /** Opens a file for reading; `fs.createReadStream` unless a test says otherwise. */
   readonly openFile?: (path: string) => Readable;
+  /** Ends the wait for the input's first lines (Ctrl-C): openSource then throws an InterruptedError. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** `work`, unless `signal` aborts first: then `cancel()` and an InterruptedError. */
+function unlessInterrupted<T>(work: Promise<T>, signal: AbortSignal | undefined, cancel: () => void): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => {
+      cancel();
+      reject(new InterruptedError('interrupted while waiting for the input'));
+    };
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 export interface Source {
@@ -58,12 +75,12 @@ export interface Source {
 export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source> {
   if (spec.args.length > 0) {
     if (spec.input !== undefined) {
-      throw usageError('numbers given both as arguments and with --input', 'pass numbers as arguments or -i <file>, not both');
+      throw new UsageError('numbers given both as arguments and with --input', 'pass numbers as arguments or -i <file>, not both');
     }
     return argsSource(spec.args);
   }
   if (spec.input === undefined && io.stdin.isTTY) {
-    throw usageError('no numbers given', 'pass numbers as arguments, -i <file>, or pipe them on stdin');
+    throw new UsageError('no numbers given', 'pass numbers as arguments, -i <file>, or pipe them on stdin');
   }
 
   // The CSV reader (and csv-parse) loads only for input that may be CSV, while the input is opened.
@@ -74,14 +91,22 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   const path = fromFile ? resolve(io.cwd, spec.input as string) : undefined;
   const openFile = io.openFile ?? ((p: string) => createReadStream(p));
   const regularFile = path !== undefined && (await checkFile(path, label));
-  const stream = path !== undefined ? openFile(path) : io.stdin;
+  // A named pipe is read on the event loop (see source-fifo.ts), so Ctrl-C can end the wait.
+  const stream = path === undefined ? io.stdin : io.openFile || regularFile ? openFile(path) : await openInput(path).catch((err: unknown) => {
+    throw readError(err, label);
+  });
   const close = async () => void stream.destroy();
 
   // A workbook, an archive or other binary is refused here, before a row is read; UTF-16 becomes UTF-8.
-  const peek = await peekInput(textInput(stream, label)).catch((err: unknown) => {
-    stream.destroy();
-    throw readError(err, label);
-  });
+  const cancel = () => void stream.destroy();
+  const peek = await unlessInterrupted(
+    peekInput(textInput(stream, label)).catch((err: unknown) => {
+      stream.destroy();
+      throw readError(err, label);
+    }),
+    io.signal,
+    cancel,
+  );
   const recount = (from: number) =>
     regularFile && path !== undefined ? () => afterBytes(textInput(openFile(path), label), peek.dropped + from) : undefined;
 
@@ -93,7 +118,7 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   // A lone "phone" line heads a one-column CSV; as a list entry it would only be an invalid number.
   const headed = peek.line !== undefined && isPhoneHeader(peek.line.replace(/^"(.*)"$/, '$1'));
   if (!declared && !headed && (sniffed === undefined || sniffed.fields < 2)) {
-    const items = listItems(withReadErrors(replay(peek, 0), label));
+    const items = listItems(withReadErrors(replay(peek, 0), label), label);
     return { kind: 'list', columns: null, hasHeader: false, items, countTotal: countInBackground(recount(0), countListEntries), close };
   }
 
@@ -101,10 +126,14 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   // A sniffed CSV may follow `#` comment lines, which are not its header; a declared one starts at its first line.
   const from = declared ? 0 : peek.start;
   const { openCsv, countCsvRecords } = await csvReader;
-  const csv = await openCsv(replay(peek, from), { delimiter, header: spec.header !== false, column: spec.column, label }).catch((err: unknown) => {
-    stream.destroy();
-    throw err;
-  });
+  const csv = await unlessInterrupted(
+    openCsv(replay(peek, from), { delimiter, header: spec.header !== false, column: spec.column, label }).catch((err: unknown) => {
+      stream.destroy();
+      throw err;
+    }),
+    io.signal,
+    cancel,
+  );
   const headerRows = csv.hasHeader ? 1 : 0;
   const countTotal = countInBackground(recount(from), async (chunks) => Math.max(0, (await countCsvRecords(chunks, delimiter)) - headerRows));
   return { kind: 'csv', columns: csv.columns, hasHeader: csv.hasHeader, delimiter, numberColumn: csv.numberColumn, items: csv.items, countTotal, close };
@@ -123,13 +152,15 @@ async function checkFile(path: string, label: string): Promise<boolean> {
   const info = await fs.stat(path).catch((err: unknown) => {
     throw readError(err, label);
   });
-  if (info.isDirectory()) throw usageError(`cannot read ${label}: it is a directory`);
+  if (info.isDirectory()) throw new InputError(`cannot read ${label}: it is a directory`);
   return info.isFile();
 }
 
 function delimiterOption(value: string): string {
   if (value === '\\t' || value.toLowerCase() === 'tab') return '\t';
-  if (value === '') throw usageError('--delimiter is empty', 'give the character that separates the columns, e.g. --delimiter ";"');
+  if (value === '') throw new BadOptionError('--delimiter is empty', 'give the character that separates the columns, e.g. --delimiter ";"');
+  // One character (a code point: an emoji is one): the CSV reader splits on nothing longer.
+  if ([...value].length !== 1) throw new BadOptionError(`--delimiter must be one character, got ${JSON.stringify(value)}`, 'e.g. --delimiter ";", --delimiter tab');
   return value;
 }
 

@@ -1,12 +1,20 @@
 // A run that stopped early, as the error that ends the command (or the library's bulk call).
-import { NumintelError } from '../core/errors.js';
+import { InterruptedError, KeyRefusedError, PaymentRequiredError, ProxyError, ServiceDownError, SpendCapError, TlsError, UsageError, WaitTooLongError, type NumintelError } from '../core/errors.js';
 import type { RunOutcome } from './runner.js';
+import { formatWait } from './retry.js';
 
 type Stop = NonNullable<RunOutcome['stopped']>;
 
 /** The run stopped because no request can succeed until a setting is fixed (TLS, proxy). */
 export function isSetupStop(stop: Stop | null): boolean {
   return stop?.reason === 'refused' && stop.error !== undefined && stop.error.code !== 'unauthorized' && stop.error.code !== 'payment_required';
+}
+
+/** A setup failure's class, from the message net-errors.ts wrote for it. */
+function setupError(message: string): NumintelError {
+  if (message.startsWith('TLS: ') || message.startsWith('the CA certificates given')) return new TlsError(message);
+  if (message.startsWith('the proxy ')) return new ProxyError(message);
+  return new UsageError(message);
 }
 
 /** Callers treat `closed` (the reader went away) as success before asking for an error. */
@@ -16,18 +24,27 @@ export function stopFailure(stop: Stop, resumeHint?: string, capOf?: string): Nu
       // A fatal outcome that is not the service's refusal of the key is a setup error (a TLS or
       // certificate failure, a proxy refusing the tunnel): its message names the cause and the fix,
       // and nothing was looked up that a resume would skip.
-      if (isSetupStop(stop)) return new NumintelError('usage', stop.error?.message ?? 'the connection could not be set up');
+      if (isSetupStop(stop)) return setupError(stop.error?.message ?? 'the connection could not be set up');
       // The client's message already says what the service said and what to do about it.
       const said = stop.error?.message ?? 'the service refused the API key or wants payment';
-      return new NumintelError('refused', `${said}; the run stopped`, resumeHint);
+      const Refusal = stop.error?.code === 'payment_required' ? PaymentRequiredError : KeyRefusedError;
+      return new Refusal(`${said}; the run stopped`, resumeHint);
     }
     case 'breaker': {
       const why = stop.error?.message ? `: ${stop.error.message}` : '';
-      return new NumintelError('stopped', `stopped: the service kept failing${why}`, resumeHint && `when it is healthy again, ${resumeHint}`);
+      return new ServiceDownError(`stopped: the service kept failing${why}`, resumeHint && `when it is healthy again, ${resumeHint}`);
+    }
+    case 'wait': {
+      // Named with what the service said, so the user can tell a proxy's "come back tomorrow"
+      // from the service's own rate limit, and choose between waiting and raising --max-wait.
+      const asked = `the service asked to wait ${formatWait(stop.hintMs ?? 0)}, longer than --max-wait allows`;
+      const said = stop.error?.message ? ` (${stop.error.message})` : '';
+      const later = resumeHint ? `after that wait, ${resumeHint}; or raise --max-wait <seconds>` : 'try again after that wait, or raise --max-wait <seconds>';
+      return new WaitTooLongError(`stopped: ${asked}${said}`, later);
     }
     case 'cap':
-      return new NumintelError('stopped', `stopped: the spend cap is reached${capOf ? ` (${capOf})` : ''}; every finished row is written`, resumeHint && `to go on, raise the cap and ${resumeHint}`);
+      return new SpendCapError(`stopped: the spend cap is reached${capOf ? ` (${capOf})` : ''}; every finished row is written`, resumeHint && `to go on, raise the cap and ${resumeHint}`);
     default:
-      return new NumintelError('interrupted', 'interrupted', resumeHint);
+      return new InterruptedError('interrupted', resumeHint);
   }
 }

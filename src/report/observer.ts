@@ -1,7 +1,7 @@
 // `--report <file.html>` on the lookup commands: the report of a run, counted from its records as
 // they are written (no second read of the input, no second lookup) and written when the run ends.
 import { writeFile } from 'node:fs/promises';
-import { usageError } from '../core/errors.js';
+import { OutputError } from '../core/errors.js';
 import type { OutputRecord } from '../core/records.js';
 import { ReportAccumulator } from './accumulator.js';
 import { recordFacts } from './facts.js';
@@ -23,7 +23,7 @@ export function reportObserver(path: string, label: string, asOf: number, name: 
     },
     async write() {
       await writeFile(path, renderHtml(acc.finish())).catch((err: Error) => {
-        throw usageError(`cannot write the report ${label}: ${err.message}`);
+        throw new OutputError(`cannot write the report ${label}: ${err.message}`);
       });
     },
   };

@@ -2,7 +2,7 @@
 // facts to `onRow`: memory stays flat however long the file. The form is told by the first
 // character: `{` JSON lines, `[` a JSON array, anything else CSV.
 import { StringDecoder } from 'node:string_decoder';
-import { usageError } from '../core/errors.js';
+import { InputError } from '../core/errors.js';
 import { csvRowFacts, csvShape, type CsvShape } from './csv-shape.js';
 import { recordFacts, type RowFacts } from './facts.js';
 
@@ -45,7 +45,7 @@ export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: 
     reader.push(head.slice(first.index));
   }
   const rest = decoder.end();
-  if (!reader || !format) throw usageError(`${label} is empty: there is nothing to report`);
+  if (!reader || !format) throw new InputError(`${label} is empty: there is nothing to report`);
   if (rest) reader.push(rest);
   reader.end();
   return { format, unreadable: reader.unreadable };
@@ -87,7 +87,7 @@ function csvReader(label: string, onRow: RowSink): Reader {
       shape = csvShape(cells);
       facts = shape && csvRowFacts(shape);
       if (!shape) {
-        throw usageError(`${label} is not a numintel output: its header has no numintel columns`, 'report reads what lrn, cnam, trust or enrich wrote (csv, jsonl or json)');
+        throw new InputError(`${label} is not a numintel output: its header has no numintel columns`, 'report reads what lrn, cnam, trust or enrich wrote (csv, jsonl or json)');
       }
       return;
     }
@@ -128,7 +128,7 @@ function csvReader(label: string, onRow: RowSink): Reader {
         pending = '';
         parseQuoted(raw);
       } else if (pending.length > MAX_RECORD) {
-        throw usageError(`${label} is not valid CSV: a record from line ${lineNo} runs on past ${MAX_RECORD} characters`, 'look for a quote that is never closed');
+        throw new InputError(`${label} is not valid CSV: a record from line ${lineNo} runs on past ${MAX_RECORD} characters`, 'look for a quote that is never closed');
       }
       return;
     }
@@ -144,7 +144,7 @@ function csvReader(label: string, onRow: RowSink): Reader {
     lines.end();
     // A torn last record (an interrupted run): not a row.
     if (pending !== '') self.unreadable++;
-    if (shape === undefined) throw usageError(`${label} has no rows: there is nothing to report`);
+    if (shape === undefined) throw new InputError(`${label} has no rows: there is nothing to report`);
   };
   return self;
 }
@@ -260,7 +260,7 @@ function jsonArrayReader(onRow: RowSink): Reader {
       }
       if (start >= 0) {
         part += text.slice(start);
-        if (part.length > MAX_RECORD) throw usageError(`an element of the JSON array runs on past ${MAX_RECORD} characters`);
+        if (part.length > MAX_RECORD) throw new InputError(`an element of the JSON array runs on past ${MAX_RECORD} characters`);
       }
     },
     end() {

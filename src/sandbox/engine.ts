@@ -2,6 +2,7 @@
 // (rate windows), how much (quota, billing), which numbers are acceptable, and what was seen.
 import type { LookupKind } from '../core/lookups.js';
 import { cnamResult, lrnResult, subject, trustResult } from './data.js';
+import { errorBodies, realServiceValues, type ErrorBodies } from './error-styles.js';
 import { FaultInjector } from './faults.js';
 import { seedValue } from './hash.js';
 import { KeyRing, bearerKey, type KeyState } from './keys.js';
@@ -31,6 +32,8 @@ export class SandboxEngine {
   readonly keys: KeyRing;
   stats = new StatsRecorder();
   faults: FaultInjector;
+  /** The error bodies of the chosen style (options.errorStyle, fixed at start). */
+  readonly bodies: ErrorBodies;
   private seed: number;
 
   constructor(
@@ -41,12 +44,13 @@ export class SandboxEngine {
     this.keys = new KeyRing(options.apiKeys);
     this.seed = seedValue(options.seed);
     this.faults = new FaultInjector(this.seed);
+    this.bodies = errorBodies(options.errorStyle);
   }
 
   /** Applies a patch after checking it; throws a TypeError that lists every problem. */
   configure(patch: Partial<SandboxOptions>): void {
     const problems = optionProblems(patch as Record<string, unknown>);
-    if ('host' in patch || 'port' in patch || 'tls' in patch) problems.push('host, port and tls cannot change while the sandbox runs');
+    if ('host' in patch || 'port' in patch || 'tls' in patch || 'errorStyle' in patch) problems.push('host, port, tls and errorStyle cannot change while the sandbox runs');
     if (problems.length > 0) throw new TypeError(`invalid sandbox options: ${problems.join('; ')}`);
     this.options = applyPatch(this.options, patch);
     if (patch.apiKeys) this.keys.replace(patch.apiKeys);
@@ -106,14 +110,8 @@ export class SandboxEngine {
   /** The result object (REST field names, no envelope) of an accepted number. */
   result(kind: LookupKind, number11: string, opts: { enhanced?: boolean; messaging?: boolean; spam?: boolean }): Record<string, unknown> {
     const s = subject(number11, this.seed);
-    switch (kind) {
-      case 'lrn':
-        return lrnResult(s, opts.enhanced === true, opts.messaging === true);
-      case 'cnam':
-        return cnamResult(s, opts.spam === true);
-      case 'trust':
-        return trustResult(s);
-    }
+    const result = kind === 'lrn' ? lrnResult(s, opts.enhanced === true, opts.messaging === true) : kind === 'cnam' ? cnamResult(s, opts.spam === true) : trustResult(s);
+    return this.options.errorStyle === 'vri' ? realServiceValues(kind, result) : result;
   }
 
   resetStats(): void {

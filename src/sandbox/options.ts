@@ -3,6 +3,10 @@
 import { isObject } from '../core/json.js';
 import { isLookupKind, type LookupKind } from '../core/lookups.js';
 
+/** The error bodies the sandbox sends (see error-styles.ts). */
+export const ERROR_STYLES = ['numintel', 'vri'] as const;
+export type ErrorStyle = (typeof ERROR_STYLES)[number];
+
 /** Requests per second per API key and lookup; 0 = unlimited. */
 export type SandboxLimits = Record<LookupKind, number>;
 
@@ -36,6 +40,11 @@ export interface SandboxOptions {
   hangRate: number;
   /** Probability of a spurious 429 with the endpoint's usual hints. */
   rate429: number;
+  /**
+   * The error bodies: `numintel` (each endpoint its own envelope, as our description has it) or
+   * `vri` (the real service's codes and three body formats, in turn). Fixed at start.
+   */
+  errorStyle: ErrorStyle;
   /** One log line per request through `log`. */
   verbose: boolean;
   log?: (line: string) => void;
@@ -60,6 +69,7 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
   resetRate: 0,
   hangRate: 0,
   rate429: 0,
+  errorStyle: 'numintel',
   verbose: false,
 };
 
@@ -123,6 +133,9 @@ export function optionProblems(patch: Readonly<Record<string, unknown>>): string
         break;
       case 'verbose':
         if (typeof value !== 'boolean') bad(name, 'true or false');
+        break;
+      case 'errorStyle':
+        if (!(ERROR_STYLES as readonly unknown[]).includes(value)) bad(name, ERROR_STYLES.map((x) => JSON.stringify(x)).join(' or '));
         break;
       case 'log':
         if (typeof value !== 'function') bad(name, 'a function');

@@ -37,7 +37,7 @@ export function handleGraphql(
   }
   const key = engine.authenticate(req.headers.authorization);
   if (!key) {
-    sendJson(res, 401, graphqlError('UNAUTHENTICATED', UNAUTHORIZED_MESSAGE), UNAUTHORIZED_HEADERS);
+    sendJson(res, 401, graphqlError(engine.bodies.graphqlCode('UNAUTHENTICATED'), UNAUTHORIZED_MESSAGE), UNAUTHORIZED_HEADERS);
     return;
   }
   meta.key = key.label;
@@ -66,12 +66,12 @@ export function handleGraphql(
     try {
       document = parse(body.query);
     } catch (err) {
-      sendJson(res, 400, JSON.stringify({ errors: [withCode(err, 'GRAPHQL_PARSE_FAILED')] }));
+      sendJson(res, 400, JSON.stringify({ errors: [withCode(err, 'GRAPHQL_PARSE_FAILED', engine.bodies.graphqlCode)] }));
       return;
     }
     const problems = validate(schema, document);
     if (problems.length > 0) {
-      sendJson(res, 400, JSON.stringify({ errors: problems.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) }));
+      sendJson(res, 400, JSON.stringify({ errors: problems.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED', engine.bodies.graphqlCode)) }));
       return;
     }
     const operationName = typeof opName === 'string' ? opName : undefined;
@@ -82,7 +82,7 @@ export function handleGraphql(
       verdict ??= { kind, v };
       if (!v.allowed) {
         const message = rateLimitedMessage(LOOKUPS[kind], v.resetIn);
-        sendJson(res, 429, graphqlError('RATE_LIMITED', message, { retryAfter: v.resetIn }), rateHeaders(kind, v, true));
+        sendJson(res, 429, graphqlError(engine.bodies.graphqlCode('RATE_LIMITED'), message, { retryAfter: v.resetIn }), rateHeaders(kind, v, true));
         return;
       }
     }
@@ -98,23 +98,23 @@ export function handleGraphql(
     // No promise can come back: every resolver is synchronous.
     if ('then' in result) throw new Error('unexpected asynchronous GraphQL execution');
     if (!('data' in result) || result.data === undefined) {
-      sendJson(res, 400, JSON.stringify({ errors: (result.errors ?? []).map((e) => withCode(e, 'BAD_USER_INPUT')) }));
+      sendJson(res, 400, JSON.stringify({ errors: (result.errors ?? []).map((e) => withCode(e, 'BAD_USER_INPUT', engine.bodies.graphqlCode)) }));
       return;
     }
-    const errors = result.errors?.map((e) => withCode(e, 'INTERNAL_SERVER_ERROR'));
+    const errors = result.errors?.map((e) => withCode(e, 'INTERNAL_SERVER_ERROR', engine.bodies.graphqlCode));
     const status = contextValue.paymentRequired ? 402 : 200;
     sendJson(res, status, JSON.stringify(errors ? { errors, data: result.data } : { data: result.data }), rh);
   });
 }
 
 /** The error as JSON, with extensions.code kept when the resolver set one, else `fallback`. */
-function withCode(err: unknown, fallback: string): Record<string, unknown> {
-  if (!(err instanceof GraphQLError)) return { message: 'internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+function withCode(err: unknown, fallback: string, styled: (code: string) => string): Record<string, unknown> {
+  if (!(err instanceof GraphQLError)) return { message: 'internal error', extensions: { code: styled('INTERNAL_SERVER_ERROR') } };
   const json = err.toJSON() as { message: string; extensions?: Record<string, unknown> };
   // A bug in a resolver must not leak its message; the errors we raise ourselves carry a code.
   const code = typeof err.extensions.code === 'string' ? err.extensions.code : fallback;
   if (code === 'INTERNAL_SERVER_ERROR' && err.originalError) json.message = 'internal error';
-  return { ...json, extensions: { ...json.extensions, code } };
+  return { ...json, extensions: { ...json.extensions, code: styled(code) } };
 }
 
 /** The lookup of each top-level field of the operation, fragments included, aliases counted. */

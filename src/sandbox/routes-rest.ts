@@ -3,14 +3,7 @@
 // request never costs a lookup and an invalid number is never billed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LookupDescriptor, OptionName } from '../core/lookups.js';
-import {
-  PAYMENT_REQUIRED_BODY,
-  UNAUTHORIZED_BODY,
-  UNAUTHORIZED_HEADERS,
-  errorBody,
-  invalidNumberBody,
-  rateLimitedBody,
-} from './bodies.js';
+import { UNAUTHORIZED_HEADERS } from './bodies.js';
 import { acceptNumber, numberRule, type SandboxEngine } from './engine.js';
 import { MAX_BODY, isJsonContentType, parseObject, readBody, sendJson } from './http.js';
 import { rateHeaders } from './rate-window.js';
@@ -34,41 +27,41 @@ export function handleRest(
   const kind = d.kind;
   if (req.method !== 'POST') {
     const h = engine.uncountedRateHeaders(kind);
-    sendJson(res, 405, errorBody(d.envelope, 'Method not allowed', `use POST ${d.restPath}`), ['Allow', 'POST', ...h]);
+    sendJson(res, 405, engine.bodies.request(d, 'Method not allowed', `use POST ${d.restPath}`), ['Allow', 'POST', ...h]);
     return;
   }
   const key = engine.authenticate(req.headers.authorization);
   if (!key) {
     const h = engine.uncountedRateHeaders(kind);
-    sendJson(res, 401, UNAUTHORIZED_BODY, [...UNAUTHORIZED_HEADERS, ...h]);
+    sendJson(res, 401, engine.bodies.unauthorized(), [...UNAUTHORIZED_HEADERS, ...h]);
     return;
   }
   meta.key = key.label;
   const verdict = engine.admit(kind, key, spurious429);
   if (!verdict.allowed) {
-    sendJson(res, 429, rateLimitedBody(d, verdict.resetIn), rateHeaders(kind, verdict, true));
+    sendJson(res, 429, engine.bodies.rateLimited(d, verdict.resetIn), rateHeaders(kind, verdict, true));
     return;
   }
   const rh = rateHeaders(kind, verdict, false);
   if (!isJsonContentType(req.headers['content-type'])) {
-    sendJson(res, 415, errorBody(d.envelope, 'Unsupported media type', 'send the body as Content-Type: application/json'), rh);
+    sendJson(res, 415, engine.bodies.request(d, 'Unsupported media type', 'send the body as Content-Type: application/json'), rh);
     return;
   }
   readBody(req, res, (outcome) => {
     if (!outcome.ok) {
       if (outcome.tooLarge) {
-        sendJson(res, 413, errorBody(d.envelope, 'Payload too large', `the body may be at most ${MAX_BODY} bytes`), ['Connection', 'close', ...rh]);
+        sendJson(res, 413, engine.bodies.request(d, 'Payload too large', `the body may be at most ${MAX_BODY} bytes`), ['Connection', 'close', ...rh]);
       }
       return;
     }
     const body = parseObject(outcome.text);
     if (!body) {
-      sendJson(res, 400, errorBody(d.envelope, 'Malformed JSON', 'the body must be a JSON object'), rh);
+      sendJson(res, 400, engine.bodies.request(d, 'Malformed JSON', 'the body must be a JSON object'), rh);
       return;
     }
     const phone = body.phone_number;
     if (typeof phone !== 'string') {
-      sendJson(res, 400, errorBody(d.envelope, 'Invalid request', 'phone_number is required and must be a string'), rh);
+      sendJson(res, 400, engine.bodies.request(d, 'Invalid request', 'phone_number is required and must be a string'), rh);
       return;
     }
     const opts: Partial<Record<OptionName, boolean>> = {};
@@ -77,7 +70,7 @@ export function handleRest(
         const v = body[name];
         if (v === undefined) continue;
         if (typeof v !== 'boolean') {
-          sendJson(res, 400, errorBody(d.envelope, 'Invalid request', `${name} must be true or false`), rh);
+          sendJson(res, 400, engine.bodies.request(d, 'Invalid request', `${name} must be true or false`), rh);
           return;
         }
         if (v) opts[o.name] = true;
@@ -86,11 +79,11 @@ export function handleRest(
     const number = acceptNumber(kind, phone);
     if (number === undefined) {
       engine.stats.count('invalid');
-      sendJson(res, 400, invalidNumberBody(d, numberRule(kind)), rh);
+      sendJson(res, 400, engine.bodies.invalidNumber(d, numberRule(kind), phone), rh);
       return;
     }
     if (!engine.bill(kind, key, number)) {
-      sendJson(res, 402, PAYMENT_REQUIRED_BODY, rh);
+      sendJson(res, 402, engine.bodies.paymentRequired(), rh);
       return;
     }
     sendJson(res, 200, wrap(d, JSON.stringify(engine.result(kind, number, opts))), rh);

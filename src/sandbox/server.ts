@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTlsServer } from 'node:https';
 import { LOOKUPS, type LookupDescriptor } from '../core/lookups.js';
 import { ADMIN_PATHS, handleAdmin } from './admin.js';
-import { errorBody, graphqlError, plainError } from './bodies.js';
+import { UNAUTHORIZED_HEADERS, graphqlError, plainError } from './bodies.js';
+import { bearerKey } from './keys.js';
 import type { SandboxEngine } from './engine.js';
 import { ERROR_TEXT, type FaultKind } from './faults.js';
 import { safely, sendJson } from './http.js';
@@ -28,6 +29,7 @@ export interface SandboxServer {
 export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string; key: string }): SandboxServer {
   const timers = new Set<NodeJS.Timeout>();
   let closing = false;
+  const adminNeedsKey = !isLoopbackHost(engine.options.host);
 
   const serve = (route: Route & { kind: 'rest' | 'graphql' }, fault: FaultKind | undefined, req: IncomingMessage, res: ServerResponse, meta: RequestMeta) => {
     if (fault === 'reset') {
@@ -45,8 +47,8 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
       engine.stats.fault('error');
       const status = engine.faults.errorStatus();
       const text = ERROR_TEXT[status] ?? 'server error';
-      if (route.kind === 'graphql') sendJson(res, status, graphqlError('INTERNAL_SERVER_ERROR', text));
-      else sendJson(res, status, errorBody(route.d.envelope, 'Server error', text), engine.uncountedRateHeaders(route.d.kind));
+      if (route.kind === 'graphql') sendJson(res, status, graphqlError(engine.bodies.graphqlCode('INTERNAL_SERVER_ERROR'), text));
+      else sendJson(res, status, engine.bodies.serverError(route.d, status), engine.uncountedRateHeaders(route.d.kind));
       return;
     }
     if (route.kind === 'graphql') handleGraphql(engine, req, res, fault === 'rate429', meta);
@@ -66,6 +68,12 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
       return;
     }
     if (route.kind === 'admin') {
+      // The admin endpoints change limits and faults and read every key's traffic: open to anyone
+      // only on loopback. Listening on another interface, they want an accepted key like the API.
+      if (adminNeedsKey && !engine.keys.find(bearerKey(req.headers.authorization) ?? '')) {
+        sendJson(res, 401, plainError('unauthorized', 'the sandbox listens beyond loopback: its admin endpoints need "Authorization: Bearer <key>"'), UNAUTHORIZED_HEADERS);
+        return;
+      }
       handleAdmin(engine, path, req, res);
       return;
     }
@@ -119,4 +127,10 @@ function logWhenDone(engine: SandboxEngine, req: IncomingMessage, res: ServerRes
       // A failing log sink must not fail the request.
     }
   });
+}
+
+/** A host name or address that only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
 }

@@ -9,7 +9,7 @@
 // needed for it. fs.promises, for writing (only `config set` writes), loads on first use.
 import { promises as fs, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { usageError } from '../core/errors.js';
+import { ConfigError } from '../core/errors.js';
 import { tempSuffix } from '../core/temp-name.js';
 import { isObject } from '../core/json.js';
 import { makeDirs } from './make-dirs.js';
@@ -41,7 +41,7 @@ function jsonErrorPlace(text: string, err: unknown): string {
 }
 
 function corrupt(path: string, why: string) {
-  return usageError(
+  return new ConfigError(
     `config file ${path} ${why}`,
     `fix it in an editor, or move it away and set your settings again with \`numintel config set\``,
   );
@@ -57,7 +57,7 @@ export async function loadConfig(path: string, warn?: (line: string) => void): P
     text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return EMPTY_CONFIG;
-    throw usageError(`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new ConfigError(`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   if (warn && text.includes('"api-key"')) {
     const mode = statSync(path).mode & 0o777;
@@ -88,7 +88,7 @@ export async function saveConfig(path: string, data: ConfigData): Promise<void> 
     await writeConfig(path, data);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    throw usageError(`cannot write config file ${path} (${code})`, 'choose a writable place with NUMINTEL_CONFIG_DIR=<dir>');
+    throw new ConfigError(`cannot write config file ${path} (${code})`, 'choose a writable place with NUMINTEL_CONFIG_DIR=<dir>');
   }
 }
 

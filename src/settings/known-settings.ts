@@ -1,7 +1,8 @@
 // Every setting numintel knows, described once as data. Resolution (flag > env > config > default),
 // `numintel config set` validation, `config list` and the help texts all read this table, so a new
 // setting is one more row.
-import { usageError } from '../core/errors.js';
+import { shownUrl } from '../api/base-url.js';
+import { BadOptionError, ConfigError } from '../core/errors.js';
 import { maskSecret } from '../core/secret.js';
 import { withoutTrailingSlashes } from '../core/text.js';
 import type { Transport } from '../core/transport.js';
@@ -26,6 +27,8 @@ export interface SettingValues {
   retries: number;
   /** Seconds. */
   timeout: number;
+  /** Seconds: the longest server wait hint obeyed; a longer one stops the run (exit 5). */
+  maxWait: number;
   /** A PEM file of certificates (a private CA) trusted for HTTPS besides the default trust. */
   caFile?: string;
   /** How old a cached answer may be, per lookup; absent = the defaults (LRN 24 h, CNAM 7 days, trust 24 h). */
@@ -77,14 +80,18 @@ const integerAtLeast = (min: number) => (raw: RawValue) => {
   return n !== undefined && Number.isSafeInteger(n) && n >= min ? n : undefined;
 };
 
-const numberAtLeast = (min: number) => (raw: RawValue) => {
+/** A Node timer holds at most 2^31-1 ms (about 24.9 days). */
+const MAX_TIMER_SECONDS = (2 ** 31 - 1) / 1000;
+
+const numberBetween = (min: number, max: number) => (raw: RawValue) => {
   const n = toNumber(raw);
-  return n !== undefined && n >= min ? n : undefined;
+  return n !== undefined && n >= min && n <= max ? n : undefined;
 };
 
-const positiveNumber = (raw: RawValue) => {
+/** 0 (no client limit), or at least one request a day: 1e-9 is a typo, not a pace. */
+const rateValue = (raw: RawValue) => {
   const n = toNumber(raw);
-  return n !== undefined && n > 0 ? n : undefined;
+  return n !== undefined && (n === 0 || n >= 1 / 86_400) ? n : undefined;
 };
 
 function httpUrl(raw: RawValue): string | undefined {
@@ -122,8 +129,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--base-url',
     env: 'NUMINTEL_BASE_URL',
     expects: 'an http:// or https:// URL without user, query or fragment',
-    // user:password@ may be the very secret; never echo it.
-    quote: (raw) => JSON.stringify(String(raw).replace(/\/\/[^/@]*@/, '//…@')),
+    // user:password@ or a query (?key=…) may be the very secret; never echo them.
+    quote: (raw) => JSON.stringify(shownUrl(String(raw))),
     description: 'base address of the service, e.g. https://api.example.com',
     parse: httpUrl,
   },
@@ -169,9 +176,9 @@ export const SETTINGS: readonly SettingSpec[] = [
     name: 'rate',
     property: 'rate',
     flag: '--rate',
-    expects: 'a number ≥ 0 (0 = no client-side limit)',
+    expects: 'a number of requests per second: 0 (no client-side limit) or at least 1/86400 (one a day)',
     description: "requests per second (default: the lookup's documented limit)",
-    parse: numberAtLeast(0),
+    parse: rateValue,
   },
   {
     name: 'retries',
@@ -187,9 +194,18 @@ export const SETTINGS: readonly SettingSpec[] = [
     property: 'timeout',
     flag: '--timeout',
     default: 15,
-    expects: 'a number of seconds > 0',
-    description: 'seconds to wait for one response',
-    parse: positiveNumber,
+    expects: 'a number of seconds from 0.001 to 2147483 (about 24.8 days)',
+    description: 'seconds one request may take, whole (connect, headers and body)',
+    parse: numberBetween(0.001, Math.floor(MAX_TIMER_SECONDS)),
+  },
+  {
+    name: 'max-wait',
+    property: 'maxWait',
+    flag: '--max-wait',
+    default: 300,
+    expects: 'a number of seconds from 0 to 2147483',
+    description: 'the longest wait a server may ask for (Retry-After); a longer one stops the run, resumably (exit 5)',
+    parse: numberBetween(0, Math.floor(MAX_TIMER_SECONDS)),
   },
   {
     name: 'max-age',
@@ -219,7 +235,7 @@ export function findSetting(name: string): SettingSpec | undefined {
 /** The error for a value that does not fit; a secret is described, never quoted. */
 function invalidValue(spec: SettingSpec, raw: RawValue, origin: string) {
   const shown = spec.secret ? 'the value' : (spec.quote ?? JSON.stringify)(raw);
-  return usageError(`invalid ${spec.name} ${shown} from ${origin}`, `${spec.name} must be ${spec.expects}`);
+  return new BadOptionError(`invalid ${spec.name} ${shown} from ${origin}`, `${spec.name} must be ${spec.expects}`);
 }
 
 /** Parses `raw` or throws a usage error saying where it came from (`--rate`, `NUMINTEL_BASE_URL`, ...). */
@@ -238,5 +254,5 @@ export function showSetting(spec: SettingSpec, value: unknown): string {
 export function requireKnownSetting(name: string): SettingSpec {
   const spec = findSetting(name);
   if (spec) return spec;
-  throw usageError(`unknown setting ${JSON.stringify(name)}`, `known settings: ${SETTING_NAMES.join(', ')}`);
+  throw new ConfigError(`unknown setting ${JSON.stringify(name)}`, `known settings: ${SETTING_NAMES.join(', ')}`);
 }

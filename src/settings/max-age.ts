@@ -2,7 +2,7 @@
 // LRN answers age fastest. `--max-age` (and the `max-age` setting) takes one duration for every
 // lookup (`12h`), per-lookup ones (`lrn=7d,cnam=30d`), or both (`12h,cnam=30d`); a lookup not named
 // keeps its default.
-import { usageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
 
 /** Milliseconds per lookup. */
@@ -41,7 +41,7 @@ export function parseMaxAge(text: string, origin: string, base: MaxAge = DEFAULT
   const out: Record<LookupKind, number> = { ...base };
   const parts = text.split(',').map((p) => p.trim());
   const bad = (part: string, why: string) =>
-    usageError(`invalid max-age ${JSON.stringify(part)} in ${JSON.stringify(text)} from ${origin}: ${why}`, `max-age must be ${MAX_AGE_SYNTAX}`);
+    new UsageError(`invalid max-age ${JSON.stringify(part)} in ${JSON.stringify(text)} from ${origin}: ${why}`, `max-age must be ${MAX_AGE_SYNTAX}`);
   if (parts.every((p) => p === '')) throw bad(text, 'it is empty');
   const named = new Set<string>();
   for (const part of parts) {

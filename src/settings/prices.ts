@@ -1,6 +1,6 @@
 // What one lookup costs, for --dry-run's estimate, --max-spend and the report: `--price lrn=0.0005,cnam=0.006`, or the
 // `price.<lookup>` settings. The currency is whatever the user's prices are in.
-import { usageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
 
 export type Prices = Partial<Record<LookupKind, number>>;
@@ -17,7 +17,7 @@ export function parsePrice(text: string | number): number | undefined {
 export function parsePrices(text: string, origin: string): Prices {
   const out: Prices = {};
   const bad = (part: string, why: string) =>
-    usageError(`invalid price ${JSON.stringify(part)} in ${JSON.stringify(text)} from ${origin}: ${why}`, 'give a price per lookup: --price lrn=0.0005,cnam=0.006');
+    new UsageError(`invalid price ${JSON.stringify(part)} in ${JSON.stringify(text)} from ${origin}: ${why}`, 'give a price per lookup: --price lrn=0.0005,cnam=0.006');
   for (const part of text.split(',').map((p) => p.trim())) {
     const eq = part.indexOf('=');
     if (eq === -1) throw bad(part, 'expected <lookup>=<price>');

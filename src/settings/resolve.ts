@@ -1,6 +1,6 @@
 // One value per setting from flag > environment > config file profile > default, remembering
 // where each came from so --verbose and error messages can say so.
-import { NumintelError, usageError } from '../core/errors.js';
+import { BadOptionError, ConfigError, InputError, NoApiKeyError, NoBaseUrlError, NumintelError } from '../core/errors.js';
 import { configFilePath, envValue, type Env } from './config-dir.js';
 import { DEFAULT_PROFILE, effectiveValues, hasProfile, type ConfigData, isValidProfileName, loadConfig, profileNames } from './config-file.js';
 import { SETTINGS, parseSetting, type RawValue, type SettingProperty, type SettingValues } from './known-settings.js';
@@ -39,7 +39,7 @@ export function chooseProfile(flag: string | undefined, env: Env): { name: strin
   const named = flag ?? envValue(env, 'NUMINTEL_PROFILE');
   if (named === undefined) return { name: DEFAULT_PROFILE, explicit: false };
   if (!isValidProfileName(named)) {
-    throw usageError(`invalid profile name ${JSON.stringify(named)}`, 'a profile name is letters, digits, ".", "_" and "-"');
+    throw new BadOptionError(`invalid profile name ${JSON.stringify(named)}`, 'a profile name is letters, digits, ".", "_" and "-"');
   }
   return { name: named, explicit: true };
 }
@@ -48,7 +48,7 @@ export function chooseProfile(flag: string | undefined, env: Env): { name: strin
 export function requireProfile(config: ConfigData, profile: { name: string; explicit: boolean }, configPath: string): void {
   if (!profile.explicit || profile.name === DEFAULT_PROFILE || hasProfile(config, profile.name)) return;
   const known = profileNames(config);
-  throw usageError(
+  throw new ConfigError(
     `unknown profile ${JSON.stringify(profile.name)} (not in ${configPath})`,
     `${known.length ? `known profiles: ${known.join(', ')}; ` : ''}create it with \`numintel config set --profile ${profile.name} base-url https://…\``,
   );
@@ -62,9 +62,9 @@ async function keyFromFile(input: ResolveInput, path: string): Promise<string> {
   } catch (err) {
     if (err instanceof NumintelError) throw err;
     const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    throw usageError(`cannot read the API key from ${where}: ${why}`);
+    throw new InputError(`cannot read the API key from ${where}: ${why}`);
   }
-  if (text === '') throw usageError(`the API key file ${where} is empty`);
+  if (text === '') throw new InputError(`the API key file ${where} is empty`);
   return text;
 }
 
@@ -99,7 +99,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
     } else if (fromConfig !== undefined) {
       const origin = `profile ${storedIn[spec.name]} of ${configPath}`;
       if (typeof fromConfig !== 'string' && typeof fromConfig !== 'number') {
-        throw usageError(`invalid ${spec.name} in ${origin}`, `${spec.name} must be ${spec.expects}`);
+        throw new ConfigError(`invalid ${spec.name} in ${origin}`, `${spec.name} must be ${spec.expects}`);
       }
       value = parseSetting(spec, fromConfig, origin);
       from = 'config';
@@ -121,7 +121,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
 /** The base URL, or the usage error that says how to configure one. */
 export function requireBaseUrl(settings: Pick<Settings, 'baseUrl'>): string {
   if (settings.baseUrl) return settings.baseUrl;
-  throw usageError(
+  throw new NoBaseUrlError(
     'no base URL configured',
     'set one with `numintel config set base-url https://…`, NUMINTEL_BASE_URL or --base-url; or try --sandbox',
   );
@@ -130,7 +130,7 @@ export function requireBaseUrl(settings: Pick<Settings, 'baseUrl'>): string {
 /** The API key, or the usage error that says where a key may come from (never a flag). */
 export function requireApiKey(settings: Pick<Settings, 'apiKey'>): string {
   if (settings.apiKey) return settings.apiKey;
-  throw usageError(
+  throw new NoApiKeyError(
     'no API key configured',
     'set NUMINTEL_API_KEY, pass --api-key-file <path|->, or store one with `numintel config set api-key`; or try --sandbox',
   );

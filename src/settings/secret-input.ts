@@ -1,9 +1,9 @@
 // Reading the API key from where a secret may come from: a file, piped stdin, a hidden prompt.
-// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
-import { promises as fs } from 'node:fs';
+// Files are read as bounded streams: never more than one byte past the cap.
 import { resolve } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
-import { NumintelError, usageError } from '../core/errors.js';
+import { InputError, InterruptedError, NoApiKeyError } from '../core/errors.js';
+import { openInput } from '../pipeline/source-fifo.js';
 
 /** More than any key; stops `numintel config set api-key < big.iso` from filling memory. */
 const MAX_SECRET_BYTES = 64 * 1024;
@@ -20,10 +20,27 @@ export async function readSecretStream(stream: Readable, what: string): Promise<
   for await (const chunk of stream) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += buf.length;
-    if (size > MAX_SECRET_BYTES) throw usageError(`${what} is larger than ${MAX_SECRET_BYTES} bytes: not an API key`);
+    if (size > MAX_SECRET_BYTES) throw new InputError(`${what} is larger than ${MAX_SECRET_BYTES} bytes: not an API key`);
     chunks.push(buf);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A read that Ctrl-C ends: a FIFO with no writer, or a silent pipe, would otherwise hold the
+ * command for ever while the signal is heard and ignored.
+ */
+function interruptible<T>(reading: Promise<T>, signal: AbortSignal | undefined, cancel: () => void): Promise<T> {
+  if (!signal) return reading;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => {
+      cancel();
+      reject(new InterruptedError('interrupted while reading the API key'));
+    };
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    reading.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 /** Where to ask for the key when standard input is a terminal. */
@@ -41,10 +58,15 @@ export const KEY_QUESTION = 'API key (input hidden): ';
  */
 export function apiKeyFileReader(stdin: () => Readable & { isTTY?: boolean }, cwd: string, prompt?: KeyPrompt): (pathOrDash: string) => Promise<string> {
   return async (pathOrDash) => {
-    if (pathOrDash !== '-') return fs.readFile(resolve(cwd, pathOrDash), 'utf8');
+    if (pathOrDash !== '-') {
+      // At most one byte past the cap is read: a 400 MB file or /dev/zero is refused, not loaded.
+      let file: Readable | undefined;
+      const reading = openInput(resolve(cwd, pathOrDash), { end: MAX_SECRET_BYTES }).then((f) => readSecretStream((file = f), pathOrDash));
+      return interruptible(reading, prompt?.signal, () => file?.destroy());
+    }
     const input = stdin();
     if (prompt && input.isTTY === true) return (await readHiddenLine(input, prompt.output, KEY_QUESTION, prompt.signal)).trim();
-    return readSecretStream(input, 'standard input');
+    return interruptible(readSecretStream(input, 'standard input'), prompt?.signal, () => undefined);
   };
 }
 
@@ -73,13 +95,13 @@ export async function readHiddenLine(
     const stop = () =>
       finish(() => {
         output.write('\n');
-        reject(new NumintelError('interrupted', 'interrupted while reading the API key'));
+        reject(new InterruptedError('interrupted while reading the API key'));
       });
     if (signal?.aborted) return stop();
     signal?.addEventListener('abort', stop, { once: true });
     // In raw mode Ctrl-C arrives here rather than as a signal.
     rl.once('SIGINT', stop);
-    rl.once('close', () => finish(() => reject(usageError('no API key was entered'))));
+    rl.once('close', () => finish(() => reject(new NoApiKeyError('no API key was entered'))));
     rl.once('line', (line) =>
       finish(() => {
         output.write('\n');

@@ -47,7 +47,7 @@ const rows: Row[] = [
   ['200 truncated JSON', LRN, {}, res(200, '{"lrn":"1201'), { kind: 'error', code: 'bad_response', says: ['{"lrn":"1201'] }],
   ['200 JSON array', LRN, {}, res(200, [LRN_OK]), { kind: 'error', code: 'bad_response', says: ['unexpected JSON shape'] }],
   ['200 JSON string', LRN, {}, res(200, 'null'), { kind: 'error', code: 'bad_response' }],
-  ['a body echoing the key is redacted', LRN, {}, res(401, { error: `bad key ${KEY}` }), { kind: 'fatal', says: ['sk_t…(24 chars)'] }],
+  ['a body echoing the key is withheld', LRN, {}, res(401, { error: `bad key ${KEY}` }), { kind: 'fatal', says: ["(the server's text is withheld: it quotes the API key)"] }],
   ['418 other 4xx', LRN, {}, res(418, ''), { kind: 'error', code: 'http_error', says: ['HTTP 418'] }],
   ['400 not about the number, non-JSON', LRN, {}, res(400, 'Bad Request'), { kind: 'error', code: 'http_error' }],
   ['400 non-JSON about the number', LRN, {}, res(400, 'invalid phone number'), { kind: 'invalid', code: 'invalid_number' }],
@@ -91,9 +91,19 @@ describe('classifyRest', () => {
     expect(Object.keys(a.result.enhanced_lrn_data as object)).toEqual(['carrier', 'ocn']);
   });
 
-  it('keeps values exactly as sent, even of a surprising type', () => {
+  it('a value of the wrong type is an unreadable answer naming the field, not a result', () => {
     const a = classifyRest(TRUST, {}, res(200, { success: true, data: { ...TRUST_OK, reputation_score: '87', trust_level: 3 } }), ctx);
-    expect(a.kind === 'ok' && a.result).toEqual({ ...TRUST_OK, reputation_score: '87', trust_level: 3 });
+    expect(a).toMatchObject({ kind: 'error', error: { code: 'bad_response', message: expect.stringContaining('the result has reputation_score, trust_level of the wrong type') } });
+    for (const lrn of [12015550123, ['12015550123'], { v: '12015550123' }, true]) {
+      expect(classifyRest(LRN, {}, res(200, { ...LRN_OK, lrn }), ctx)).toMatchObject({ kind: 'error', error: { code: 'bad_response' } });
+    }
+  });
+
+  it('keeps unknown values of the right type exactly as sent', () => {
+    const trust = { ...TRUST_OK, spam_type: 'TELEMARKETER' };
+    expect(classifyRest(TRUST, {}, res(200, { success: true, data: trust }), ctx)).toMatchObject({ kind: 'ok', result: trust });
+    const clean = { ...TRUST_OK, spam_type: null };
+    expect(classifyRest(TRUST, {}, res(200, { success: true, data: clean }), ctx)).toMatchObject({ kind: 'ok', result: clean });
   });
 
   it('carries the rate headers on every class', () => {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { ERROR_STYLES } from '../../src/sandbox/options.js';
 import {
   ROOT,
   hasStackTrace,
@@ -98,106 +99,110 @@ describe('a --resume that cannot continue the file', () => {
   });
 });
 
-describe('the service refuses: exit 3, an actionable message, nothing more sent', () => {
-  it('a wrong key (401)', async () => {
-    const own = await startSandbox({ port: 0, apiKeys: [KEY] });
-    try {
-      const run = await runCli(['lrn', '-v', '--concurrency', '2', ...NUMBERS], {
-        env: { NUMINTEL_BASE_URL: own.url, NUMINTEL_API_KEY: WRONG_KEY },
-      });
-      expect(run.code).toBe(3);
-      expectClean(run);
-      expect(run.stdout).toBe('');
-      const messages = run.stderr.split('\n').filter((l) => l.startsWith('numintel:'));
-      expect(messages).toHaveLength(1);
-      expect(messages[0]).toMatch(/401/);
-      // Where the key comes from, said once (not repeated by the hint).
-      expect(run.stderr.match(/NUMINTEL_API_KEY/g)).toHaveLength(1);
-      const stats = await sandboxStats(own);
-      expect(stats.requests.lrn).toBeLessThanOrEqual(2);
-      expect(stats.unauthorized).toBe(stats.requests.lrn);
-    } finally {
-      await own.close();
-    }
-  });
-
-  it('quota used up (402): the rows answered before are written, in order', async () => {
-    const [own, other] = await Promise.all([0, 1].map(() => startSandbox({ port: 0, apiKeys: [KEY], quota: 3 })));
-    try {
-      const [run, json] = await Promise.all([
-        runCli(['cnam', '-v', '--concurrency', '1', ...NUMBERS], { env: sandboxEnv(own!) }),
-        runCli(['cnam', '-q', '--concurrency', '1', '-f', 'json', ...NUMBERS], { env: sandboxEnv(other!) }),
-      ]);
-      expect(run.code).toBe(3);
-      // A stopped run still leaves a complete JSON document.
-      expect(json.code).toBe(3);
-      expect((JSON.parse(json.stdout) as unknown[]).length).toBe(3);
-      expectClean(run);
-      expect(jsonl(run.stdout).map((r) => [r.input, r.ok])).toEqual(NUMBERS.slice(0, 3).map((n) => [n, true]));
-      const messages = run.stderr.split('\n').filter((l) => l.startsWith('numintel:'));
-      expect(messages).toHaveLength(1);
-      expect(messages[0]).toMatch(/402|payment/);
-      expect(run.stderr.match(/fund the account/g)).toHaveLength(1);
-      const stats = await sandboxStats(own!);
-      expect(stats.billed).toBe(3);
-      expect(stats.paymentRequired).toBe(1);
-    } finally {
-      await Promise.all([own!.close(), other!.close()]);
-    }
-  });
-});
-
-describe('a failing service', () => {
-  it('a 5xx that persists becomes a server_error record after the retries, exit 4, quickly', async () => {
-    const own = await startSandbox({ port: 0, apiKeys: [KEY], failRate: 1 });
-    try {
-      const started = Date.now();
-      const run = await runCli(['trust', '-v', '--retries', '1', NUMBERS[0]!, NUMBERS[1]!], { env: sandboxEnv(own) });
-      expect(Date.now() - started).toBeLessThan(5000);
-      expect(run.code).toBe(4);
-      expectClean(run);
-      const records = jsonl(run.stdout);
-      expect(records).toHaveLength(2);
-      for (const r of records) {
-        expect(r).toMatchObject({ ok: false, result: null, error: { code: 'server_error' } });
-        expect((r.error as { status: number }).status).toBeGreaterThanOrEqual(500);
+// Refusals and failures read the same whatever the service's error bodies: our description's, or
+// the real service's codes and three body formats (sandbox --error-style vri).
+describe.each(ERROR_STYLES)('%s error bodies', (errorStyle) => {
+  describe('the service refuses: exit 3, an actionable message, nothing more sent', () => {
+    it('a wrong key (401)', async () => {
+      const own = await startSandbox({ port: 0, errorStyle, apiKeys: [KEY] });
+      try {
+        const run = await runCli(['lrn', '-v', '--concurrency', '2', ...NUMBERS], {
+          env: { NUMINTEL_BASE_URL: own.url, NUMINTEL_API_KEY: WRONG_KEY },
+        });
+        expect(run.code).toBe(3);
+        expectClean(run);
+        expect(run.stdout).toBe('');
+        const messages = run.stderr.split('\n').filter((l) => l.startsWith('numintel:'));
+        expect(messages).toHaveLength(1);
+        expect(messages[0]).toMatch(/401/);
+        // Where the key comes from, said once (not repeated by the hint).
+        expect(run.stderr.match(/NUMINTEL_API_KEY/g)).toHaveLength(1);
+        const stats = await sandboxStats(own);
+        expect(stats.requests.lrn).toBeLessThanOrEqual(2);
+        expect(stats.unauthorized).toBe(stats.requests.lrn);
+      } finally {
+        await own.close();
       }
-      expect((await sandboxStats(own)).requests.trust).toBe(4);
-      expect(run.stderr).toMatch(/failed: 2, retries: 2/);
-    } finally {
-      await own.close();
-    }
+    });
+
+    it('quota used up (402): the rows answered before are written, in order', async () => {
+      const [own, other] = await Promise.all([0, 1].map(() => startSandbox({ port: 0, errorStyle, apiKeys: [KEY], quota: 3 })));
+      try {
+        const [run, json] = await Promise.all([
+          runCli(['cnam', '-v', '--concurrency', '1', ...NUMBERS], { env: sandboxEnv(own!) }),
+          runCli(['cnam', '-q', '--concurrency', '1', '-f', 'json', ...NUMBERS], { env: sandboxEnv(other!) }),
+        ]);
+        expect(run.code).toBe(3);
+        // A stopped run still leaves a complete JSON document.
+        expect(json.code).toBe(3);
+        expect((JSON.parse(json.stdout) as unknown[]).length).toBe(3);
+        expectClean(run);
+        expect(jsonl(run.stdout).map((r) => [r.input, r.ok])).toEqual(NUMBERS.slice(0, 3).map((n) => [n, true]));
+        const messages = run.stderr.split('\n').filter((l) => l.startsWith('numintel:'));
+        expect(messages).toHaveLength(1);
+        expect(messages[0]).toMatch(/402|payment/);
+        expect(run.stderr.match(/fund the account/g)).toHaveLength(1);
+        const stats = await sandboxStats(own!);
+        expect(stats.billed).toBe(3);
+        expect(stats.paymentRequired).toBe(1);
+      } finally {
+        await Promise.all([own!.close(), other!.close()]);
+      }
+    });
   });
 
-  it('timeouts and reset connections become timeout / network_error records, exit 4', async () => {
-    const [hang, reset] = await Promise.all([
-      startSandbox({ port: 0, apiKeys: [KEY], hangRate: 1 }),
-      startSandbox({ port: 0, apiKeys: [KEY], resetRate: 1 }),
-    ]);
-    try {
-      const args = ['lrn', '--retries', '0', '--timeout', '0.3', NUMBERS[0]!];
-      const runs = await Promise.all([runCli(args, { env: sandboxEnv(hang) }), runCli(args, { env: sandboxEnv(reset) })]);
-      expect(runs.map((r) => r.code)).toEqual([4, 4]);
-      runs.forEach(expectClean);
-      expect(runs.map((r) => (jsonl(r.stdout)[0]!.error as { code: string }).code)).toEqual(['timeout', 'network_error']);
-    } finally {
-      await Promise.all([hang.close(), reset.close()]);
-    }
-  });
+  describe('a failing service', () => {
+    it('a 5xx that persists becomes a server_error record after the retries, exit 4, quickly', async () => {
+      const own = await startSandbox({ port: 0, errorStyle, apiKeys: [KEY], failRate: 1 });
+      try {
+        const started = Date.now();
+        const run = await runCli(['trust', '-v', '--retries', '1', NUMBERS[0]!, NUMBERS[1]!], { env: sandboxEnv(own) });
+        expect(Date.now() - started).toBeLessThan(5000);
+        expect(run.code).toBe(4);
+        expectClean(run);
+        const records = jsonl(run.stdout);
+        expect(records).toHaveLength(2);
+        for (const r of records) {
+          expect(r).toMatchObject({ ok: false, result: null, error: { code: 'server_error' } });
+          expect((r.error as { status: number }).status).toBeGreaterThanOrEqual(500);
+        }
+        expect((await sandboxStats(own)).requests.trust).toBe(4);
+        expect(run.stderr).toMatch(/failed: 2, retries: 2/);
+      } finally {
+        await own.close();
+      }
+    });
 
-  it('a 403 is a refused key too (exit 3), whatever the body', async () => {
-    const server = createServer((_req, res) => res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden'));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const run = await runCli(['cnam', ...NUMBERS.slice(0, 3)], { env: { NUMINTEL_BASE_URL: url, NUMINTEL_API_KEY: WRONG_KEY } });
-      expect(run.code).toBe(3);
-      expectClean(run);
-      expect(run.stderr).toMatch(/^numintel: .*403/m);
-    } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    it('timeouts and reset connections become timeout / network_error records, exit 4', async () => {
+      const [hang, reset] = await Promise.all([
+        startSandbox({ port: 0, errorStyle, apiKeys: [KEY], hangRate: 1 }),
+        startSandbox({ port: 0, errorStyle, apiKeys: [KEY], resetRate: 1 }),
+      ]);
+      try {
+        const args = ['lrn', '--retries', '0', '--timeout', '0.3', NUMBERS[0]!];
+        const runs = await Promise.all([runCli(args, { env: sandboxEnv(hang) }), runCli(args, { env: sandboxEnv(reset) })]);
+        expect(runs.map((r) => r.code)).toEqual([4, 4]);
+        runs.forEach(expectClean);
+        expect(runs.map((r) => (jsonl(r.stdout)[0]!.error as { code: string }).code)).toEqual(['timeout', 'network_error']);
+      } finally {
+        await Promise.all([hang.close(), reset.close()]);
+      }
+    });
+
+    it('a 403 is a refused key too (exit 3), whatever the body', async () => {
+      const server = createServer((_req, res) => res.writeHead(403, { 'content-type': 'text/plain' }).end('Forbidden'));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const run = await runCli(['cnam', ...NUMBERS.slice(0, 3)], { env: { NUMINTEL_BASE_URL: url, NUMINTEL_API_KEY: WRONG_KEY } });
+        expect(run.code).toBe(3);
+        expectClean(run);
+        expect(run.stderr).toMatch(/^numintel: .*403/m);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
   });
 });
 

@@ -45,6 +45,7 @@ describe.concurrent('Ctrl-C', () => {
   it.each([
     ['SIGINT', 'csv'],
     ['SIGTERM', 'json'],
+    ['SIGHUP', 'csv'],
   ] as const)('%s once (%s): says at once what it is finishing, waits for it, exits 130 with the resume hint', async (signal, format) => {
     const LATENCY = 2500;
     const sb = await sandbox(LATENCY);

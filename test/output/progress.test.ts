@@ -91,3 +91,13 @@ describe('progressLine', () => {
     expect(progressLine(newRunStats(0), 0)).toBe('0 rows  0.0/s');
   });
 });
+
+describe('progress: a long wait', () => {
+  it('says what it waits for and how long, until the wait is over', () => {
+    const stats = newRunStats(1000);
+    stats.written = 5;
+    stats.waiting = { until: 1000 + 42_000, reason: 'the rate limit' };
+    expect(progressLine(stats, 1000)).toContain('waiting 42 s for the rate limit');
+    expect(progressLine(stats, 1000 + 42_000)).not.toContain('waiting');
+  });
+});

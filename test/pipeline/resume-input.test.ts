@@ -92,3 +92,41 @@ describe.each(FORMATS)('%s output', (format) => {
     expect(await check(format, path, `none-${format}.txt`, OTHER_LIST)).toMatchObject({ index: 0, input: '2015550123' });
   });
 });
+
+describe.each(FORMATS)('damaged %s files and the rows they already hold', (format) => {
+  it('a row cut short in the middle of the file is refused, not counted as done', async () => {
+    const path = await written(format, `cut-${format}.txt`, LIST, 3);
+    const lines = (await readFile(path, 'utf8')).split('\n');
+    const at = format === 'jsonl' ? 1 : 2;
+    lines[at] = lines[at]!.slice(0, 12);
+    await writeFile(path, lines.join('\n'));
+    if (format === 'jsonl') {
+      // A line that is not JSON ends what counts: the rows from there on are looked up again.
+      expect((await inspectOutputForResume(path, format)).rows).toBe(1);
+      return;
+    }
+    const err = await usageFailure(check(format, path, `cut-${format}.txt`, LIST));
+    expect(err.message).toBe(`cannot resume ${path}: its row 2 is damaged (not a whole record of this output)`);
+  });
+
+  it('counts the invalid and failed rows the earlier run wrote', async () => {
+    const name = `mixed-${format}.txt`;
+    const src = await source(name, LIST);
+    const items = (await collect(src.items)).slice(0, 3);
+    const out = new Collect();
+    const sink = await createSink(format, out, { mode: 'single', lookups: [LRN], options: {}, inputColumns: src.columns });
+    const fail = (item: SourceItem, code: string) =>
+      ({ input: item.input, number: null, lookup: 'lrn', ok: false, result: null, error: { code, message: 'm' } }) as unknown as OutputRecord;
+    await sink.write(fail(items[0]!, 'invalid_number'));
+    await sink.write(fail(items[1]!, 'server_error'));
+    await sink.write(ok('lrn', items[2]!.input, '12015550123', RESULT) as OutputRecord);
+    await sink.end();
+    const path = join(dir, `out-${name}.${format}`);
+    await writeFile(path, out.text);
+    const again = await source(name, LIST);
+    const it = again.items[Symbol.asyncIterator]();
+    const tally = await checkResumedInput(path, path, format, await inspectOutputForResume(path, format), { items: it, columns: again.columns });
+    await it.return?.();
+    expect(tally).toEqual({ invalid: 1, failed: 1 });
+  });
+});

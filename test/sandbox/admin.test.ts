@@ -102,3 +102,21 @@ describe('stats and admin endpoints', () => {
     expect(lines.join('\n')).not.toContain(sb.apiKey);
   });
 });
+
+describe('admin endpoints beyond loopback', () => {
+  it('listening on 0.0.0.0, they need an accepted key; on loopback they stay open', async () => {
+    const wide = await startSandbox({ host: '0.0.0.0', port: 0 });
+    const local = await startSandbox({ port: 0 });
+    try {
+      expect(wide.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const anon = await fetch(`${wide.url}/__sandbox/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"failRate":1}' });
+      expect(anon.status).toBe(401);
+      expect((await fetch(`${wide.url}/__sandbox/stats`)).status).toBe(401);
+      const keyed = await fetch(`${wide.url}/__sandbox/stats`, { headers: { authorization: `Bearer ${wide.apiKey}` } });
+      expect(keyed.status).toBe(200);
+      expect((await fetch(`${local.url}/__sandbox/stats`)).status).toBe(200);
+    } finally {
+      await Promise.all([wide.close(), local.close()]);
+    }
+  });
+});

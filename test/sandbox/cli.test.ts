@@ -47,6 +47,17 @@ describe('numintel sandbox', () => {
     await expect(fetch(`${url}/__sandbox/stats`)).rejects.toThrow();
   });
 
+  it('--host 0.0.0.0 prints where it really listens and that the admin endpoints need the key', async () => {
+    const { world, out, abort } = fakeWorld();
+    const run = sandboxCommand(world).parseAsync(['--port', '0', '--host', '0.0.0.0'], { from: 'user' });
+    await until(() => out.length > 0);
+    const text = out.join('');
+    expect(text).toMatch(/^numintel sandbox listening on http:\/\/0\.0\.0\.0:(\d+) \(from this machine: http:\/\/127\.0\.0\.1:\1\) \(API key: sandbox-key-0000\)\n/);
+    expect(text).toContain('the admin endpoints (/__sandbox/*) need the API key');
+    abort();
+    await run;
+  });
+
   it('masks a custom key in its banner and accepts several keys', async () => {
     const { world, out, abort } = fakeWorld();
     const run = sandboxCommand(world).parseAsync(['--port', '0', '--api-key', 'my-own-key-123456', '--api-key', 'my-own-key-654321'], { from: 'user' });

@@ -36,7 +36,6 @@ describe('known settings', () => {
   it.each([
     ['base-url', 'ftp://example.com'],
     ['base-url', 'not a url'],
-    ['base-url', 'https://example.com/?q=1'],
     ['transport', 'soap'],
     ['format', 'xml'],
     ['concurrency', '0'],
@@ -57,6 +56,12 @@ describe('known settings', () => {
   it('never quotes a bad API key', () => {
     const err = usageFailure(() => parse('api-key', 'sk live with spaces'));
     expect(`${err.message} ${err.hint}`).not.toContain('sk live');
+  });
+
+  it('never echoes the query of a refused base URL, where a key may hide', () => {
+    const err = usageFailure(() => parse('base-url', 'https://example.com/?key=sk_live_SECRET123456'));
+    expect(err.message).toContain('"https://example.com/?…"');
+    expect(err.message).not.toContain('SECRET');
   });
 
   it('never echoes credentials of a refused base URL', () => {

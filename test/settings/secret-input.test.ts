@@ -68,3 +68,29 @@ describe('readHiddenLine', () => {
     await expect(answer).rejects.toMatchObject({ kind: 'usage' });
   });
 });
+
+describe('apiKeyFileReader: bounded and interruptible', () => {
+  it('a key file past 64 KiB is refused, and /dev/zero too, without reading it all', async () => {
+    const dir = await tempDir();
+    await writeFile(`${dir}/big`, Buffer.alloc(64 * 1024 + 2, 0x61));
+    const read = apiKeyFileReader(() => new PassThrough(), dir);
+    await expect(read('big')).rejects.toMatchObject({ code: 'NUMINTEL_INPUT', message: expect.stringContaining('larger than 65536 bytes') });
+    await expect(read('/dev/zero')).rejects.toMatchObject({ code: 'NUMINTEL_INPUT' });
+    await writeFile(`${dir}/ok`, 'sk_test_fine\n');
+    await expect(read('ok')).resolves.toBe('sk_test_fine\n');
+  });
+
+  it('a FIFO with no writer, or a silent stdin, ends on interrupt', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const dir = await tempDir();
+    execFileSync('mkfifo', [`${dir}/fifo`]);
+    const ac = new AbortController();
+    const silent = new PassThrough();
+    const read = apiKeyFileReader(() => silent, dir, { output: new PassThrough(), signal: ac.signal });
+    const fromFifo = read('fifo');
+    const fromStdin = read('-');
+    setTimeout(() => ac.abort(), 50);
+    await expect(fromFifo).rejects.toMatchObject({ code: 'NUMINTEL_INTERRUPTED' });
+    await expect(fromStdin).rejects.toMatchObject({ code: 'NUMINTEL_INTERRUPTED' });
+  });
+});

@@ -1,0 +1,113 @@
+// The library's errors: each a class with a stable code, options refused where they are passed
+// with the caller's own names, and the one mapping from code to exit code.
+import { describe, expect, it } from 'vitest';
+import * as lib from '../src/index.js';
+import { createClient, NumintelError, startSandbox } from '../src/index.js';
+import { EXIT, exitCodeOf, describeFailure } from '../src/cli/exit.js';
+import type { ErrorCode } from '../src/core/errors.js';
+
+const base = { baseUrl: 'http://127.0.0.1:9', apiKey: 'k' };
+
+function refusal(fn: () => unknown): NumintelError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(NumintelError);
+    return err as NumintelError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('createClient options', () => {
+  it.each([
+    [{ concurrency: 0 }, 'Expected `concurrency` to be an integer ≥ 1, got 0'],
+    [{ concurrency: 2.5 }, 'Expected `concurrency` to be an integer ≥ 1, got 2.5'],
+    [{ retries: -1 }, 'Expected `retries` to be an integer ≥ 0, got -1'],
+    [{ timeoutMs: 0 }, 'Expected `timeoutMs` to be a number ≥ 1 and ≤ 2147483647, got 0'],
+    [{ timeoutMs: 2 ** 31 }, 'Expected `timeoutMs` to be a number ≥ 1 and ≤ 2147483647, got 2147483648'],
+    [{ rates: { lrn: -5 } }, 'Expected `rates.lrn` to be requests per second: 0 (no limit) or at least one a day (1/86400), got -5'],
+    [{ rates: { lrn: 1e-9 } }, 'Expected `rates.lrn` to be requests per second: 0 (no limit) or at least one a day (1/86400), got 1e-9'],
+    [{ transport: 'soap' }, 'Expected `transport` to be "rest" or "graphql", got "soap"'],
+  ])('%o is refused at construction: %s', (extra, message) => {
+    const err = refusal(() => createClient({ ...base, ...(extra as object) }));
+    expect(err).toBeInstanceOf(lib.BadOptionError);
+    expect(err).toMatchObject({ code: 'NUMINTEL_BAD_OPTION', kind: 'usage', message });
+  });
+
+  it('an unknown key of rates is an unknown lookup', () => {
+    const err = refusal(() => createClient({ ...base, rates: { lnr: 5 } as never }));
+    expect(err).toMatchObject({ code: 'NUMINTEL_UNKNOWN_LOOKUP' });
+  });
+
+  it('a bad base URL is NUMINTEL_BAD_BASE_URL, not a generic usage error', () => {
+    const err = refusal(() => createClient({ ...base, baseUrl: 'ftp://x' }));
+    expect(err).toBeInstanceOf(lib.BadBaseUrlError);
+    expect(err.code).toBe('NUMINTEL_BAD_BASE_URL');
+  });
+
+  it('lookup of an unknown kind rejects with NUMINTEL_UNKNOWN_LOOKUP, not a TypeError', async () => {
+    const client = createClient(base);
+    await expect(client.lookup('foo' as never, '2015550123')).rejects.toMatchObject({
+      name: 'UnknownLookupError',
+      code: 'NUMINTEL_UNKNOWN_LOOKUP',
+      message: 'Expected a lookup (lrn, cnam, trust), got "foo"',
+    });
+    const it = client.enrich(['lrn', 'bogus' as never], ['2015550123'])[Symbol.asyncIterator]();
+    await expect(it.next()).rejects.toBeInstanceOf(lib.UnknownLookupError);
+    await client.close();
+  });
+
+  it('a refused key and a 402 are told apart by class and code', async () => {
+    const sb = await startSandbox({ port: 0 });
+    try {
+      const client = createClient({ baseUrl: sb.url, apiKey: 'not-a-valid-key-at-all' });
+      await expect(client.lookup('trust', '12015550123')).rejects.toMatchObject({ code: 'NUMINTEL_KEY_REFUSED', kind: 'refused' });
+      await client.close();
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('exit codes come from error codes', () => {
+  const cases: [ErrorCode, number][] = [
+    ['NUMINTEL_USAGE', 2],
+    ['NUMINTEL_NO_API_KEY', 2],
+    ['NUMINTEL_TLS', 2],
+    ['NUMINTEL_KEY_REFUSED', 3],
+    ['NUMINTEL_PAYMENT_REQUIRED', 3],
+    ['NUMINTEL_SERVICE_DOWN', 5],
+    ['NUMINTEL_WAIT_TOO_LONG', 5],
+    ['NUMINTEL_INTERRUPTED', 130],
+    ['NUMINTEL_INTERNAL', 1],
+  ];
+  it.each(cases)('%s → %i', (code, exit) => expect(exitCodeOf(code)).toBe(exit));
+
+  it('every exported error class has a distinct code, a matching name, and an exit code', () => {
+    const classes = Object.entries(lib).filter(([name, v]) => typeof v === 'function' && name.endsWith('Error') && v !== NumintelError);
+    expect(classes.length).toBeGreaterThanOrEqual(19);
+    const codes = new Set<string>();
+    for (const [name, C] of classes) {
+      const err = new (C as new (m: string, h?: string) => NumintelError)('m', 'h');
+      expect(err).toBeInstanceOf(NumintelError);
+      expect(err.name).toBe(name);
+      expect(err.code).toMatch(/^NUMINTEL_[A-Z_]+$/);
+      codes.add(err.code);
+      expect(describeFailure(err)).toEqual({ code: exitCodeOf(err.code), message: 'numintel: m\nh' });
+    }
+    expect(codes.size).toBe(classes.length);
+    expect(EXIT.stopped).toBe(5);
+  });
+});
+
+describe('lookup and bulk arguments', () => {
+  it('a number that is not a string, or numbers that are not iterable, are BadOptionErrors', async () => {
+    const client = createClient(base);
+    await expect(client.lookup('lrn', 2015550123 as never)).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `number` to be a string, got 2015550123' });
+    const it1 = client.bulk('lrn', 42 as never)[Symbol.asyncIterator]();
+    await expect(it1.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `numbers` to be an iterable or async iterable of strings, got 42' });
+    const it2 = client.bulk('lrn', ['2015550123', null] as never)[Symbol.asyncIterator]();
+    await expect(it2.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `numbers[1]` to be a string, got null' });
+    await client.close();
+  });
+});
