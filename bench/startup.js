@@ -13,7 +13,7 @@ const cli = join(root, 'bin', 'numintel.js');
 const runs = Number(process.argv[2] ?? 21);
 
 const sandbox = await startSandbox({ port: 0 });
-const env = { PATH: process.env.PATH, HOME: root, NUMINTEL_CONFIG_DIR: join(root, '.bench-tmp'), NUMINTEL_CODE_CACHE_DIR: join(root, '.bench-tmp', 'code'), NUMINTEL_BASE_URL: sandbox.url, NUMINTEL_API_KEY: sandbox.apiKey };
+const env = { PATH: process.env.PATH, HOME: root, NUMINTEL_CONFIG_DIR: join(root, '.bench-tmp'), NUMINTEL_CODE_CACHE_DIR: join(root, '.bench-tmp', 'code'), NUMINTEL_CACHE_DIR: join(root, '.bench-tmp', 'cache'), NUMINTEL_BASE_URL: sandbox.url, NUMINTEL_API_KEY: sandbox.apiKey };
 
 // What Node alone needs for the same request: load http, one POST, read the answer, exit.
 const bareRequest = `const r = require('node:http').request(process.env.NUMINTEL_BASE_URL + '/api/v1/lrn', { method: 'POST',
@@ -26,6 +26,8 @@ const cases = [
   { name: 'node: one bare http.request', args: ['-e', bareRequest] },
   { name: 'numintel --version', args: [cli, '--version'] },
   { name: 'numintel lrn 12015550123', args: [cli, 'lrn', '12015550123'] },
+  // The same without the lookup cache: what opening the cache (LMDB) costs a one-number run.
+  { name: 'numintel lrn … --no-cache', args: [cli, 'lrn', '12015550123', '--no-cache'] },
 ];
 
 function time(args) {

@@ -49,7 +49,8 @@ export function buildProgram(world: World, setExitCode: SetExitCode, named?: str
     doctor: () => doctorCommand(world, setExitCode),
     help: () => helpCommand(world, () => buildProgram(world, () => {})),
   };
-  const names = named !== undefined && Object.hasOwn(commands, named) ? [named] : Object.keys(commands);
+  // `--version` needs no command; `--help` and a mistyped name need them all.
+  const names = named === '-V' || named === '--version' ? [] : named !== undefined && Object.hasOwn(commands, named) ? [named] : Object.keys(commands);
   for (const name of names) program.addCommand(commands[name]!());
   wire(program, world);
   return program;

@@ -6,11 +6,13 @@ import { maskSecret } from '../core/secret.js';
 // Only the options here: the server (and graphql) load when the command runs, not at every start-up.
 import { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, ERROR_STYLES, optionProblems, type ErrorStyle, type SandboxOptions } from '../sandbox/options.js';
 import type { World } from './world.js';
+import { isLoopbackHost } from '../sandbox/hosts.js';
 import { examples, topics } from './help.js';
 
 const SANDBOX_DEFAULT_PORT = 4010;
 
-const CHOICES_HELP = `${topics('Behaviour (stable, so tests can rely on it; see docs/sandbox.md):', [
+/** The sandbox's choices, wrapped when its help is shown (not at every start-up). */
+const choicesHelp = () => `${topics('Behaviour (stable, so tests can rely on it; see docs/sandbox.md):', [
   ['Auth', 'Authorization: Bearer <key> on REST and GraphQL. Missing, malformed, unknown or revoked key: 401 {"error":"unauthorized","message":...} + WWW-Authenticate: Bearer.'],
   ['Limits', 'fixed one-second windows per key and per lookup, aligned to wall-clock seconds (0 = unlimited, and then no X-RateLimit-* headers). X-RateLimit-Reset is seconds to wait for LRN, a Unix timestamp for CNAM and trust.'],
   ['429 bodies', 'LRN {"error","message","retry_after"}; CNAM {"data":null,"errors":[...]}; trust {"success":false,"error":...}; all with Retry-After.'],
@@ -78,7 +80,7 @@ export function sandboxCommand(world: World): Command {
     .option('--tls', 'serve HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1, made at start (its PEM file is printed)')
     .option('--tls-cert <pem>', 'serve HTTPS with this certificate (PEM file; with --tls-key)')
     .option('--tls-key <pem>', 'the private key of --tls-cert (PEM file)')
-    .addHelpText('after', CHOICES_HELP)
+    .addHelpText('after', choicesHelp)
     .action(async (flags: SandboxFlags) => {
       const options = sandboxOptions(flags, world);
       options.tls = await tlsOption(flags, world.cwd);
@@ -94,7 +96,6 @@ export function sandboxCommand(world: World): Command {
       const certFile = flags.tlsCert === undefined ? sb.caFile : resolve(world.cwd, flags.tlsCert);
       const trust = certFile ? `numintel sandbox certificate: ${certFile} (trust it with NODE_EXTRA_CA_CERTS=${certFile} or --ca-file ${certFile})\n` : '';
       // Bound beyond loopback: say where it really listens; sb.url is how this machine reaches it.
-      const { isLoopbackHost } = await import('../sandbox/server.js');
       const open = isLoopbackHost(options.host ?? DEFAULT_OPTIONS.host);
       const bound = new URL(sb.url);
       const host = options.host ?? '';

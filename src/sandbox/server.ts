@@ -1,5 +1,6 @@
 // The HTTP server: routing, injected latency and faults, the verbose log line, and a close()
 // that ends everything, including requests told to hang.
+import { isLoopbackHost } from './hosts.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { LOOKUPS, type LookupDescriptor } from '../core/lookups.js';
@@ -129,8 +130,3 @@ function logWhenDone(engine: SandboxEngine, req: IncomingMessage, res: ServerRes
   });
 }
 
-/** A host name or address that only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
-}

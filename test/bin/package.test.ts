@@ -19,6 +19,12 @@ describe('the packed tarball', () => {
     }
   });
 
+  it('keeps the sandbox (and graphql) out of the main bundle: a lookup loads neither', () => {
+    const main = readFileSync(join(ROOT, 'dist', 'bundle', 'main.cjs'), 'utf8');
+    expect(main).not.toContain('GraphQLSchema');
+    expect(readFileSync(join(ROOT, 'dist', 'bundle', 'sandbox.cjs'), 'utf8')).toContain('GraphQLSchema');
+  });
+
   it('holds nothing machine-specific or temporary (code caches, temp files, tests)', () => {
     expect(files.filter((f) => /\.cache$|\.tmp$|\.old$|^test\/|^src\/|^bench\/|\.log$/.test(f))).toEqual([]);
   });
