@@ -2,10 +2,11 @@
 // stdin when it is not a terminal. A file or stream is a plain list or CSV; which one is decided
 // by its name, by --csv/--delimiter, or by sniffing its first significant line.
 // fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
+import { unlessInterrupted } from '../core/interruptible.js';
 import { createReadStream, promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { BadOptionError, InputError, InterruptedError, UsageError } from '../core/errors.js';
+import { BadOptionError, InputError, UsageError } from '../core/errors.js';
 import type { SourceItem } from '../core/run.js';
 import { isPhoneHeader } from './column-detect.js';
 import { readError } from './source-errors.js';
@@ -37,20 +38,6 @@ export interface SourceIO {
   readonly openFile?: (path: string) => Readable;
   /** Ends the wait for the input's first lines (Ctrl-C): openSource then throws an InterruptedError. */
   readonly signal?: AbortSignal | undefined;
-}
-
-/** `work`, unless `signal` aborts first: then `cancel()` and an InterruptedError. */
-function unlessInterrupted<T>(work: Promise<T>, signal: AbortSignal | undefined, cancel: () => void): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => {
-      cancel();
-      reject(new InterruptedError('interrupted while waiting for the input'));
-    };
-    if (signal.aborted) return stop();
-    signal.addEventListener('abort', stop, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-  });
 }
 
 export interface Source {
@@ -106,6 +93,7 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
     }),
     io.signal,
     cancel,
+    'waiting for the input',
   );
   const recount = (from: number) =>
     regularFile && path !== undefined ? () => afterBytes(textInput(openFile(path), label), peek.dropped + from) : undefined;
@@ -133,6 +121,7 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
     }),
     io.signal,
     cancel,
+    'waiting for the input',
   );
   const headerRows = csv.hasHeader ? 1 : 0;
   const countTotal = countInBackground(recount(from), async (chunks) => Math.max(0, (await countCsvRecords(chunks, delimiter)) - headerRows));

@@ -1,5 +1,6 @@
 // Reading the API key from where a secret may come from: a file, piped stdin, a hidden prompt.
 // Files are read as bounded streams: never more than one byte past the cap.
+import { unlessInterrupted } from '../core/interruptible.js';
 import { resolve } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { InputError, InterruptedError, NoApiKeyError } from '../core/errors.js';
@@ -26,23 +27,6 @@ export async function readSecretStream(stream: Readable, what: string): Promise<
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/**
- * A read that Ctrl-C ends: a FIFO with no writer, or a silent pipe, would otherwise hold the
- * command for ever while the signal is heard and ignored.
- */
-function interruptible<T>(reading: Promise<T>, signal: AbortSignal | undefined, cancel: () => void): Promise<T> {
-  if (!signal) return reading;
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => {
-      cancel();
-      reject(new InterruptedError('interrupted while reading the API key'));
-    };
-    if (signal.aborted) return stop();
-    signal.addEventListener('abort', stop, { once: true });
-    reading.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-  });
-}
-
 /** Where to ask for the key when standard input is a terminal. */
 export interface KeyPrompt {
   readonly output: NodeJS.WritableStream;
@@ -62,11 +46,11 @@ export function apiKeyFileReader(stdin: () => Readable & { isTTY?: boolean }, cw
       // At most one byte past the cap is read: a 400 MB file or /dev/zero is refused, not loaded.
       let file: Readable | undefined;
       const reading = openInput(resolve(cwd, pathOrDash), { end: MAX_SECRET_BYTES }).then((f) => readSecretStream((file = f), pathOrDash));
-      return interruptible(reading, prompt?.signal, () => file?.destroy());
+      return unlessInterrupted(reading, prompt?.signal, () => file?.destroy(), 'reading the API key');
     }
     const input = stdin();
     if (prompt && input.isTTY === true) return (await readHiddenLine(input, prompt.output, KEY_QUESTION, prompt.signal)).trim();
-    return interruptible(readSecretStream(input, 'standard input'), prompt?.signal, () => undefined);
+    return unlessInterrupted(readSecretStream(input, 'standard input'), prompt?.signal, () => undefined, 'reading the API key');
   };
 }
 
