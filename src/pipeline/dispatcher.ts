@@ -8,7 +8,7 @@ import type { LookupError } from '../core/records.js';
 import type { RunStats } from '../core/run.js';
 import type { Attempt, Transport } from '../core/transport.js';
 import type { Finished } from './dedup.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { PaceTicket, Pacing } from './pacer.js';
 import { retryDelayMs, type Random } from './retry.js';
 
 export interface Task {
@@ -21,6 +21,8 @@ export interface Task {
   retries: number;
   /** An attempt of this lookup reached the service: the next one counts as a retry. */
   sent?: boolean;
+  /** The pacer's stamp on the attempt in flight. */
+  ticket?: PaceTicket;
 }
 
 export interface RetryInfo {
@@ -46,7 +48,8 @@ export interface DispatchConfig {
   readonly transport: Transport;
   readonly clock: Clock;
   readonly stats: RunStats;
-  readonly limiters: readonly RateLimiter[];
+  /** When each kind's next request may go; told every answer. */
+  readonly pacer: Pacing;
   readonly concurrency: number;
   readonly retries: number;
   readonly random: Random;
@@ -89,11 +92,14 @@ export class Dispatcher<T extends Task> {
   private readonly waking: boolean[] = [];
   private turn = 0;
 
+  /** `kinds`: the lookup kinds of the run, in plan order (a task's `lookup` indexes them). */
   constructor(
     private readonly cfg: DispatchConfig,
     private readonly hooks: DispatchHooks<T>,
+    private readonly kinds: number,
+    private readonly kindOf: (i: number) => LookupDescriptor['kind'],
   ) {
-    for (let i = 0; i < cfg.limiters.length; i++) {
+    for (let i = 0; i < kinds; i++) {
       this.fresh.push(new Fifo());
       this.again.push(new Fifo());
       this.waking.push(false);
@@ -111,8 +117,8 @@ export class Dispatcher<T extends Task> {
 
   /** Sends what may go now; schedules one wakeup per kind that must wait. */
   pump(): void {
-    const { limiters, concurrency, clock } = this.cfg;
-    const kinds = limiters.length;
+    const { pacer, concurrency, clock } = this.cfg;
+    const kinds = this.kinds;
     let idle = 0;
     while (!this.stopped && this.inFlight < concurrency && idle < kinds) {
       const i = this.turn;
@@ -122,14 +128,16 @@ export class Dispatcher<T extends Task> {
         idle += 1;
         continue;
       }
-      const wait = (limiters[i] as RateLimiter).take(clock.now());
-      if (wait > 0) {
-        this.wakeIn(i, wait);
+      const ticket = pacer.take(this.kindOf(i), clock.now());
+      if (typeof ticket === 'number') {
+        this.wakeIn(i, ticket);
         idle += 1;
         continue;
       }
       idle = 0;
-      this.send(queue.shift() as T);
+      const task = queue.shift() as T;
+      task.ticket = ticket;
+      this.send(task);
     }
   }
 
@@ -166,11 +174,12 @@ export class Dispatcher<T extends Task> {
     if ('unsent' in a && a.unsent === true) this.uncount(task, retry);
     if (this.cfg.halt.aborted) return;
     const now = this.cfg.clock.now();
-    const limiter = this.cfg.limiters[task.lookup] as RateLimiter;
-    limiter.observe(a.rate, now);
+    const ticket = task.ticket;
+    task.ticket = undefined;
+    const rateLimited = a.kind === 'retry' && a.rateLimited;
+    if (ticket) this.cfg.pacer.settle(ticket, { rate: a.rate, rateLimited, ok: a.kind === 'ok', waitMs: a.kind === 'retry' ? a.waitMs : undefined }, now);
     switch (a.kind) {
       case 'ok':
-        limiter.succeeded(now);
         this.hooks.done(task, { result: a.result, error: null }, true);
         break;
       case 'invalid':
@@ -183,10 +192,7 @@ export class Dispatcher<T extends Task> {
         if (!this.stopped) this.hooks.fatal(task, a.error);
         break;
       case 'retry':
-        if (a.rateLimited) {
-          this.cfg.stats.rateLimited += 1;
-          limiter.rateLimited(a.waitMs, now);
-        }
+        if (a.rateLimited) this.cfg.stats.rateLimited += 1;
         this.retry(task, a);
         break;
     }
