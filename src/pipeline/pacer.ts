@@ -100,7 +100,7 @@ export class Pacer implements Pacing {
 
   settle(ticket: PaceTicket, answer: PaceAnswer, now: number): void {
     const lane = this.lane(ticket.kind, now);
-    ticket.budget.target().answered(ticket.window, answer.rate, now);
+    ticket.budget.target().answered(ticket.window, answer.rate, now, answer.rateLimited);
     const budget = lane.budget;
     if (budget.known && budget.foreign > 0) this.findSharing(lane);
     if (!budget.known) {

@@ -14,8 +14,9 @@
 // reset an answer reports (a Unix time or a delta, both whole seconds: the true end lies in the
 // second before it), else from the time of the answer plus the window's length. At that end the
 // next window starts with the whole limit. When an answer shows a fresh window before our end
-// (its R jumps up by much more than reordering explains), the true end was earlier: the window
-// restarts there, and the phase is then known to within one gap between requests.
+// (R_k + seq_k rises above the minimum by more than the requests that were in flight when k went,
+// which the service may have counted after k, and a little slack for overtaking), the true end was
+// earlier: the window restarts there, and the phase is then known to within a few requests.
 //
 // Within a window the budget is spread: L requests over 90% of its length, so a service that
 // also caps bursts (6,000 a minute, at most 2× the average in any second) sees an even flow, the
@@ -31,6 +32,8 @@ export interface Ticket {
   readonly seq: number;
   /** When it was sent, epoch ms. */
   readonly at: number;
+  /** Requests of this budget in flight when it went: the service may count them after it. */
+  readonly ahead: number;
 }
 
 /** The budget's L requests go out over this share of the window. */
@@ -66,6 +69,8 @@ export class WindowBudget {
   foreign = 0;
   /** min over answers in this window of R_k + seq_k. */
   private best = Infinity;
+  /** Ranks of this window's 429s: the service may not have counted them, so later ranks are one less each. */
+  private refusedSeqs: number[] = [];
   inFlight = 0;
   /** Set once an answer reported the remaining budget: only then does the window rule. */
   known = false;
@@ -92,28 +97,34 @@ export class WindowBudget {
   wait(now: number): number {
     this.roll(now);
     const limit = this.limit();
-    const room = Math.min(this.best, limit) - this.sent;
+    const room = Math.min(this.best, limit) - (this.sent - this.refusedSeqs.length);
     if (room < 1) return this.end === undefined ? this.windowMs() : Math.max(1, this.end - now);
     const w = this.windowMs();
     const perMs = limit / (SPREAD * w);
     const lead = Math.max(1, Math.floor((LEAD * limit * 1000) / w));
     const due = lead + (now - this.start) * perMs;
-    if (this.sent < due) return 0;
-    const ms = Math.max(1, Math.ceil((this.sent + 1 - due) / perMs));
+    const sent = this.sent - this.refusedSeqs.length;
+    if (sent < due) return 0;
+    const ms = Math.max(1, Math.ceil((sent + 1 - due) / perMs));
     return this.end === undefined ? ms : Math.max(1, Math.min(ms, this.end - now));
   }
 
   /** Counts a request going out now; its ticket comes back with the answer. */
   send(now: number): Ticket {
     this.roll(now);
+    const ahead = this.inFlight;
     this.sent += 1;
     this.sentHere += 1;
     this.inFlight += 1;
-    return { epoch: this.epoch, seq: this.sent, at: now };
+    return { epoch: this.epoch, seq: this.sent, at: now, ahead };
   }
 
-  /** The answer to `t` arrived: what it says of the budget, if anything. */
-  answered(t: Ticket, info: RateInfo | undefined, now: number): void {
+  /**
+   * The answer to `t` arrived: what it says of the budget, if anything. `refused`: a 429, which the
+   * service may not have counted (its R then leaves room for one more than it says; a spent
+   * window says R = 0 either way).
+   */
+  answered(t: Ticket, info: RateInfo | undefined, now: number, refused = false): void {
     this.inFlight -= 1;
     if (!info) return;
     if (info.limit !== undefined && info.limit > 0) this.advertised = info.limit;
@@ -132,8 +143,11 @@ export class WindowBudget {
     }
     // Sent in an earlier window of ours: it was counted as carried; it says nothing sure of this one.
     if (t.epoch !== this.epoch) return;
-    const room = r + t.seq;
-    if (room > this.best + this.jump()) {
+    let before = 0;
+    for (const q of this.refusedSeqs) if (q < t.seq) before += 1;
+    const room = r + t.seq - before - (refused ? 1 : 0);
+    if (refused) this.refusedSeqs.push(t.seq);
+    if (room > this.best + t.ahead + this.slack()) {
       // A fresh window began before the end we expected.
       this.restart(t, r, info, now);
       return;
@@ -145,9 +159,13 @@ export class WindowBudget {
     this.placeEnd(t, info, now);
   }
 
-  /** Room rises by more than this only when a new window began: reordering in flight explains less. */
-  private jump(): number {
-    return Math.max(2, Math.ceil(this.limit() / 4));
+  /**
+   * How far room may rise within one window beyond what was in flight: a request overtaken by a
+   * later one (another connection) lowers the minimum by one each time. A smaller true jump goes
+   * unseen; the phase is then late by that many requests, which the 10% slack absorbs.
+   */
+  private slack(): number {
+    return 1 + Math.floor(this.limit() / 50);
   }
 
   /** A window starts at this answer: room R_k, everything in flight counted in it. */
@@ -195,6 +213,7 @@ export class WindowBudget {
     this.epoch = ++epochs;
     this.sentHere = 0;
     this.foreign = 0;
+    this.refusedSeqs = [];
   }
 
   /**

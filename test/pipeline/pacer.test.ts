@@ -43,8 +43,8 @@ async function run(s: Scenario) {
 }
 
 describe('pacer: one-second windows', () => {
-  it('LRN 200/s, reset as a delta: ≥ 0.99 of the limit, no 429, no window over', async () => {
-    const r = await run({ shape: { limit: 200, windowMs: 1000, reset: 'delta' }, rows: 4000 });
+  it.each([3, 337, 990])('LRN 200/s, reset as a delta, starting %i ms into a second: ≥ 0.99 of the limit, no 429, no window over', async (offsetMs) => {
+    const r = await run({ shape: { limit: 200, windowMs: 1000, reset: 'delta' }, rows: 4000, offsetMs });
     expect(r.ok).toBe(4000);
     expect(r.service.maxInWindow).toBeLessThanOrEqual(200);
     expect(r.share429).toBeLessThanOrEqual(0.001);
@@ -65,8 +65,8 @@ describe('pacer: one-second windows', () => {
     expect(r.fraction).toBeGreaterThanOrEqual(0.99);
   });
 
-  it('LRN 20/s with a delta reset: ≥ 0.97', async () => {
-    const r = await run({ shape: { limit: 20, windowMs: 1000, reset: 'delta' }, rows: 400 });
+  it.each([3, 337, 990])('LRN 20/s with a delta reset, starting %i ms into a second: ≥ 0.97', async (offsetMs) => {
+    const r = await run({ shape: { limit: 20, windowMs: 1000, reset: 'delta' }, rows: 400, offsetMs });
     expect(r.service.maxInWindow).toBeLessThanOrEqual(20);
     expect(r.share429).toBeLessThanOrEqual(0.001);
     expect(r.fraction).toBeGreaterThanOrEqual(0.97);
@@ -93,8 +93,8 @@ describe('pacer: one-second windows', () => {
     expect(r.fraction).toBeGreaterThanOrEqual(0.99);
   });
 
-  it('5% spurious 429s at 200/s do not cost the run its pace: ≥ 0.90', async () => {
-    const r = await run({ shape: { limit: 200, windowMs: 1000, reset: 'delta', spurious: 0.05 }, rows: 4000 });
+  it.each([3, 337])('spurious 429s (5 in 100) at 200/s, starting %i ms into a second, do not cost the run its pace: ≥ 0.90', async (offsetMs) => {
+    const r = await run({ shape: { limit: 200, windowMs: 1000, reset: 'delta', spurious: 0.05 }, rows: 4000, offsetMs });
     expect(r.ok).toBe(4000);
     expect(r.service.maxInWindow).toBeLessThanOrEqual(200);
     expect(r.fraction).toBeGreaterThanOrEqual(0.9);

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// Pacing at the edge: for each limit shape, a sandbox (its own process) enforcing it, and the
+// real CLI at its defaults (no --rate) on unique valid numbers. Prints, from the sandbox's own
+// counts: the fraction of the limit over the whole run (requests its windows let through, over
+// the span from the first to the last, against limit ÷ window), the share of 429 answers, and the
+// most requests one window counted (never above the limit).
+//
+// Run after `npm run build`:
+//   node bench/pacing.js                 every scenario (the 60 s window one takes ~3 minutes)
+//   node bench/pacing.js --short         the 60 s window scenario as 10 s windows of 1,000 (~30 s)
+//   node bench/pacing.js lrn200 shared   only these scenarios (names below)
+//   node bench/pacing.js --scale 0.5     half the rows of every scenario (shorter, noisier)
+import { join } from 'node:path';
+import { cliEnv, fmt, report, runCli, startSandboxProcess, tempDir, validNumbers, writeLines } from './lib/harness.js';
+
+const argv = process.argv.slice(2);
+const short = argv.includes('--short');
+const scaleAt = argv.indexOf('--scale');
+const scale = scaleAt >= 0 ? Number(argv[scaleAt + 1]) : 1;
+const picked = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--scale');
+
+/**
+ * Each scenario: the sandbox's flags, the CLI's command, rows per process, the limit and window
+ * the fraction is measured against, its targets, and how many CLI processes share the key.
+ */
+const SCENARIOS = [
+  { name: 'lrn200', what: 'LRN 200/s, reset as a delta', sandbox: [], cmd: ['lrn'], rows: 4000, limit: 200, min: 0.99, max429: 0.001 },
+  { name: 'cnam50', what: 'CNAM 50/s, reset as a Unix time', sandbox: [], cmd: ['cnam'], rows: 1000, limit: 50, min: 0.99, max429: 0.001 },
+  { name: 'trust100', what: 'trust 100/s (documented 50/s)', sandbox: [], cmd: ['trust'], rows: 2000, limit: 100, min: 0.99, max429: 0.001 },
+  { name: 'lrn20', what: 'LRN 20/s, reset as a delta', sandbox: ['--limit-lrn', '20'], cmd: ['lrn'], rows: 400, limit: 20, min: 0.97 },
+  { name: 'unknown137', what: 'LRN 137/s, no limit header', sandbox: ['--limit-lrn', '137', '--hide-limit'], cmd: ['lrn'], rows: 2740, limit: 137, min: 0.95, max429: 0.01 },
+  { name: 'advertised400', what: 'LRN 400/s advertised', sandbox: ['--limit-lrn', '400'], cmd: ['lrn'], rows: 8000, limit: 400, min: 0.97 },
+  short
+    ? { name: 'window60', what: '10 s windows of 1,000, 2× bursts (--short)', sandbox: ['--window', '10', '--limit-lrn', '1000', '--burst', '2'], cmd: ['lrn'], rows: 3000, limit: 1000, windowS: 10, min: 0.98 }
+    : { name: 'window60', what: '60 s windows of 6,000, 2× bursts', sandbox: ['--window', '60', '--limit-lrn', '6000', '--burst', '2'], cmd: ['lrn'], rows: 18000, limit: 6000, windowS: 60, min: 0.98 },
+  { name: 'spurious5', what: 'LRN 200/s, 5% spurious 429s', sandbox: ['--rate-429', '0.05'], cmd: ['lrn'], rows: 4000, limit: 200, min: 0.9 },
+  { name: 'ietf', what: 'LRN 200/s, IETF RateLimit fields only', sandbox: ['--rate-headers', 'ietf'], cmd: ['lrn'], rows: 4000, limit: 200, min: 0.99, max429: 0.001 },
+  { name: 'shared', what: 'enrich, one budget of 300/s for LRN+CNAM+trust', sandbox: ['--shared-limit', '300'], cmd: ['enrich', '--lookups', 'lrn,cnam,trust'], rows: 2000, lookups: 3, limit: 300, min: 0.98 },
+  { name: 'two', what: 'two processes on one key, LRN 200/s', sandbox: [], cmd: ['lrn'], rows: 2000, processes: 2, limit: 200, min: 0.95 },
+];
+
+const chosen = picked.length ? SCENARIOS.filter((s) => picked.includes(s.name)) : SCENARIOS;
+if (chosen.length === 0) throw new Error(`no such scenario: ${picked.join(', ')} (known: ${SCENARIOS.map((s) => s.name).join(', ')})`);
+
+const results = [];
+for (const s of chosen) results.push(await scenario(s));
+
+console.log(`\npacing at the edge (node ${process.version}, CLI defaults, no --rate${scale !== 1 ? `, rows ×${scale}` : ''})`);
+console.log('scenario        limit shape                                         fraction   429s    busiest window   target');
+for (const r of results) {
+  const target = `≥ ${r.min}${r.max429 !== undefined ? `, ≤ ${(r.max429 * 100).toFixed(1)}% 429s` : ''}`;
+  const okMark = r.pass ? 'ok' : 'MISSED';
+  console.log(
+    `${r.name.padEnd(15)} ${r.what.padEnd(51)} ${r.fraction.toFixed(3).padStart(8)} ${(r.share429 * 100).toFixed(2).padStart(6)}%  ${`${r.busiest} / ${r.limit}`.padStart(13)}   ${target} ${okMark}`,
+  );
+}
+if (results.some((r) => !r.pass)) process.exitCode = 1;
+
+async function scenario(s) {
+  const tmp = await tempDir();
+  const sandbox = await startSandboxProcess(s.sandbox);
+  try {
+    const processes = s.processes ?? 1;
+    const rows = Math.max(10, Math.round(s.rows * scale));
+    const numbers = validNumbers(rows * processes, 5);
+    const runs = [];
+    for (let p = 0; p < processes; p++) {
+      const input = join(tmp.dir, `numbers-${p}.txt`);
+      await writeLines(input, null, numbers.slice(p * rows, (p + 1) * rows));
+      runs.push(runCli([...s.cmd, '-i', input, '-o', join(tmp.dir, `out-${p}.csv`), '-q'], cliEnv(tmp.dir, sandbox), { timeoutMs: 900_000 }));
+    }
+    const cli = await Promise.all(runs);
+    const stats = await sandbox.stats();
+    const lookups = rows * processes * (s.lookups ?? 1);
+    if (stats.billed !== lookups) throw new Error(`${s.name}: sandbox billed ${stats.billed}, expected ${lookups}`);
+    const w = stats.windows;
+    const windowMs = (s.windowS ?? 1) * 1000;
+    const fraction = ((w.counted - 1) / Math.max(1, w.last - w.first)) * (windowMs / s.limit);
+    const share429 = stats.rateLimited / stats.requests.total;
+    const seconds = Math.max(...cli.map((c) => c.seconds));
+    const pass = fraction >= s.min && (s.max429 === undefined || share429 <= s.max429) && w.busiest <= s.limit;
+    const r = { name: s.name, what: s.what, limit: s.limit, min: s.min, max429: s.max429, fraction, share429, busiest: w.busiest, pass, seconds, lookups };
+    console.log(
+      `${s.name}: ${s.what}: ${fmt(lookups)} lookups in ${seconds.toFixed(1)} s of CLI run (sandbox ${s.sandbox.join(' ') || 'defaults'}; ${s.cmd.join(' ')}${processes > 1 ? ` ×${processes} processes` : ''}): ` +
+        `${fraction.toFixed(3)} of the limit, ${stats.rateLimited} × 429 of ${stats.requests.total} requests, busiest window ${w.busiest}`,
+    );
+    report(`pacing-${s.name}`, { fraction, share429, busiest: w.busiest, limit: s.limit, lookups, seconds });
+    return r;
+  } finally {
+    await sandbox.stop();
+    await tmp.remove();
+  }
+}
