@@ -60,6 +60,8 @@ export class WindowBudget {
   private start = 0;
   /** The end was carried over by one window length, not yet confirmed by an answer of this window. */
   private provisional = false;
+  /** A window ended while we watched: the reset distance seen since covers a whole window. */
+  private rolled = false;
   private epoch = ++epochs;
   /** Requests counted in the current window (including those carried in flight into it). */
   private sent = 0;
@@ -93,6 +95,16 @@ export class WindowBudget {
     return this.policyWindowMs ?? (this.seenWindowMs || DEFAULT_WINDOW_MS);
   }
 
+  /**
+   * The pace while the window's length is a guess longer than a second (joined late in a long
+   * window, the reset distance seen so far is shorter than the window): spreading the whole limit
+   * over the part seen would burst, so the documented pace caps it until a window has rolled over.
+   */
+  private unconfirmedCap(): number {
+    if (this.policyWindowMs !== undefined || this.rolled || this.seenWindowMs <= 1000) return Infinity;
+    return (this.fallbackLimit * 0.97) / 1000;
+  }
+
   /** Ms to wait before the next request may go; 0 = it may go now (nothing is counted). */
   wait(now: number): number {
     this.roll(now);
@@ -100,7 +112,7 @@ export class WindowBudget {
     const room = Math.min(this.best, limit) - (this.sent - this.refusedSeqs.length);
     if (room < 1) return this.end === undefined ? this.windowMs() : Math.max(1, this.end - now);
     const w = this.windowMs();
-    const perMs = limit / (SPREAD * w);
+    const perMs = Math.min(limit / (SPREAD * w), this.unconfirmedCap());
     const lead = Math.max(1, Math.floor((LEAD * limit * 1000) / w));
     const due = lead + (now - this.start) * perMs;
     const sent = this.sent - this.refusedSeqs.length;
@@ -178,7 +190,9 @@ export class WindowBudget {
     this.end = undefined;
     this.placeEnd(t, info, now);
     if (this.end === undefined) this.end = now + this.windowMs();
-    this.start = Math.max(t.at, this.end - this.windowMs());
+    // The spread starts now, not at the window's start: catching up on the part of the window
+    // already gone would be a burst, which a service capping bursts refuses.
+    this.start = t.at;
     this.provisional = false;
   }
 
@@ -204,6 +218,7 @@ export class WindowBudget {
     this.start = this.end + skipped * w;
     this.end = this.start + w;
     this.provisional = true;
+    this.rolled = true;
     this.newEpoch();
     this.sent = this.inFlight;
     this.best = Infinity;

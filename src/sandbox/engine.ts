@@ -81,7 +81,7 @@ export class SandboxEngine {
     const w = this.window(kind, key);
     const v = take(w, this.rule(kind), now);
     if (!v.allowed) this.stats.count('rateLimited');
-    else if (v.limit > 0) this.stats.counted(now, w.count);
+    else if (v.limit > 0) this.stats.counted(now, w.count, `${this.options.sharedLimit > 0 ? 'shared' : kind}:${w.index * this.options.windowMs}`);
     return v;
   }
 

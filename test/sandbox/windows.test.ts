@@ -31,6 +31,7 @@ describe('sandbox rate windows (stepped clock)', () => {
     advance(20_000);
     expect((await lrn(sb, body(7))).status).toBe(200);
     expect(sb.stats().windows).toMatchObject({ counted: 6, busiest: 5, first: 1_700_000_020_000, last: 1_700_000_040_000 });
+    expect(sb.stats().windows.counts).toEqual({ 'shared:1699999980000': 5, 'shared:1700000040000': 1 });
   });
 
   it('defaults are unchanged: one-second windows per lookup, X-RateLimit-* with the limit', async () => {
