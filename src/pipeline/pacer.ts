@@ -55,6 +55,8 @@ interface Lane {
   readonly bucket: RateLimiter;
   /** The user's --rate, checked even once the window rules. */
   readonly ceiling: RateLimiter | undefined;
+  /** A 429 that showed the window spent (or said nothing of it): nothing of this kind before its hint. */
+  holdUntil: number;
 }
 
 /** Kinds are merged when one's answers show a drop in room this large a share of another's sends. */
@@ -75,6 +77,7 @@ export class Pacer implements Pacing {
       budget: new WindowBudget(start),
       bucket: new RateLimiter(start, now, random),
       ceiling: ceiling === undefined || ceiling === 0 ? undefined : new RateLimiter(ceiling, now, random),
+      holdUntil: 0,
     };
     this.lanes.set(kind, lane);
     return lane;
@@ -83,7 +86,7 @@ export class Pacer implements Pacing {
   take(kind: LookupKind, now: number): PaceTicket | number {
     const lane = this.lane(kind, now);
     const budget = lane.budget;
-    // A hold the service asked for (bucket mode) applies in either mode.
+    if (now < lane.holdUntil) return lane.holdUntil - now;
     if (budget.known) {
       const wait = budget.wait(now);
       if (wait > 0) return wait;
@@ -108,6 +111,13 @@ export class Pacer implements Pacing {
       lane.bucket.observe(answer.rate, now);
       if (answer.rateLimited) lane.bucket.rateLimited(answer.waitMs, now);
       else if (answer.ok) lane.bucket.succeeded(now);
+      return;
+    }
+    // Room left in the window: a gateway's 429, not the budget's; only its own retry waits.
+    const spent = answer.rate?.remaining === undefined || answer.rate.remaining <= 0;
+    if (answer.rateLimited && spent && answer.waitMs !== undefined) {
+      // Every lane on this budget waits as long as the service asked (Retry-After is a floor).
+      for (const l of this.lanes.values()) if (l.budget === budget) l.holdUntil = Math.max(l.holdUntil, now + answer.waitMs);
     }
   }
 

@@ -160,3 +160,23 @@ describe('pacer: longer windows, shared budgets, several processes', () => {
     expect(span).toBeGreaterThanOrEqual(2500);
   });
 });
+
+describe('pacer: what a 429 costs', () => {
+  const answer = (remaining: number, rateLimited: boolean) => ({ rate: { limit: 200, remaining, resetAt: 1000 }, rateLimited, ok: !rateLimited, waitMs: rateLimited ? 1000 : undefined });
+
+  it('one whose headers show room holds nothing; one that shows the window spent holds the kind until its Retry-After', () => {
+    const p = new Pacer({ defaults: { lrn: 200 }, now: 0 });
+    const first = p.take('lrn', 0);
+    if (typeof first === 'number') throw new Error('the first request waits');
+    p.settle(first, answer(199, false), 1);
+    const spurious = p.take('lrn', 2);
+    if (typeof spurious === 'number') throw new Error('a request with room waits');
+    p.settle(spurious, answer(190, true), 3);
+    const next = p.take('lrn', 4);
+    expect(typeof next).toBe('object');
+    if (typeof next === 'number') return;
+    p.settle(next, answer(0, true), 5);
+    expect(p.take('lrn', 6)).toBe(999);
+    expect(p.take('cnam', 6)).toBeTypeOf('object');
+  });
+});
