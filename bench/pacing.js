@@ -27,6 +27,8 @@ const DOCUMENTED = { lrn: 200, cnam: 50, trust: 50 };
 const argv = process.argv.slice(2);
 const short = argv.includes('--short');
 const withPeers = argv.includes('--peers');
+/** A python3 that has aiohttp (Debian's python3-aiohttp is for /usr/bin/python3); set by availablePeers. */
+let python;
 const scaleAt = argv.indexOf('--scale');
 const scale = scaleAt >= 0 ? Number(argv[scaleAt + 1]) : 1;
 const picked = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--scale');
@@ -84,8 +86,6 @@ function availablePeers() {
   return list;
 }
 
-/** A python3 that has aiohttp (Debian's python3-aiohttp is for /usr/bin/python3). */
-let python;
 
 /** Runs one peer over the numbers file to the end (bounded). */
 async function runPeer(peer, kind, file, sandbox) {

@@ -172,12 +172,13 @@ export class Dispatcher<T extends Task> {
   private answer(task: T, a: Attempt, retry: boolean): void {
     this.inFlight -= 1;
     if ('unsent' in a && a.unsent === true) this.uncount(task, retry);
-    if (this.cfg.halt.aborted) return;
     const now = this.cfg.clock.now();
     const ticket = task.ticket;
     task.ticket = undefined;
     const rateLimited = a.kind === 'retry' && a.rateLimited;
+    // Even after the run was halted: a pacer that outlives the run must not count it in flight forever.
     if (ticket) this.cfg.pacer.settle(ticket, { rate: a.rate, rateLimited, ok: a.kind === 'ok', waitMs: a.kind === 'retry' ? a.waitMs : undefined }, now);
+    if (this.cfg.halt.aborted) return;
     switch (a.kind) {
       case 'ok':
         this.hooks.done(task, { result: a.result, error: null }, true);

@@ -69,6 +69,8 @@ export class WindowBudget {
   sentHere = 0;
   /** Room lost in the current window to requests this budget did not send (another kind, another process). */
   foreign = 0;
+  /** The same, in the window before. */
+  private foreignBefore = 0;
   /** min over answers in this window of R_k + seq_k. */
   private best = Infinity;
   /** Ranks of this window's 429s: the service may not have counted them, so later ranks are one less each. */
@@ -105,11 +107,20 @@ export class WindowBudget {
     return (this.fallbackLimit * 0.97) / 1000;
   }
 
+  /**
+   * Room left unused when someone else spends this budget too (another process on the key): their
+   * requests in flight are invisible until answered, and a 429 costs its whole Retry-After.
+   */
+  private reserve(): number {
+    const noise = this.slack();
+    return this.foreign > noise || this.foreignBefore > noise ? Math.max(1, Math.ceil(0.03 * this.limit())) : 0;
+  }
+
   /** Ms to wait before the next request may go; 0 = it may go now (nothing is counted). */
   wait(now: number): number {
     this.roll(now);
     const limit = this.limit();
-    const room = Math.min(this.best, limit) - (this.sent - this.refusedSeqs.length);
+    const room = Math.min(this.best, limit) - (this.sent - this.refusedSeqs.length) - this.reserve();
     if (room < 1) return this.end === undefined ? this.windowMs() : Math.max(1, this.end - now);
     const w = this.windowMs();
     const perMs = Math.min(limit / (SPREAD * w), this.unconfirmedCap());
@@ -227,6 +238,7 @@ export class WindowBudget {
   private newEpoch(): void {
     this.epoch = ++epochs;
     this.sentHere = 0;
+    this.foreignBefore = this.foreign;
     this.foreign = 0;
     this.refusedSeqs = [];
   }
