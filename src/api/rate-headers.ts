@@ -83,13 +83,15 @@ interface DraftLimits {
   remaining?: number;
   /** Seconds until the window resets. */
   reset?: number;
+  /** The window's length in seconds (a policy's `w`). */
+  window?: number;
 }
 
 const SF_INT = /^\d{1,15}$/;
 
 /** Items of a structured-field list: `"name";r=5;t=2` → { name, params }. Malformed items are dropped. */
-function sfItems(value: string): { params: Map<string, number> }[] {
-  const items: { params: Map<string, number> }[] = [];
+function sfItems(value: string): { name: string; params: Map<string, number> }[] {
+  const items: { name: string; params: Map<string, number> }[] = [];
   for (const member of value.split(',')) {
     const [head, ...rest] = member.split(';').map((p) => p.trim());
     if (!head || !/^("[^"]*"|[a-z*][a-z0-9_\-.*]*)$/i.test(head)) continue;
@@ -103,12 +105,11 @@ function sfItems(value: string): { params: Map<string, number> }[] {
       }
       if (m[2] !== undefined && SF_INT.test(m[2])) params.set(m[1], Number(m[2]));
     }
-    if (ok) items.push({ params });
+    if (ok) items.push({ name: head.replace(/^"|"$/g, ''), params });
   }
   return items;
 }
 
-const minOf = (values: number[]) => (values.length ? Math.min(...values) : undefined);
 const maxOf = (values: number[]) => (values.length ? Math.max(...values) : undefined);
 
 /** The IETF draft fields: RateLimit-Limit/-Remaining/-Reset, `RateLimit: limit=…`, `RateLimit: "p";r=…;t=…`. */
@@ -121,6 +122,7 @@ export function draftLimits(fields: HeaderBag): DraftLimits {
   out.limit = num('ratelimit-limit');
   out.remaining = num('ratelimit-remaining');
   out.reset = num('ratelimit-reset');
+  let bound: string | undefined;
 
   const combined = field(fields, 'ratelimit');
   if (combined !== undefined) {
@@ -134,17 +136,27 @@ export function draftLimits(fields: HeaderBag): DraftLimits {
       out.remaining ??= dict.get('remaining');
       out.reset ??= dict.get('reset');
     } else {
-      // Several policies may apply at once: the tightest one is what binds.
-      const items = sfItems(combined);
-      out.remaining ??= minOf(items.flatMap((i) => (i.params.has('r') ? [i.params.get('r') as number] : [])));
-      out.reset ??= maxOf(items.flatMap((i) => (i.params.has('t') ? [i.params.get('t') as number] : [])));
+      // Several policies may apply at once: the one with the least room binds, until its own reset.
+      const items = sfItems(combined).filter((i) => i.params.has('r'));
+      items.sort((a, b) => (a.params.get('r') as number) - (b.params.get('r') as number) || (b.params.get('t') ?? 0) - (a.params.get('t') ?? 0));
+      const binding = items[0];
+      if (binding) {
+        bound = binding.name;
+        out.remaining ??= binding.params.get('r');
+        out.reset ??= binding.params.get('t');
+      }
     }
   }
   const policy = field(fields, 'ratelimit-policy');
-  if (policy !== undefined && out.limit === undefined) {
-    const quotas = sfItems(policy).flatMap((i) => (i.params.has('q') ? [i.params.get('q') as number] : []));
+  if (policy !== undefined) {
+    const items = sfItems(policy).filter((i) => i.params.has('q'));
+    // The binding policy's quota and window when it is named here; else the smallest quota's.
+    items.sort((a, b) => (a.params.get('q') as number) - (b.params.get('q') as number));
+    const named = items.find((i) => i.name === bound) ?? items[0];
     // The older form is a bare `100;w=60`: its item is the quota.
-    out.limit = minOf(quotas) ?? leadingNumber(policy);
+    out.limit ??= named?.params.get('q') ?? leadingNumber(policy);
+    const w = named ? named.params.get('w') : /;\s*w=(\d{1,15})/.exec(policy)?.[1];
+    if (w !== undefined && Number(w) > 0) out.window = Number(w);
   }
   return out;
 }
@@ -166,7 +178,8 @@ export function parseRateInfo(fields: HeaderBag | undefined, now: number): RateI
   const remaining = leadingNumber(field(fields, 'x-ratelimit-remaining')) ?? draft.remaining;
   const resetAt = resetTimes(fields, now, draft)[0];
   if (limit === undefined && remaining === undefined && resetAt === undefined) return undefined;
-  const info: { limit?: number; remaining?: number; resetAt?: number } = {};
+  const info: { limit?: number; remaining?: number; resetAt?: number; windowMs?: number } = {};
+  if (draft.window !== undefined) info.windowMs = draft.window * 1000;
   if (limit !== undefined) info.limit = limit;
   if (remaining !== undefined) info.remaining = remaining;
   if (resetAt !== undefined) info.resetAt = resetAt;

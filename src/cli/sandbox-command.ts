@@ -15,13 +15,14 @@ const SANDBOX_DEFAULT_PORT = 4010;
 const choicesHelp = () => `${topics('Behaviour (stable, so tests can rely on it; see docs/sandbox.md):', [
   ['Auth', 'Authorization: Bearer <key> on REST and GraphQL. Missing, malformed, unknown or revoked key: 401 {"error":"unauthorized","message":...} + WWW-Authenticate: Bearer.'],
   ['Limits', 'fixed one-second windows per key and per lookup, aligned to wall-clock seconds (0 = unlimited, and then no X-RateLimit-* headers). X-RateLimit-Reset is seconds to wait for LRN, a Unix timestamp for CNAM and trust.'],
+  ['Windows', '--window S: windows of S seconds (aligned to multiples of S since the epoch); --shared-limit N: one budget of N per window for all lookups of a key (the per-lookup limits then do not apply); --burst F: at most F × the average per second in any one second of a longer window (429 with Retry-After: 1); --hide-limit: no X-RateLimit-Limit nor quota (the client must learn it); --rate-headers ietf|both: the IETF fields RateLimit: "window";r=R;t=T and RateLimit-Policy: "window";q=N;w=S (a burst cap adds a "burst" policy) instead of, or beside, X-RateLimit-*.'],
   ['429 bodies', 'LRN {"error","message","retry_after"}; CNAM {"data":null,"errors":[...]}; trust {"success":false,"error":...}; all with Retry-After.'],
   ['Quota', '--quota N billed lookups per key (default unlimited); past it 402 {"error":"payment_required","message":...}. Invalid numbers are never billed.'],
   ['Numbers', 'LRN: 11 digits starting with 1, else 400 {"error","details"}. CNAM: 10 digits or 11 starting with 1, else 400 with data.spam_type INVALID_NUMBER. Trust: as CNAM, else 400 {"success":false,"error":...}.'],
   ['Values', 'carrier_type WIRELESS|LANDLINE|VOIP|TOLLFREE; trust spam_type SPAM|ROBOCALL|SCAM|null, reputation_score 0-100, trust_level high|medium|low. Same number + seed = same answer.'],
   ['GraphQL', 'POST /graphql; errors carry extensions.code (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, INVALID_NUMBER, UNAUTHENTICATED, PAYMENT_REQUIRED, RATE_LIMITED, INTERNAL_SERVER_ERROR) with the same statuses and headers as REST.'],
   ['Error style', '--error-style vri: the real service\'s error bodies instead, taken in turn: {"error","code","details"}, {"error":{"code","message"}} and {"data":null,"errors"}; codes INVALID_API_KEY 401, INSUFFICIENT_BALANCE 402, rate_limited and RATE_LIMIT_EXCEEDED 429, INVALID_PHONE_NUMBER and INTERNATIONAL_NOT_SUPPORTED 400, INTERNAL_ERROR 500, SERVER_ERROR 502, PROVIDER_ERROR 503 (GraphQL codes likewise); values carrier_type WRS (wireless) and spam_type TELEMARKETER (some spam numbers).'],
-  ['Faults', '--fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset; --hang-rate: no answer; --rate-429: spurious 429s with the usual hints.'],
+  ['Faults', '--fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset; --hang-rate: no answer; --rate-429: spurious 429s with the usual hints, whose rate headers show the window\'s real room (a gateway\'s 429, not a spent window).'],
   ['Admin', 'sandbox-only, no key on loopback (an accepted key on any other interface): GET /__sandbox/stats, POST /__sandbox/reset, POST /__sandbox/config (JSON patch of limits, quota, faults), POST /__sandbox/revoke.'],
   ['TLS', '--tls: HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1 made at start; its PEM file is printed (trust it with NODE_EXTRA_CA_CERTS or --ca-file).'],
 ])}${examples([
@@ -38,6 +39,11 @@ interface SandboxFlags {
   limitLrn: string;
   limitCnam: string;
   limitTrust: string;
+  window: string;
+  sharedLimit: string;
+  burst?: string;
+  hideLimit?: boolean;
+  rateHeaders: string;
   quota?: string;
   latency?: string;
   jitter?: string;
@@ -64,6 +70,11 @@ export function sandboxCommand(world: World): Command {
     .option('--limit-lrn <n>', 'LRN requests per second per key (0 = unlimited)', String(DEFAULT_LIMITS.lrn))
     .option('--limit-cnam <n>', 'CNAM requests per second per key (0 = unlimited)', String(DEFAULT_LIMITS.cnam))
     .option('--limit-trust <n>', 'trust requests per second per key (0 = unlimited)', String(DEFAULT_LIMITS.trust))
+    .option('--window <seconds>', 'length of every rate window, whole seconds', '1')
+    .option('--shared-limit <n>', 'one budget per window for all lookups of a key (0 = each lookup its own)', '0')
+    .option('--burst <factor>', 'in a window longer than 1 s, at most this × its average per second in any second')
+    .option('--hide-limit', 'leave the limit out of the rate headers')
+    .option('--rate-headers <style>', 'rate fields to send: x (X-RateLimit-*), ietf (RateLimit, RateLimit-Policy) or both', 'x')
     .option('--quota <n>', 'billed lookups per key before 402 (default unlimited)')
     .option('--latency <ms>', 'added latency per request')
     .option('--jitter <ms>', 'up to this much more latency, at random')
@@ -144,6 +155,16 @@ function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Part
     if (v.trim() === '' || !(n >= 0 && n <= 1)) throw new BadOptionError(`--${name} must be a probability from 0 to 1, got "${v}"`);
     return n;
   };
+  const factor = (name: string, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (v.trim() === '' || !(n >= 1 && n <= 1000)) throw new BadOptionError(`--${name} must be a factor from 1 to 1000, got "${v}"`);
+    return n;
+  };
+  const headerStyle = (v: string): SandboxOptions['rateHeaders'] => {
+    if (v !== 'x' && v !== 'ietf' && v !== 'both') throw new BadOptionError(`--rate-headers must be x, ietf or both, got "${v}"`);
+    return v;
+  };
   const options: Partial<SandboxOptions> = {
     host: flags.host,
     port: count('port', flags.port),
@@ -153,6 +174,11 @@ function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Part
       cnam: count('limit-cnam', flags.limitCnam),
       trust: count('limit-trust', flags.limitTrust),
     },
+    windowMs: count('window', flags.window) * 1000,
+    sharedLimit: count('shared-limit', flags.sharedLimit),
+    burst: factor('burst', flags.burst),
+    hideLimit: flags.hideLimit === true,
+    rateHeaders: headerStyle(flags.rateHeaders),
     quota: whole('quota', flags.quota),
     latencyMs: whole('latency', flags.latency),
     jitterMs: whole('jitter', flags.jitter),

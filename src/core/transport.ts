@@ -11,6 +11,8 @@ export interface RateInfo {
   readonly remaining?: number;
   /** When the current window resets, epoch milliseconds. */
   readonly resetAt?: number;
+  /** The window's length, ms, when the service states its policy (IETF RateLimit-Policy `w`). */
+  readonly windowMs?: number;
 }
 
 export type Attempt =

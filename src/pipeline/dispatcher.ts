@@ -8,7 +8,7 @@ import type { LookupError } from '../core/records.js';
 import type { RunStats } from '../core/run.js';
 import type { Attempt, Transport } from '../core/transport.js';
 import type { Finished } from './dedup.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { PaceTicket, Pacing } from './pacer.js';
 import { decideRetry, type Random } from './retry.js';
 import type { SpendCap } from './spend-cap.js';
 
@@ -22,6 +22,8 @@ export interface Task {
   retries: number;
   /** An attempt of this lookup reached the service: the next one counts as a retry. */
   sent?: boolean;
+  /** The pacer's stamp on the attempt in flight. */
+  ticket?: PaceTicket;
 }
 
 export interface RetryInfo {
@@ -54,7 +56,8 @@ export interface DispatchConfig {
   readonly transport: Transport;
   readonly clock: Clock;
   readonly stats: RunStats;
-  readonly limiters: readonly RateLimiter[];
+  /** When each kind's next request may go; told every answer. */
+  readonly pacer: Pacing;
   readonly concurrency: number;
   readonly retries: number;
   /** The longest server wait hint obeyed, ms (--max-wait). */
@@ -101,11 +104,14 @@ export class Dispatcher<T extends Task> {
   private readonly waking: boolean[] = [];
   private turn = 0;
 
+  /** `kinds`: the lookup kinds of the run, in plan order (a task's `lookup` indexes them). */
   constructor(
     private readonly cfg: DispatchConfig,
     private readonly hooks: DispatchHooks<T>,
+    private readonly kinds: number,
+    private readonly kindOf: (i: number) => LookupDescriptor['kind'],
   ) {
-    for (let i = 0; i < cfg.limiters.length; i++) {
+    for (let i = 0; i < kinds; i++) {
       this.fresh.push(new Fifo());
       this.again.push(new Fifo());
       this.waking.push(false);
@@ -123,8 +129,8 @@ export class Dispatcher<T extends Task> {
 
   /** Sends what may go now; schedules one wakeup per kind that must wait. */
   pump(): void {
-    const { limiters, concurrency, clock } = this.cfg;
-    const kinds = limiters.length;
+    const { pacer, concurrency, clock } = this.cfg;
+    const kinds = this.kinds;
     let idle = 0;
     while (!this.stopped && this.inFlight < concurrency && idle < kinds) {
       const i = this.turn;
@@ -134,18 +140,23 @@ export class Dispatcher<T extends Task> {
         idle += 1;
         continue;
       }
-      const wait = (limiters[i] as RateLimiter).take(clock.now());
-      if (wait > 0) {
-        this.wakeIn(i, wait);
+      const kind = this.kindOf(i);
+      // The spend cap first: a request it refuses takes no pace slot, and the run stops.
+      if (this.cfg.cap && !this.cfg.cap.take(kind)) {
+        this.hooks.capped?.();
+        return;
+      }
+      const ticket = pacer.take(kind, clock.now());
+      if (typeof ticket === 'number') {
+        this.cfg.cap?.giveBack(kind);
+        this.wakeIn(i, ticket);
         idle += 1;
         continue;
       }
       idle = 0;
-      if (this.cfg.cap && !this.cfg.cap.take((queue.peek() as T).d.kind)) {
-        this.hooks.capped?.();
-        return;
-      }
-      this.send(queue.shift() as T);
+      const task = queue.shift() as T;
+      task.ticket = ticket;
+      this.send(task);
     }
   }
 
@@ -183,24 +194,26 @@ export class Dispatcher<T extends Task> {
       this.uncount(task, retry);
       this.cfg.cap?.giveBack(task.d.kind);
     }
-    if (this.cfg.halt.aborted) return;
     const now = this.cfg.clock.now();
-    const limiter = this.cfg.limiters[task.lookup] as RateLimiter;
+    const ticket = task.ticket;
+    task.ticket = undefined;
+    const rateLimited = a.kind === 'retry' && a.rateLimited;
+    // Even after the run was halted: a pacer that outlives the run must not count it in flight forever.
+    if (ticket) this.cfg.pacer.settle(ticket, { rate: a.rate, rateLimited, ok: a.kind === 'ok', waitMs: a.kind === 'retry' ? a.waitMs : undefined }, now);
+    if (this.cfg.halt.aborted) return;
     const decision = decideRetry(a, task.retries, this.cfg, now);
     if (decision.action === 'stop' && a.kind !== 'fatal') {
-      // A hint past --max-wait is never handed to a timer or the limiter: the run stops instead
-      // of sleeping for a day. A final answer that carried it (a success whose window is spent
-      // until tomorrow) is kept: it was received, and billed.
+      // A hint past --max-wait is never handed to a timer: the run stops instead of sleeping for
+      // a day. A final answer that carried it (a success whose window is spent until tomorrow)
+      // is kept: it was received, and billed.
       if (a.kind !== 'retry') this.finish(task, a);
       else if (a.rateLimited) this.cfg.stats.rateLimited += 1;
       if (!this.stopped) this.hooks.waitTooLong(task, decision.hintMs, 'error' in a ? a.error : undefined, a.kind !== 'retry');
       this.hooks.settled();
       return;
     }
-    limiter.observe(a.rate, now);
     switch (a.kind) {
       case 'ok':
-        limiter.succeeded(now);
         this.finish(task, a);
         break;
       case 'invalid':
@@ -211,10 +224,7 @@ export class Dispatcher<T extends Task> {
         if (!this.stopped) this.hooks.fatal(task, a.error);
         break;
       case 'retry':
-        if (a.rateLimited) {
-          this.cfg.stats.rateLimited += 1;
-          limiter.rateLimited(a.waitMs, now);
-        }
+        if (a.rateLimited) this.cfg.stats.rateLimited += 1;
         this.retry(task, a, decision.action === 'retry' ? decision.waitMs : undefined);
         break;
     }

@@ -61,7 +61,11 @@ export class Notifier {
   }
 }
 
-/** The read-ahead a run allows: enough to keep every slot busy behind one slow row. */
+/**
+ * The read-ahead a run allows: enough to keep every slot busy behind one slow row, and to keep
+ * sending at a full window's pace (a few seconds at 200/s) while the head row waits out a 429's
+ * Retry-After of a second or two.
+ */
 export function windowSize(concurrency: number): number {
-  return Math.max(4 * concurrency, 256);
+  return Math.max(4 * concurrency, 1024);
 }

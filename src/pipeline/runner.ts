@@ -14,7 +14,7 @@ import { cacheKey, LookupCache, type CacheKey, type Finished } from './dedup.js'
 import { Dispatcher, type RetryInfo, type Task } from './dispatcher.js';
 import { NO_STORE, type AnswerSlot, type AnswerStore } from '../store/answer-store.js';
 import type { SpendCap } from './spend-cap.js';
-import { RateLimiter } from './rate-limiter.js';
+import { pacerFor, type Pacing } from './pacer.js';
 import { buildRecord, newRow, type RowState, type RunMode } from './records-build.js';
 import { Notifier, ReorderWindow, windowSize } from './reorder.js';
 import { DEFAULT_MAX_WAIT_MS, type Random } from './retry.js';
@@ -40,8 +40,16 @@ export interface RunDeps {
   readonly stats: RunStats;
   /** Requests in flight across all kinds. Default 16. */
   readonly concurrency?: number;
-  /** Requests/s per kind; 0 = no client-side limit. Default: the descriptor's documented limit. */
+  /**
+   * The user's requests/s per kind (--rate), a hard ceiling; 0 = no client-side limit. Without it
+   * each kind starts at its documented limit and follows what the service's headers say.
+   */
   readonly rates?: Partial<Record<LookupKind, number>>;
+  /**
+   * The pacer of this key at this service, when its owner keeps it across runs; else the run
+   * makes its own from `rates`.
+   */
+  readonly pacer?: Pacing;
   /** Retries of one lookup after a transient failure. Default 5. */
   readonly retries?: number;
   /** Consecutive rows failed after retries that stop the run. Default 20; 0 = off. */
@@ -150,11 +158,11 @@ class Run {
     this.parsing = { validate: plan.validate };
     const random = deps.random ?? Math.random;
     const now = deps.clock.now();
-    const limiters = plan.lookups.map((d) => new RateLimiter(deps.rates?.[d.kind] ?? d.defaultRate, now, random));
+    const pacer = deps.pacer ?? pacerFor(plan.lookups, deps.rates, now, random);
     // Every in-flight request and pending wakeup listens on this one signal.
     setMaxListeners(0, this.halt.signal);
     this.dispatcher = new Dispatcher<LookupTask>(
-      { transport: deps.transport, clock: deps.clock, stats: deps.stats, limiters, concurrency, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal, cap: deps.cap },
+      { transport: deps.transport, clock: deps.clock, stats: deps.stats, pacer, concurrency, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal, cap: deps.cap },
       {
         done: (task, answer, keep) => this.done(task, answer, keep),
         fatal: (task, error) => {
@@ -169,6 +177,8 @@ class Run {
         capped: () => this.stop('cap'),
         retrying: deps.onRetry && ((info) => deps.onRetry?.(info)),
       },
+      plan.lookups.length,
+      (i) => (plan.lookups[i] as LookupDescriptor).kind,
     );
   }
 

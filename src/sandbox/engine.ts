@@ -7,7 +7,7 @@ import { FaultInjector } from './faults.js';
 import { seedValue } from './hash.js';
 import { KeyRing, bearerKey, type KeyState } from './keys.js';
 import { applyPatch, optionProblems, type SandboxOptions } from './options.js';
-import { peek, rateHeaders, take, type RateVerdict } from './rate-window.js';
+import { peek, rateHeaders, take, type RateVerdict, type RateWindow, type WindowRule } from './rate-window.js';
 import { StatsRecorder } from './stats.js';
 
 /** What each lookup accepts, and how a refusal explains it. */
@@ -68,10 +68,24 @@ export class SandboxEngine {
     return state;
   }
 
+  /** How this lookup's budget is enforced and reported: its own, or the one all lookups share. */
+  rule(kind: LookupKind): WindowRule {
+    const o = this.options;
+    const limit = o.sharedLimit > 0 ? o.sharedLimit : o.limits[kind];
+    return { limit, windowMs: o.windowMs, burst: o.burst, headers: o.rateHeaders, hideLimit: o.hideLimit };
+  }
+
+  private window(kind: LookupKind, key: KeyState): RateWindow {
+    return this.options.sharedLimit > 0 ? key.shared : key.windows[kind];
+  }
+
   /** Counts a request in the key's window for this lookup. */
   take(kind: LookupKind, key: KeyState): RateVerdict {
-    const v = take(key.windows[kind], this.options.limits[kind], this.now());
+    const now = this.now();
+    const w = this.window(kind, key);
+    const v = take(w, this.rule(kind), now);
     if (!v.allowed) this.stats.count('rateLimited');
+    else if (v.limit > 0) this.stats.counted(now, w.count, `${this.options.sharedLimit > 0 ? 'shared' : kind}:${w.index * this.options.windowMs}`);
     return v;
   }
 
@@ -83,11 +97,12 @@ export class SandboxEngine {
     if (!injected429) return this.take(kind, key);
     this.stats.count('rateLimited');
     this.stats.fault('rate429');
-    return { ...this.peek(kind, key), allowed: false, remaining: 0 };
+    // A gateway's 429: the headers it passes on show the window's real room.
+    return { ...this.peek(kind, key), allowed: false };
   }
 
   peek(kind: LookupKind, key: KeyState | undefined): RateVerdict {
-    return peek(key?.windows[kind], this.options.limits[kind], this.now());
+    return peek(key && this.window(kind, key), this.rule(kind), this.now());
   }
 
   /** The rate headers of an answer no key's window counts (wrong method, no key, server error). */

@@ -27,11 +27,12 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export async function startSandbox(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+/** `now`: the sandbox's clock (epoch ms), for tests that step its rate windows; default Date.now. */
+export async function startSandbox(options: Partial<SandboxOptions> = {}, { now }: { now?: () => number } = {}): Promise<Sandbox> {
   const problems = optionProblems(options as Record<string, unknown>);
   if (problems.length > 0) throw new TypeError(`invalid sandbox options: ${problems.join('; ')}`);
   const merged = applyPatch({ ...DEFAULT_OPTIONS, limits: { ...DEFAULT_OPTIONS.limits } }, options);
-  const engine = new SandboxEngine(merged);
+  const engine = new SandboxEngine(merged, now);
   // The certificate code (and its X.509 library) loads only for a TLS sandbox.
   const certificates = merged.tls ? await import('./certificate.js') : undefined;
   const tls = merged.tls === true ? await certificates?.makeCertificate(merged.host) : merged.tls || undefined;

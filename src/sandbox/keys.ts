@@ -7,6 +7,8 @@ export interface KeyState {
   /** The key as stats and logs show it: masked, plus a number when two keys mask alike. */
   readonly label: string;
   readonly windows: Record<LookupKind, RateWindow>;
+  /** The window every lookup counts in when the limit is shared (sandbox --shared-limit). */
+  readonly shared: RateWindow;
   billed: number;
 }
 
@@ -28,7 +30,7 @@ export class KeyRing {
       let label = kept?.label ?? maskSecret(key);
       for (let n = 2; labels.has(label); n++) label = `${maskSecret(key)} #${n}`;
       labels.add(label);
-      this.keys.set(key, kept ?? { label, windows: { lrn: newWindow(), cnam: newWindow(), trust: newWindow() }, billed: 0 });
+      this.keys.set(key, kept ?? { label, windows: { lrn: newWindow(), cnam: newWindow(), trust: newWindow() }, shared: newWindow(), billed: 0 });
     }
   }
 
@@ -46,7 +48,7 @@ export class KeyRing {
   resetUsage(): void {
     for (const state of this.keys.values()) {
       state.billed = 0;
-      for (const w of Object.values(state.windows)) w.count = 0;
+      for (const w of [...Object.values(state.windows), state.shared]) w.count = 0;
     }
   }
 }

@@ -2,6 +2,7 @@
 // checks, so a bad value is refused the same way wherever it comes from.
 import { isObject } from '../core/json.js';
 import { isLookupKind, type LookupKind } from '../core/lookups.js';
+import type { RateHeaderStyle } from './rate-window.js';
 
 /** The error bodies the sandbox sends (see error-styles.ts). */
 export const ERROR_STYLES = ['numintel', 'vri'] as const;
@@ -26,6 +27,16 @@ export interface SandboxOptions {
   /** Picks the synthetic universe: the same seed and number always give the same answer. */
   seed: number | string;
   limits: SandboxLimits;
+  /** Length of every rate window, ms (whole seconds). Default 1000. */
+  windowMs: number;
+  /** One budget per key for all lookups, requests per window, instead of each lookup's; 0 = off. */
+  sharedLimit: number;
+  /** At most this × the limit's per-second average in any wall-clock second; undefined = no cap within the window. */
+  burst: number | undefined;
+  /** Leave the limit out of the rate headers (X-RateLimit-Limit, the policy's quota). */
+  hideLimit: boolean;
+  /** Which fields report the budget: X-RateLimit-* (default), the IETF RateLimit/RateLimit-Policy, or both. */
+  rateHeaders: RateHeaderStyle;
   /** Billed lookups allowed per key; undefined = unlimited. Past it: 402. */
   quota: number | undefined;
   /** Added to every lookup/GraphQL response, in ms. */
@@ -62,6 +73,11 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
   apiKeys: [DEFAULT_API_KEY],
   seed: 0,
   limits: { ...DEFAULT_LIMITS },
+  windowMs: 1000,
+  sharedLimit: 0,
+  burst: undefined,
+  hideLimit: false,
+  rateHeaders: 'x',
   quota: undefined,
   latencyMs: 0,
   jitterMs: 0,
@@ -78,6 +94,11 @@ const RUNTIME_KEYS = [
   'apiKeys',
   'seed',
   'limits',
+  'windowMs',
+  'sharedLimit',
+  'burst',
+  'hideLimit',
+  'rateHeaders',
   'quota',
   'latencyMs',
   'jitterMs',
@@ -132,10 +153,23 @@ export function optionProblems(patch: Readonly<Record<string, unknown>>): string
         if (value !== undefined && value !== null && !isCount(value, Number.MAX_SAFE_INTEGER)) bad(name, 'a whole number ≥ 0, or null for unlimited');
         break;
       case 'verbose':
+      case 'hideLimit':
         if (typeof value !== 'boolean') bad(name, 'true or false');
         break;
       case 'errorStyle':
         if (!(ERROR_STYLES as readonly unknown[]).includes(value)) bad(name, ERROR_STYLES.map((x) => JSON.stringify(x)).join(' or '));
+        break;
+      case 'windowMs':
+        if (!isCount(value, 86_400_000) || value < 1000 || value % 1000 !== 0) bad(name, 'whole seconds in ms, from 1000 to 86400000');
+        break;
+      case 'sharedLimit':
+        if (!isCount(value, 1_000_000_000)) bad(name, 'a whole number ≥ 0 (0 = each lookup its own limit)');
+        break;
+      case 'burst':
+        if (value !== null && !(typeof value === 'number' && value >= 1 && value <= 1000)) bad(name, 'a factor from 1 to 1000, or null for no cap');
+        break;
+      case 'rateHeaders':
+        if (value !== 'x' && value !== 'ietf' && value !== 'both') bad(name, '"x", "ietf" or "both"');
         break;
       case 'log':
         if (typeof value !== 'function') bad(name, 'a function');
@@ -178,6 +212,7 @@ export function applyPatch(base: SandboxOptions, patch: Partial<SandboxOptions>)
   const next: SandboxOptions = { ...base, ...stripUndefined(patch) };
   if (patch.limits) next.limits = { ...base.limits, ...patch.limits };
   if ('quota' in patch) next.quota = patch.quota ?? undefined;
+  if ('burst' in patch) next.burst = patch.burst ?? undefined;
   return next;
 }
 

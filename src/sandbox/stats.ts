@@ -23,7 +23,15 @@ export interface SandboxStats {
   /** TLS handshakes that failed (the client did not trust the certificate, or spoke plain HTTP): no request reached the service. */
   tlsFailures: number;
   faults: Record<FaultKind, number> & { delayed: number };
+  /**
+   * Requests the rate windows let through: how many, when the first and the last came (epoch ms,
+   * null before any), and the most that one window of one budget counted.
+   */
+  windows: { counted: number; first: number | null; last: number | null; busiest: number; counts: Record<string, number> };
 }
+
+/** Windows whose counts the stats keep (the latest first out past this). */
+const KEPT_WINDOWS = 100_000;
 
 export type RequestEndpoint = LookupKind | 'graphql';
 
@@ -34,6 +42,20 @@ export class StatsRecorder {
   private lookups = { lrn: 0, cnam: 0, trust: 0 };
   private counters = { rateLimited: 0, billed: 0, invalid: 0, unauthorized: 0, paymentRequired: 0, tlsFailures: 0 };
   private faults = { reset: 0, hang: 0, error: 0, rate429: 0, delayed: 0 };
+  private windows = { counted: 0, first: null as number | null, last: null as number | null, busiest: 0 };
+  /** Per "budget:window start (epoch ms)": the requests it counted. */
+  private counts = new Map<string, number>();
+
+  /** A request a rate window counted at `at`, the `inWindow`-th of the window `window` ("budget:start"). */
+  counted(at: number, inWindow: number, window: string): void {
+    const w = this.windows;
+    w.counted++;
+    w.first ??= at;
+    w.last = at;
+    if (inWindow > w.busiest) w.busiest = inWindow;
+    if (!this.counts.has(window) && this.counts.size >= KEPT_WINDOWS) this.counts.delete(this.counts.keys().next().value as string);
+    this.counts.set(window, inWindow);
+  }
 
   request(endpoint: RequestEndpoint): void {
     this.requests[endpoint]++;
@@ -72,6 +94,7 @@ export class StatsRecorder {
       lookups: { ...this.lookups },
       ...this.counters,
       faults: { ...this.faults },
+      windows: { ...this.windows, counts: Object.fromEntries(this.counts) },
     };
   }
 }

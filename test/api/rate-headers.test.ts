@@ -11,9 +11,14 @@ describe('parseRateInfo', () => {
     ['a list value keeps its first number', { 'x-ratelimit-limit': '100, 100;w=60' }, { limit: 100 }],
     ['draft separate fields', { 'ratelimit-limit': '100', 'ratelimit-remaining': '5', 'ratelimit-reset': '7' }, { limit: 100, remaining: 5, resetAt: NOW + 7000 }],
     ['draft dictionary', { ratelimit: 'limit=100, remaining=50, reset=30' }, { limit: 100, remaining: 50, resetAt: NOW + 30_000 }],
-    ['draft list with policy', { ratelimit: '"default";r=50;t=30', 'ratelimit-policy': '"default";q=100;w=60' }, { limit: 100, remaining: 50, resetAt: NOW + 30_000 }],
-    ['draft list: the tightest policy binds', { ratelimit: '"burst";r=5;t=1, "day";r=500;t=3600' }, { remaining: 5, resetAt: NOW + 3_600_000 }],
-    ['older policy form', { 'ratelimit-policy': '100;w=60' }, { limit: 100 }],
+    ['draft list with policy', { ratelimit: '"default";r=50;t=30', 'ratelimit-policy': '"default";q=100;w=60' }, { limit: 100, remaining: 50, resetAt: NOW + 30_000, windowMs: 60_000 }],
+    ['draft list: the policy with the least room binds, until its own reset', { ratelimit: '"burst";r=5;t=1, "day";r=500;t=3600' }, { remaining: 5, resetAt: NOW + 1000 }],
+    [
+      "draft list: the binding policy's quota and window",
+      { ratelimit: '"minute";r=5000;t=40, "burst";r=150;t=1', 'ratelimit-policy': '"minute";q=6000;w=60, "burst";q=200;w=1' },
+      { limit: 200, remaining: 150, resetAt: NOW + 1000, windowMs: 1000 },
+    ],
+    ['older policy form', { 'ratelimit-policy': '100;w=60' }, { limit: 100, windowMs: 60_000 }],
     ['X-RateLimit wins over the draft', { 'x-ratelimit-remaining': '3', 'ratelimit-remaining': '9' }, { remaining: 3 }],
   ])('%s', (_name, headers, expected) => {
     expect(parseRateInfo(rateFields(headers), NOW)).toEqual(expected);

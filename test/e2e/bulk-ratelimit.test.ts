@@ -37,8 +37,9 @@ const clockMs = (hms: string) => {
 };
 
 /**
- * From the trace: every request of this kind sent after a 429 was read but before the wait that
- * 429 advertised (the sandbox always says Retry-After: 1, so never less than RETRY_AFTER_MS).
+ * From the trace: every request of this kind sent after a 429 that showed the window spent was read
+ * but before the wait that 429 advertised (the sandbox always says Retry-After: 1, so never less
+ * than RETRY_AFTER_MS); and every 429 read with at least that wait for its own retry.
  */
 function early(stderr: string, kind: LookupKind): { read: number; bad: { after: string; early: Sent; waitMs: number }[] } {
   const bad: { after: string; early: Sent; waitMs: number }[] = [];
@@ -49,7 +50,10 @@ function early(stderr: string, kind: LookupKind): { read: number; bad: { after: 
     const at = clockMs(m[1]);
     if (m[2].startsWith('←')) {
       const waitMs = Number(/wait=(\d+)ms/.exec(line)?.[1] ?? 0);
-      holds.push({ line, until: at + waitMs, waitMs });
+      // A 429 whose headers show room left in the window (a spurious one) holds only its own
+      // retry, by the wait read here (checked below); one that shows the window spent holds the kind.
+      const room = Number(/remaining=(\d+)/.exec(line)?.[1] ?? 0);
+      holds.push({ line, until: room > 0 ? 0 : at + waitMs, waitMs });
       continue;
     }
     for (const h of holds) if (at < h.until) bad.push({ after: h.line, early: { at, line }, waitMs: h.waitMs });

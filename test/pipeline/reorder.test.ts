@@ -20,8 +20,8 @@ describe('ReorderWindow', () => {
   });
 
   it('sizes the read-ahead from the concurrency', () => {
-    expect(windowSize(16)).toBe(256);
-    expect(windowSize(100)).toBe(400);
+    expect(windowSize(16)).toBe(1024);
+    expect(windowSize(500)).toBe(2000);
     expect(() => new ReorderWindow(0)).toThrow(/got 0/);
   });
 

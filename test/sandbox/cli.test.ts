@@ -119,7 +119,7 @@ describe('numintel sandbox', () => {
   });
 
   it('refuses bad values as usage errors', async () => {
-    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--fail-rate', '2'], ['--limit-cnam', '-1'], ['--api-key', 'short'], ['--latency', '1.5']]) {
+    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--fail-rate', '2'], ['--limit-cnam', '-1'], ['--api-key', 'short'], ['--latency', '1.5'], ['--window', '0'], ['--window', '1.5'], ['--burst', '0.5'], ['--shared-limit', 'x'], ['--rate-headers', 'draft']]) {
       const { world } = fakeWorld();
       const err = await sandboxCommand(world).exitOverride().parseAsync(args, { from: 'user' }).catch((e: unknown) => e);
       expect(err, args.join(' ')).toBeInstanceOf(NumintelError);
@@ -132,7 +132,7 @@ describe('numintel sandbox', () => {
     let text = '';
     cmd.configureOutput({ writeOut: (s) => (text += s) }).exitOverride();
     expect(() => cmd.parse(['--help'], { from: 'user' })).toThrow();
-    for (const word of ['--fail-rate', '--limit-trust', '401', '402', 'WWW-Authenticate', 'timestamp for CNAM and trust', 'retry_after', 'INVALID_NUMBER', '/__sandbox/stats', 'TOLLFREE', 'high|medium|low']) {
+    for (const word of ['--fail-rate', '--limit-trust', '401', '402', 'WWW-Authenticate', 'timestamp for CNAM and trust', 'retry_after', 'INVALID_NUMBER', '/__sandbox/stats', 'TOLLFREE', 'high|medium|low', '--window', '--shared-limit', '--burst', '--hide-limit', '--rate-headers', 'RateLimit-Policy']) {
       expect(text).toContain(word);
     }
   });

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// Client CPU per lookup: the real CLI, CSV in → CSV out (`lrn -i in.csv -o out.csv --rate 0`),
+// against a fixed-response server (its own process, so the server is not the bottleneck), beside
+// a bare undici loop (bench/lib/bare-loop.js: POST, read, parse, nothing else) on the same numbers
+// in the same run. Each is its own process, measured by /usr/bin/time as user+sys CPU seconds;
+// the figure is µs per lookup, and the ratio CLI ÷ bare loop (target ≤ 1.3).
+// Run after `npm run build`:
+//   node bench/cpu-per-lookup.js [rows=100000] [concurrency=16] [--prof]
+// --prof also runs the CLI under `node --cpu-prof` and prints the functions with the most self time.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CLI, ROOT, countLines, fmt, report, tempDir, validNumbers, writeLines } from './lib/harness.js';
+
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const rows = Number(args[0] ?? 100_000);
+const concurrency = Number(args[1] ?? 16);
+const prof = process.argv.includes('--prof');
+
+/** Runs `argv` under /usr/bin/time; resolves with its user+sys CPU seconds and wall seconds. */
+async function timed(argv, env) {
+  const started = performance.now();
+  const child = spawn('/usr/bin/time', ['-f', 'CPU %U %S', ...argv], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (c) => (stderr += c));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 600_000);
+  const [code] = await once(child, 'exit');
+  clearTimeout(killer);
+  const m = /CPU (\d+\.\d+) (\d+\.\d+)/.exec(stderr);
+  if (code !== 0 || !m) throw new Error(`${argv.join(' ')} ended ${code}:\n${stderr.slice(-2000)}`);
+  return { cpu: Number(m[1]) + Number(m[2]), user: Number(m[1]), sys: Number(m[2]), seconds: (performance.now() - started) / 1000 };
+}
+
+async function startFixedServer() {
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'lib', 'fixed-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.setEncoding('utf8');
+    child.stdout.once('data', (d) => resolve(/listening (\d+)/.exec(d)?.[1]));
+    child.once('exit', (c) => reject(new Error(`fixed server exited ${c}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+const tmp = await tempDir();
+const server = await startFixedServer();
+try {
+  const numbers = validNumbers(rows, 11);
+  const csv = join(tmp.dir, 'in.csv');
+  const list = join(tmp.dir, 'in.txt');
+  await writeLines(csv, 'id,phone', numbers, (n, i) => `${i},${n}`);
+  await writeLines(list, null, numbers);
+  const env = { PATH: process.env.PATH ?? '', HOME: tmp.dir, NUMINTEL_CONFIG_DIR: join(tmp.dir, 'config'), NUMINTEL_BASE_URL: server.url, NUMINTEL_API_KEY: 'sandbox-key-0000' };
+  const out = join(tmp.dir, 'out.csv');
+  const cliArgs = [CLI, 'lrn', '-i', csv, '-o', out, '--rate', '0', '--concurrency', String(concurrency), '--no-progress', '-q'];
+  // One warm-up of each (the CLI writes its code cache on the first run), then the measured runs.
+  await timed([process.execPath, ...cliArgs], env);
+  const cli = await timed([process.execPath, ...cliArgs], env);
+  const written = (await countLines(out)) - 1;
+  if (written !== rows) throw new Error(`CLI wrote ${written} rows, expected ${rows}`);
+  const bareArgs = [process.execPath, join(ROOT, 'bench', 'lib', 'bare-loop.js'), server.url, 'sandbox-key-0000', list, String(concurrency)];
+  await timed(bareArgs, env);
+  const bare = await timed(bareArgs, env);
+  const us = (t) => (t.cpu * 1e6) / rows;
+  const ratio = us(cli) / us(bare);
+  console.log(`CPU per lookup: ${fmt(rows)} rows, concurrency ${concurrency}, fixed-response server (node ${process.version})`);
+  console.log(`  CLI (CSV in → CSV out): ${us(cli).toFixed(1)} µs/lookup user+sys (${cli.user.toFixed(2)} + ${cli.sys.toFixed(2)} s, ${fmt(rows / cli.seconds)} lookups/s)`);
+  console.log(`  bare undici loop:       ${us(bare).toFixed(1)} µs/lookup user+sys (${bare.user.toFixed(2)} + ${bare.sys.toFixed(2)} s, ${fmt(rows / bare.seconds)} lookups/s)`);
+  console.log(`  CLI ÷ bare: ${ratio.toFixed(2)}×   (target ≤ 1.3×)`);
+  report('cpu-per-lookup', { rows, concurrency, cliUs: us(cli), bareUs: us(bare), ratio });
+  if (prof) await profile(cliArgs, env);
+} finally {
+  server.stop();
+  await tmp.remove();
+}
+
+/** The CLI under --cpu-prof: the 20 functions with the most self time, as shares of the samples. */
+async function profile(cliArgs, env) {
+  const dir = join(tmp.dir, 'prof');
+  await timed([process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, ...cliArgs], env);
+  const [file] = await readdir(dir);
+  const p = JSON.parse(await readFile(join(dir, file), 'utf8'));
+  const self = new Map();
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const counts = new Map();
+  for (const s of p.samples) counts.set(s, (counts.get(s) ?? 0) + 1);
+  let total = 0;
+  for (const [id, n] of counts) {
+    const node = byId.get(id);
+    const f = node.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + n);
+    total += n;
+  }
+  console.log('  profile (self time):');
+  for (const [name, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`    ${((n / total) * 100).toFixed(1).padStart(5)}%  ${name}`);
+}
