@@ -16,6 +16,7 @@ import { createTransport } from './api/index.js';
 import { runPipeline } from './pipeline/runner.js';
 import { stopFailure } from './pipeline/stop.js';
 import { Session } from './pipeline/session.js';
+import { pacerFor } from './pipeline/pacer.js';
 import { DEFAULT_MAX_AGE } from './settings/max-age.js';
 import { MemoryAnswerStore, NO_STORE, type AnswerStore } from './store/answer-store.js';
 import type { Sandbox, SandboxOptions } from './sandbox/index.js';
@@ -142,11 +143,16 @@ export function createClient(config: ClientConfig): NumintelClient {
     env: config.env,
   });
 
+  // The client's pacer: one per key and service, shared by every run and call, so bulk(),
+  // enrich() and parallel lookup() calls together keep to the limits the service enforces.
+  const pacer = pacerFor(Object.values(LOOKUPS), config.rates, clock.now());
+
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {
     checkKinds(kinds);
     const handle = runPipeline(items(numbers), { mode, lookups: kinds.map((k) => LOOKUPS[k]), options, validate: options.validate !== false }, {
       transport,
       answers: store,
+      pacer,
       clock,
       stats: options.stats ?? newRunStats(clock.now()),
       concurrency: config.concurrency,
@@ -163,7 +169,7 @@ export function createClient(config: ClientConfig): NumintelClient {
   // Single lookups share one run per lookup and options: parallel calls pace, share the
   // concurrency slots and send each number once, as bulk() would.
   const session = new Session(
-    { transport, answers: store, clock, concurrency: config.concurrency, rates: config.rates, retries: config.retries },
+    { transport, answers: store, pacer, clock, concurrency: config.concurrency, rates: config.rates, retries: config.retries, maxWaitMs: config.maxWaitMs },
     (stopped) => stopFailure(stopped),
   );
 

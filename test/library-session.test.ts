@@ -28,6 +28,25 @@ describe('a client session', () => {
     for (const n of NUMBERS) expect(after.byNumber[`lrn:1${n}`]).toBe(1);
   });
 
+  it('bulk() and parallel lookup() calls at once share the limit: no 429 at 20/s', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { lrn: 20 } });
+    const before = await sandboxStats(sb);
+    const listed = Array.from({ length: 20 }, (_, i) => `201555${String(400 + i).padStart(4, '0')}`);
+    const single = Array.from({ length: 20 }, (_, i) => `201555${String(500 + i).padStart(4, '0')}`);
+    const bulk = (async () => {
+      const out: unknown[] = [];
+      for await (const r of client.bulk('lrn', listed)) out.push(r);
+      return out;
+    })();
+    const [fromBulk, fromLookups] = await Promise.all([bulk, Promise.all(single.map((n) => client.lookup('lrn', n)))]);
+    await client.close();
+    const after = await sandboxStats(sb);
+    expect(fromBulk).toHaveLength(20);
+    expect(fromLookups.every((r) => r.ok)).toBe(true);
+    expect(after.requests.lrn - before.requests.lrn).toBe(40);
+    expect(after.rateLimited - before.rateLimited).toBe(0);
+  });
+
   it('answers are kept across calls: a later bulk() of the same numbers sends nothing; cache "off" does', async () => {
     const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
     const first = await client.lookup('cnam', '2015550300', { spam: true });
