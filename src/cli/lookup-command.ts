@@ -116,7 +116,7 @@ function addRunOptions(cmd: Command): void {
     .option('--report <file.html>', 'when the run ends, write a report of its records as one HTML page (see numintel report)')
     .optionsGroup('Throughput and retries:')
     .option('--concurrency <n>', 'requests in flight at most (default 16)', intOption(1))
-    .option('--rate <n>', 'requests per second per lookup (default: the documented limit; 0 = no client limit)', numberOption(0))
+    .option('--rate <n>', 'a ceiling, requests per second per lookup (default: the pace the service allows, from its headers; 0 = none)', numberOption(0))
     .option('--retries <n>', 'retries of a failed request (default 5)', intOption(0))
     .option('--timeout <seconds>', 'per-request timeout (default 15)', numberOption(0, { exclusive: true }))
     .option('--max-wait <seconds>', 'longest wait a server may ask for (Retry-After); a longer one stops the run, resumably, exit 5 (default 300)', numberOption(0))
