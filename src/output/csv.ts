@@ -7,7 +7,7 @@ import type { OutputRecord } from '../core/records.js';
 import type { OpeningSink } from '../core/run.js';
 import { csvPlan, planHeader, recordValues } from './csv-layout.js';
 import type { OutputLayout, SinkStyle } from './layout.js';
-import { neutraliseFormula } from './sanitize.js';
+import { neutraliseFormula, stripEscapes } from './sanitize.js';
 import { createTextWriter } from './stream-write.js';
 
 export type Delimiter = ',' | '\t';
@@ -32,9 +32,9 @@ export function csvLine(cells: readonly string[], delimiter: Delimiter = ','): s
 export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}, delimiter: Delimiter = ','): OpeningSink {
   const plan = csvPlan(layout);
   const writer = createTextWriter(out);
-  // Only service text is neutralised: the user's input columns and our own input/number cells
-  // pass through as they are.
-  const service = style.rawCsv ? (cell: string) => cell : neutraliseFormula;
+  // Only service text is made safe (no escape sequences, no formulas): the user's input columns
+  // and our own input/number cells pass through as they are. --raw-csv writes it as sent.
+  const service = style.rawCsv ? (cell: string) => cell : (cell: string) => neutraliseFormula(stripEscapes(cell));
   // The header is owed until begin (or the first write, or end, so an empty run still yields a
   // valid file with its header), unless we are appending to a file that has it.
   let headerOwed = !layout.appending;

@@ -16,6 +16,18 @@ export function stripControl(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, '').replace(LINE_BREAKS, ' ').replace(CONTROL, '');
 }
 
+// Controls other than tab and line breaks (which CSV quoting carries).
+// eslint-disable-next-line no-control-regex
+const CONTROL_BUT_BREAKS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * For a file: escape sequences and control characters removed, tabs and line breaks kept (a CSV
+ * cell quotes them), so `cat`ing the file cannot drive the terminal.
+ */
+export function stripEscapes(text: string): string {
+  return text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL_BUT_BREAKS, '');
+}
+
 // A number, signed or not, cannot be a formula; leaving it alone keeps `+12015550123` and `-5` usable.
 const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -131,6 +131,17 @@ describe('csv sink', () => {
       expect(rows[2]).toEqual(['+x', '-2', '12015550124', '-5', `'\tcmd`, '']);
     });
 
+    it('removes terminal escape sequences and control characters from service text, keeping line breaks', async () => {
+      const esc = String.fromCharCode(27);
+      const records = [ok('cnam', '1', '12015550123', { number: '12015550123', cnam: `${esc}[31mRED${esc}[0m ${esc}]0;title${String.fromCharCode(7)}CO\u0000RP\nLINE 2` }, { name: `${esc}[1mkept`, phone: '1' })];
+      const { rows } = await csv(layout, records);
+      expect(rows[1]?.[4]).toBe('RED CORP\nLINE 2');
+      // The user's own cells are theirs: unchanged.
+      expect(rows[1]?.[0]).toBe(`${esc}[1mkept`);
+      const raw = await csv(layout, records, { rawCsv: true });
+      expect(raw.rows[1]?.[4]).toContain(`${esc}[31m`);
+    });
+
     it('is switched off by rawCsv', async () => {
       const { rows } = await csv(layout, evil, { rawCsv: true });
       expect(rows[1]).toEqual(['@SUM(1)', '=1+1', '12015550123', '+12015550123', '=HYPERLINK("http://x")', '']);
