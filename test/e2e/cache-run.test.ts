@@ -138,6 +138,32 @@ describe('the lookup cache across runs', () => {
   });
 });
 
+describe('a run the service stops (402)', () => {
+  it('answers received before the stop are kept: the resume after more credit pays each number once', async () => {
+    await withSandbox(
+      async (sb) => {
+        const { dir, list, env } = setup(sb, Array.from({ length: 40 }, (_, i) => `201555${String(300 + i).padStart(4, '0')}`));
+        const out = join(dir, 'out.csv');
+        const stopped = await runCli(['lrn', '-i', list, '-o', out, '--concurrency', '8'], { env });
+        expect(stopped.code, stopped.stderr).toBe(3);
+        const billedFirst = (await sandboxStats(sb)).billed;
+        // More credit, then the resume: every number the service already answered comes from the
+        // cache, even those behind the refused row that the first run could not write.
+        const raised = await fetch(`${sb.url}/__sandbox/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"quota":null}' });
+        expect(raised.ok).toBe(true);
+        const resumed = await runCli(['lrn', '-i', list, '-o', out, '--resume'], { env });
+        expect(resumed.code, resumed.stderr).toBe(0);
+        const stats = await sandboxStats(sb);
+        expect(stats.billed).toBe(40);
+        for (const [number, count] of Object.entries(stats.byNumber)) expect(count, number).toBe(1);
+        expect(billedFirst).toBeGreaterThanOrEqual(12);
+        expect(parseCsv(readFileSync(out, 'utf8'))).toHaveLength(41);
+      },
+      { quota: 12, latencyMs: 20 },
+    );
+  });
+});
+
 describe('the spend cap', () => {
   it('--max-lookups: exactly that many requests reach the service, exit 5 with the resume hint; resume finishes the same file', async () => {
     await withSandbox(async (sb) => {
