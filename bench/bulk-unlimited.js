@@ -7,33 +7,10 @@
 //   node bench/bulk-unlimited.js [rows=100000] [concurrency=16,…]
 // Several concurrencies (comma-separated) are measured one after the other.
 import { join } from 'node:path';
-import pLimit from 'p-limit';
-import { Pool } from 'undici';
-import { cliEnv, countLines, fmt, report, runCli, startSandboxProcess, tempDir, validNumbers, writeLines } from './lib/harness.js';
+import { cliEnv, countLines, fmt, report, ROOT, runCli, startSandboxProcess, tempDir, validNumbers, writeLines } from './lib/harness.js';
 
 const rows = Number(process.argv[2] ?? 100_000);
 const concurrencies = String(process.argv[3] ?? '16').split(',').map(Number);
-
-async function bareLoop(sandbox, numbers, concurrency) {
-  const pool = new Pool(sandbox.url, { connections: concurrency, pipelining: 1 });
-  const limit = pLimit(concurrency);
-  const headers = { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${sandbox.apiKey}` };
-  let ok = 0;
-  const started = performance.now();
-  await Promise.all(
-    numbers.map((n) =>
-      limit(async () => {
-        const res = await pool.request({ path: '/api/v1/lrn', method: 'POST', headers, body: JSON.stringify({ phone_number: n }) });
-        const json = JSON.parse(await res.body.text());
-        if (res.statusCode === 200 && json.lrn) ok++;
-      }),
-    ),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  await pool.close();
-  if (ok !== numbers.length) throw new Error(`bare loop: ${numbers.length - ok} lookups failed`);
-  return { seconds, rate: numbers.length / seconds };
-}
 
 const tmp = await tempDir();
 const sandbox = await startSandboxProcess(['--limit-lrn', '0', '--limit-cnam', '0', '--limit-trust', '0']);
@@ -41,6 +18,9 @@ try {
   const numbers = validNumbers(rows, 7);
   const input = join(tmp.dir, 'in.csv');
   await writeLines(input, 'id,phone', numbers, (n, i) => `${i},${n}`);
+  // The bare loop (bench/lib/bare-loop.js, also cpu-per-lookup.js's baseline) reads plain numbers.
+  const list = join(tmp.dir, 'numbers.txt');
+  await writeLines(list, null, numbers);
   const env = cliEnv(tmp.dir, sandbox);
   console.log(`bulk, unlimited: ${fmt(rows)} unique valid numbers, sandbox limits off (node ${process.version})`);
   for (const concurrency of concurrencies) {
@@ -51,7 +31,8 @@ try {
     const billed = (await sandbox.stats()).billed;
     if (written !== rows || billed !== rows) throw new Error(`CLI wrote ${written} rows, sandbox billed ${billed}; expected ${rows}`);
     await sandbox.reset();
-    const bare = await bareLoop(sandbox, numbers, concurrency);
+    const bareRun = await runCli([sandbox.url, sandbox.apiKey, list, String(concurrency)], env, { cli: join(ROOT, 'bench', 'lib', 'bare-loop.js') });
+    const bare = { rate: rows / bareRun.seconds };
     const cliRate = rows / cli.seconds;
     const ratio = cliRate / bare.rate;
     console.log(
