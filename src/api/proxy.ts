@@ -41,6 +41,11 @@ export function proxyFromEnv(env: Env | undefined): ProxySettings | undefined {
   return settings.httpProxy || settings.httpsProxy ? settings : undefined;
 }
 
+/** The proxy a request to `url` goes through ('' for none): HTTPS_PROXY for https, else HTTP_PROXY. */
+export function proxyFor(p: ProxySettings, url: string): string {
+  return url.startsWith('https:') ? p.httpsProxy || p.httpProxy : p.httpProxy;
+}
+
 /** The proxy URL as it may be shown: without the user and password it may carry. */
 export function shownProxy(url: string): string {
   return url.replace(/^([^/@]*\/\/)?[^/@]*@/, '$1…@');

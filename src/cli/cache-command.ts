@@ -5,11 +5,11 @@ import { Command, Option } from 'commander';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
+import { LOOKUP_KINDS, type LookupKind } from '../core/lookups.js';
 import { DEFAULT_MAX_AGE, formatDuration, parseMaxAge, type MaxAge } from '../settings/max-age.js';
 import { configFilePath } from '../settings/config-dir.js';
-import { loadConfig } from '../settings/config-file.js';
-import { chooseProfile } from '../settings/resolve.js';
+import { effectiveValues, loadConfig } from '../settings/config-file.js';
+import { chooseProfile, requireProfile } from '../settings/resolve.js';
 import { CACHE_FILE_NAME, cacheDir } from '../store/cache-dir.js';
 import type { CacheStats, LmdbAnswerStore } from '../store/lmdb-store.js';
 import type { Figures } from './figures.js';
@@ -32,16 +32,20 @@ export function cacheCommand(world: World): Command {
   const out = (text: string) => void world.stdout.write(text);
   const warn = (message: string) => void world.stderr.write(`numintel: warning: ${message}\n`);
 
-  /** --max-age, else the profile's max-age, else the defaults. */
+  /** --max-age, else the profile's max-age (or the one it inherits from default), else the defaults. */
   async function maxAgeOf(flags: CacheFlags): Promise<MaxAge> {
     if (flags.maxAge !== undefined) return parseMaxAge(flags.maxAge, '--max-age');
     const profile = chooseProfile(flags.profile, world.env);
-    const stored = (await loadConfig(configFilePath(world.env, world.home))).profiles[profile.name]?.['max-age'];
-    return stored === undefined ? DEFAULT_MAX_AGE : parseMaxAge(String(stored), `profile ${profile.name} of the config file`);
+    const configPath = configFilePath(world.env, world.home);
+    const config = await loadConfig(configPath);
+    requireProfile(config, profile, configPath);
+    const { values, from } = effectiveValues(config, profile.name);
+    const stored = values['max-age'];
+    return stored === undefined ? DEFAULT_MAX_AGE : parseMaxAge(String(stored), `profile ${from['max-age']} of the config file`);
   }
 
-  async function open(flags: CacheFlags, readOnly: boolean, onWarning = warn): Promise<LmdbAnswerStore> {
-    const maxAge = await maxAgeOf(flags);
+  /** `maxAge` only matters to commands that judge freshness (stats, prune); clear needs none. */
+  async function open(maxAge: MaxAge, readOnly: boolean, onWarning = warn): Promise<LmdbAnswerStore> {
     // The database (a native module) loads only when a cache command runs.
     const { LmdbAnswerStore } = await import('../store/lmdb-store.js');
     return LmdbAnswerStore.open({ dir, origin: '', clock: world.clock, maxAge, readOnly, warn: onWarning });
@@ -68,7 +72,7 @@ export function cacheCommand(world: World): Command {
     .addOption(maxAgeOption())
     .addOption(profileOption())
     .action(async (flags: CacheFlags) => {
-      const store = await open(flags, true);
+      const store = await open(await maxAgeOf(flags), true);
       const stats = await store.stats();
       await store.close();
       const f = await figures();
@@ -83,7 +87,7 @@ export function cacheCommand(world: World): Command {
     .addOption(maxAgeOption())
     .addOption(profileOption())
     .action(async (flags: CacheFlags) => {
-      const store = await open(flags, false);
+      const store = await open(await maxAgeOf(flags), false);
       const removed = await store.prune();
       const left = (await store.stats()).entries;
       await store.close();
@@ -96,10 +100,9 @@ export function cacheCommand(world: World): Command {
     .description('remove every entry (the file itself, so its space is freed), or those of one lookup')
     .addOption(new Option('--lookup <kind>', 'only this lookup').choices([...LOOKUP_KINDS]))
     .action(async (flags: CacheFlags) => {
-      const kind = flags.lookup;
-      if (kind !== undefined && !isLookupKind(kind)) throw new UsageError(`unknown lookup "${kind}"`);
+      const kind = flags.lookup as LookupKind | undefined;
       let damaged: string | undefined;
-      const store = await open(flags, kind === undefined, (message) => {
+      const store = await open(DEFAULT_MAX_AGE, kind === undefined, (message) => {
         damaged = message;
       });
       if (kind !== undefined) {

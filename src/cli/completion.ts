@@ -2,7 +2,7 @@
 // choices, config keys), so they never drift from the commands. Profiles are asked of
 // `numintel config profiles` when completed, since they live in the user's config file.
 import type { Command, Option } from 'commander';
-import { SETTINGS } from '../settings/known-settings.js';
+import { SETTING_NAMES } from '../settings/known-settings.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -74,7 +74,7 @@ export function commandSpecs(program: Command): CommandSpec[] {
   return specs;
 }
 
-const CONFIG_KEYS = SETTINGS.map((s) => s.name);
+const CONFIG_KEYS = SETTING_NAMES;
 
 export function completionScript(shell: Shell, program: Command): string {
   const specs = commandSpecs(program);

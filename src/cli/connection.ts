@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { TlsError } from '../core/errors.js';
 import type { Transport } from '../core/transport.js';
 import { createTransport } from '../api/index.js';
-import { proxyFromEnv, shownProxy } from '../api/proxy.js';
+import { proxyFor, proxyFromEnv, shownProxy } from '../api/proxy.js';
 import { requireApiKey, requireBaseUrl, type Settings } from '../settings/resolve.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
@@ -14,7 +14,7 @@ export interface Connection {
 }
 
 export async function connect(
-  req: RunRequest,
+  req: Pick<RunRequest, 'sandbox' | 'numbers'>,
   settings: Settings,
   world: World,
   trace: ((line: string) => void) | undefined,
@@ -38,7 +38,7 @@ export async function connect(
     apiKey = requireApiKey(settings);
     if (settings.caFile !== undefined) ca = await readCaFile(settings.caFile, settings.source.caFile, world.cwd);
     const proxy = proxyFromEnv(env);
-    if (proxy) trace?.(`proxy: ${shownProxy(baseUrl.startsWith('https:') ? proxy.httpsProxy || proxy.httpProxy : proxy.httpProxy) || 'none'} (NO_PROXY: ${proxy.noProxy || 'none'})`);
+    if (proxy) trace?.(`proxy: ${shownProxy(proxyFor(proxy, baseUrl)) || 'none'} (NO_PROXY: ${proxy.noProxy || 'none'})`);
   }
   const transport = createTransport({
     baseUrl,

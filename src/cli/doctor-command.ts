@@ -5,13 +5,12 @@
 import { Command } from 'commander';
 import { LOOKUPS } from '../core/lookups.js';
 import { maskSecret } from '../core/secret.js';
-import { proxyFromEnv, shownProxy } from '../api/proxy.js';
+import { proxyFor, proxyFromEnv, shownProxy } from '../api/proxy.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect } from './connection.js';
 import { EXIT } from './exit.js';
 import { examples } from './help.js';
-import type { RunRequest } from './run-request.js';
 import type { SetExitCode } from './lookup-command.js';
 import type { World } from './world.js';
 
@@ -61,8 +60,7 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
     warn: (text) => void world.stderr.write(`numintel: warning: ${text}\n`),
   });
   if (!flags.sandbox) describeSetup(settings, world, line);
-  const req = { sandbox: flags.sandbox === true, numbers: [PROBE] } as Pick<RunRequest, 'sandbox' | 'numbers'> as RunRequest;
-  const connection = await connect(req, settings, world, undefined);
+  const connection = await connect({ sandbox: flags.sandbox === true, numbers: [PROBE] }, settings, world, undefined);
   try {
     const started = world.clock.now();
     const attempt = await connection.transport.send(LOOKUPS.lrn, PROBE, {}, world.interrupt);
@@ -94,7 +92,7 @@ function describeSetup(settings: Settings, world: World, line: (mark: string, wh
   const base = settings.baseUrl;
   line(base ? 'ok' : 'FAIL', 'base URL', base ? `${base} (from ${from(settings.source.baseUrl)})` : 'none: set one with `numintel config set base-url https://…`');
   const proxy = proxyFromEnv(world.env);
-  const via = base && proxy ? (base.startsWith('https:') ? proxy.httpsProxy || proxy.httpProxy : proxy.httpProxy) : '';
+  const via = base && proxy ? proxyFor(proxy, base) : '';
   line('ok', 'proxy', via ? `${shownProxy(via)} (NO_PROXY: ${proxy?.noProxy || 'none'})` : 'none');
   const trust = ['the system CAs'];
   if (world.env.NODE_EXTRA_CA_CERTS) trust.push(`NODE_EXTRA_CA_CERTS ${world.env.NODE_EXTRA_CA_CERTS}`);

@@ -13,7 +13,7 @@ import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect } from './connection.js';
 import { openOutput } from './output-target.js';
 import { openRunStore } from './run-store.js';
-import { parseFields, projectRecord } from '../output/fields.js';
+import { parseFields, projector } from '../output/fields.js';
 import { SpendCap } from '../pipeline/spend-cap.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
 import { UsageError } from '../core/errors.js';
@@ -98,6 +98,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     world.clock,
   );
   const sink = await createSink(target.format, target.stream, layout, target.style);
+  const project = fields && (target.format === 'json' || target.format === 'jsonl') ? projector(fields, req.lookups, req.options) : undefined;
   const report = req.report === undefined ? undefined : (await import('./report-hook.js')).reportHook(req.report, req.input, world, prices);
 
   let stopped: RunOutcome['stopped'] = null;
@@ -133,7 +134,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     });
     progress.start();
     for await (const record of run.records) {
-      await sink.write(fields ? projectRecord(record, fields, req.lookups, req.options) : record);
+      await sink.write(project ? project(record) : record);
       report?.observe(record);
       progress.update();
     }

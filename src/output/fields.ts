@@ -44,12 +44,17 @@ export function selectFields(active: readonly FieldSpec[], keep: ReadonlySet<str
   });
 }
 
-/** A record with only the selected fields in its result(s); envelope, errors and input untouched. */
-export function projectRecord(record: OutputRecord, selection: FieldSelection, lookups: readonly LookupDescriptor[], options: LookupOptions): OutputRecord {
-  const project = (d: LookupDescriptor, result: Result | null | undefined): Result | null => {
+/**
+ * The projection of records to the selected fields in their result(s) (envelope, errors and input
+ * untouched), worked out once per run: JSON records carry whole results, CSV and tables already
+ * write only the selected columns.
+ */
+export function projector(selection: FieldSelection, lookups: readonly LookupDescriptor[], options: LookupOptions): (record: OutputRecord) => OutputRecord {
+  const kept = new Map(lookups.map((d) => [d.kind, selectFields(activeFields(d, options), selection.get(d.kind))]));
+  const project = (kind: LookupKind, result: Result | null | undefined): Result | null => {
     if (!result) return result ?? null;
     const out: Result = {};
-    for (const f of selectFields(activeFields(d, options), selection.get(d.kind))) {
+    for (const f of kept.get(kind) ?? []) {
       if (!(f.name in result)) continue;
       const value = result[f.name];
       if (f.type !== 'object' || !isObject(value)) out[f.name] = value;
@@ -57,13 +62,12 @@ export function projectRecord(record: OutputRecord, selection: FieldSelection, l
     }
     return out;
   };
-  if (isEnrichRecord(record)) {
+  return (record) => {
+    if (!isEnrichRecord(record)) return { ...record, result: project(record.lookup, record.result) };
     const results: typeof record.results = {};
-    for (const d of lookups) results[d.kind] = project(d, record.results[d.kind]);
+    for (const d of lookups) results[d.kind] = project(d.kind, record.results[d.kind]);
     return { ...record, results };
-  }
-  const d = lookups.find((l) => l.kind === record.lookup);
-  return d ? { ...record, result: project(d, record.result) } : record;
+  };
 }
 
 /** The option flag a field column needs, when `name` is one of a lookup's optional columns. */

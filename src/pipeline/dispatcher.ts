@@ -70,7 +70,7 @@ export interface DispatchConfig {
 }
 
 /** A FIFO without O(n) shifts: a head index, compacted now and then. */
-class Fifo<T> {
+export class Fifo<T> {
   private items: T[] = [];
   private head = 0;
   get length(): number {
@@ -83,6 +83,7 @@ class Fifo<T> {
     return this.items[this.head];
   }
   shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head];
     this.head += 1;
     if (this.head > 1024 && this.head * 2 > this.items.length) {
@@ -214,8 +215,6 @@ export class Dispatcher<T extends Task> {
     }
     switch (a.kind) {
       case 'ok':
-        this.finish(task, a);
-        break;
       case 'invalid':
       case 'error':
         this.finish(task, a);

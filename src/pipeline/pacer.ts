@@ -74,7 +74,8 @@ export class Pacer implements Pacing {
     const start = ceiling ?? this.options.defaults[kind] ?? 0;
     const random = this.options.random ?? Math.random;
     lane = {
-      budget: new WindowBudget(start),
+      // The documented pace caps a window not yet confirmed; --rate (0 = none) is no such pace.
+      budget: new WindowBudget(this.options.defaults[kind] ?? start),
       bucket: new RateLimiter(start, now, random),
       ceiling: ceiling === undefined || ceiling === 0 ? undefined : new RateLimiter(ceiling, now, random),
       holdUntil: 0,

@@ -7,7 +7,8 @@ import { optionsFor, type LookupDescriptor, type LookupOptions } from '../core/l
 import type { LookupRecord } from '../core/records.js';
 import type { SourceItem } from '../core/run.js';
 import { newRunStats } from '../core/run.js';
-import type { AnswerStore } from '../store/answer-store.js';
+import { optionsKey, type AnswerStore } from '../store/answer-store.js';
+import { Fifo } from './dispatcher.js';
 import { runPipeline, type RunDeps, type RunOutcome } from './runner.js';
 
 /** Everything a run needs but its items, stats and signal. */
@@ -20,7 +21,7 @@ interface Waiter {
 
 /** A push-fed source: items wait here until the run pulls them; `end` lets the run finish. */
 class Inbox implements AsyncIterable<SourceItem> {
-  private readonly items: SourceItem[] = [];
+  private readonly items = new Fifo<SourceItem>();
   private wake: (() => void) | undefined;
   private ended = false;
 
@@ -36,9 +37,8 @@ class Inbox implements AsyncIterable<SourceItem> {
 
   async *[Symbol.asyncIterator](): AsyncIterator<SourceItem> {
     for (;;) {
-      const item = this.items.shift();
-      if (item) {
-        yield item;
+      if (this.items.length > 0) {
+        yield this.items.shift() as SourceItem;
         continue;
       }
       if (this.ended) return;
@@ -107,7 +107,7 @@ export class Session {
   /** One lookup through the lane of its kind and options; records come back as the run writes them. */
   lookup(d: LookupDescriptor, number: string, options: LookupOptions, validate = true): Promise<LookupRecord> {
     const opts = optionsFor(d, options);
-    const name = `${d.kind} ${Object.keys(opts).sort().join('+')} ${validate}`;
+    const name = `${d.kind} ${optionsKey(d.kind, opts)} ${validate}`;
     let lane = this.lanes.get(name);
     if (!lane || lane.done) {
       const made = new Lane(d, opts, validate, this.deps, () => {

@@ -88,11 +88,6 @@ export class WindowBudget {
     return Math.max(1, (this.fallbackLimit * this.windowMs()) / 1000);
   }
 
-  /** The limit as requests per second (for the pace of the fallback bucket). */
-  perSecond(): number {
-    return (this.limit() * 1000) / this.windowMs();
-  }
-
   windowMs(): number {
     return this.policyWindowMs ?? (this.seenWindowMs || DEFAULT_WINDOW_MS);
   }
@@ -103,7 +98,7 @@ export class WindowBudget {
    * over the part seen would burst, so the documented pace caps it until a window has rolled over.
    */
   private unconfirmedCap(): number {
-    if (this.policyWindowMs !== undefined || this.rolled || this.seenWindowMs <= 1000) return Infinity;
+    if (this.policyWindowMs !== undefined || this.rolled || this.seenWindowMs <= 1000 || this.fallbackLimit <= 0) return Infinity;
     return (this.fallbackLimit * 0.97) / 1000;
   }
 

@@ -226,7 +226,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   ),
 ];
 
-const SETTING_NAMES: readonly string[] = SETTINGS.map((s) => s.name);
+export const SETTING_NAMES: readonly string[] = SETTINGS.map((s) => s.name);
 
 export function findSetting(name: string): SettingSpec | undefined {
   return SETTINGS.find((s) => s.name === name);
