@@ -16,7 +16,7 @@ import { createTransport } from './api/index.js';
 import { runPipeline } from './pipeline/runner.js';
 import { stopFailure } from './pipeline/stop.js';
 import { Session } from './pipeline/session.js';
-import { pacerFor } from './pipeline/pacer.js';
+import { pacerFor } from './pipeline/dispatch/pacer.js';
 import { DEFAULT_MAX_AGE } from './settings/max-age.js';
 import { MemoryAnswerStore, NO_STORE, type AnswerStore } from './store/answer-store.js';
 import type { Sandbox, SandboxOptions } from './sandbox/index.js';

@@ -8,7 +8,7 @@ import type { JsonObject } from '../core/json.js';
 import { bodyMessage, bodyRetrySeconds, excerpt, looksLikeInvalidNumber, parseJson } from './body.js';
 import { header, parseRateInfo, rateFields, waitHintMs, type HeaderBag } from './rate-headers.js';
 import { reportsInvalidNumber, shapeResult, type Naming } from './result-shape.js';
-import { isTransient } from '../pipeline/retry.js';
+import { isTransient } from '../pipeline/dispatch/retry.js';
 import { bodyCodeClass } from './service-codes.js';
 
 export interface RawResponse {

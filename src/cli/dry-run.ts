@@ -5,8 +5,8 @@
 // numbers seen are kept in a NumberIndex (typed arrays, ~27–53 bytes a number).
 import { parseNumber } from '../core/numbers.js';
 import type { LookupKind } from '../core/lookups.js';
-import { NumberIndex } from '../pipeline/number-index.js';
-import { openSource } from '../pipeline/source.js';
+import { NumberIndex } from '../pipeline/dedup/number-index.js';
+import { openSource } from '../pipeline/source/source.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';

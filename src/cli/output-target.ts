@@ -12,7 +12,7 @@ import { csvHeader } from '../output/csv-layout.js';
 import { OUTPUT_FORMATS } from '../output/layout.js';
 import type { OutputLayout, SinkStyle } from '../output/sink.js';
 import { writeError } from '../output/write-errors.js';
-import type { ResumableFormat } from '../pipeline/resume.js';
+import type { ResumableFormat } from '../pipeline/order/resume.js';
 import type { Settings } from '../settings/resolve.js';
 import { checkOutputFile, checkStdoutFile, type InputOrigin } from './output-file.js';
 import type { Format, RunRequest } from './run-request.js';
@@ -92,7 +92,7 @@ export async function openOutput(
     if (!isResumable(format)) {
       throw new UsageError(`--resume works with csv, tsv and jsonl output, not ${format}`, 'use -f csv, -f tsv or -f jsonl');
     }
-    const { checkResumedInput, inspectOutputForResume, truncateForResume } = await import('../pipeline/resume.js');
+    const { checkResumedInput, inspectOutputForResume, truncateForResume } = await import('../pipeline/order/resume.js');
     const found = await inspectOutputForResume(path, format);
     // Refused before anything is cut or opened, so the file stays as the interrupted run left it.
     const differs =

@@ -1,7 +1,7 @@
 // The run function of every lookup command and of enrich: settings → connection → source →
 // pipeline → sink, the same for one number and for a million.
 import { newRunStats } from '../core/run.js';
-import { openSource } from '../pipeline/source.js';
+import { openSource } from '../pipeline/source/source.js';
 import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
 import { isSetupStop, stopFailure } from '../pipeline/stop.js';
 import { createSink } from '../output/sink.js';
@@ -14,7 +14,7 @@ import { connect } from './connection.js';
 import { openOutput } from './output-target.js';
 import { openRunStore } from './run-store.js';
 import { parseFields, projector } from '../output/fields.js';
-import { SpendCap } from '../pipeline/spend-cap.js';
+import { SpendCap } from '../pipeline/dispatch/spend-cap.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
 import { UsageError } from '../core/errors.js';
 import { EXIT } from './exit.js';

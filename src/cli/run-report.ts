@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { InputError, OutputError, UsageError } from '../core/errors.js';
-import { readError } from '../pipeline/source-errors.js';
+import { readError } from '../pipeline/source/errors.js';
 import { ReportAccumulator, type Prices } from '../report/accumulator.js';
 import { readOutput } from '../report/reader.js';
 import { renderHtml } from '../report/render-html.js';

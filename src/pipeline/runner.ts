@@ -8,18 +8,18 @@ import { parseNumber, type ParseOptions } from '../core/numbers.js';
 import type { LookupError, OutputRecord } from '../core/records.js';
 import type { RunStats, SourceItem } from '../core/run.js';
 import type { Transport } from '../core/transport.js';
-import { CircuitBreaker } from './breaker.js';
+import { CircuitBreaker } from './dispatch/breaker.js';
 import { checkCount } from './check-count.js';
-import { cacheKey, LookupCache, type CacheKey, type Finished } from './dedup.js';
-import { Dispatcher, type RetryInfo, type Task } from './dispatcher.js';
+import { cacheKey, LookupCache, type CacheKey, type Finished } from './dedup/dedup.js';
+import { Dispatcher, type RetryInfo, type Task } from './dispatch/dispatcher.js';
 import { NO_STORE, type AnswerSlot, type AnswerStore } from '../store/answer-store.js';
-import type { SpendCap } from './spend-cap.js';
-import { pacerFor, type Pacing } from './pacer.js';
-import { buildRecord, newRow, type RowState, type RunMode } from './records-build.js';
-import { Notifier, ReorderWindow, windowSize } from './reorder.js';
-import { DEFAULT_MAX_WAIT_MS, type Random } from './retry.js';
+import type { SpendCap } from './dispatch/spend-cap.js';
+import { pacerFor, type Pacing } from './dispatch/pacer.js';
+import { buildRecord, newRow, type RowState, type RunMode } from './order/records-build.js';
+import { Notifier, ReorderWindow, windowSize } from './order/reorder.js';
+import { DEFAULT_MAX_WAIT_MS, type Random } from './dispatch/retry.js';
 
-export type { RetryInfo } from './dispatcher.js';
+export type { RetryInfo } from './dispatch/dispatcher.js';
 
 export interface RunPlan {
   readonly mode: RunMode;

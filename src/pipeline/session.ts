@@ -8,7 +8,7 @@ import type { LookupRecord } from '../core/records.js';
 import type { SourceItem } from '../core/run.js';
 import { newRunStats } from '../core/run.js';
 import { optionsKey, type AnswerStore } from '../store/answer-store.js';
-import { Fifo } from './dispatcher.js';
+import { Fifo } from './dispatch/dispatcher.js';
 import { runPipeline, type RunDeps, type RunOutcome } from './runner.js';
 
 /** Everything a run needs but its items, stats and signal. */

@@ -1,7 +1,7 @@
 // A run that stopped early, as the error that ends the command (or the library's bulk call).
 import { InterruptedError, KeyRefusedError, PaymentRequiredError, ProxyError, ServiceDownError, SpendCapError, TlsError, UsageError, WaitTooLongError, type NumintelError } from '../core/errors.js';
 import type { RunOutcome } from './runner.js';
-import { formatWait } from './retry.js';
+import { formatWait } from './dispatch/retry.js';
 
 type Stop = NonNullable<RunOutcome['stopped']>;
 

@@ -4,7 +4,7 @@ import { unlessInterrupted } from '../core/interruptible.js';
 import { resolve } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { InputError, InterruptedError, NoApiKeyError } from '../core/errors.js';
-import { openInput } from '../pipeline/source-fifo.js';
+import { openInput } from '../pipeline/source/fifo.js';
 
 /** More than any key; stops `numintel config set api-key < big.iso` from filling memory. */
 const MAX_SECRET_BYTES = 64 * 1024;

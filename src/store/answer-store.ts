@@ -1,7 +1,7 @@
 // "An answer I may already have": what the run pipeline asks before it spends a lookup, and tells
 // after a lookup succeeded. The persistent cache (lmdb-store.ts) is one implementation; a store
 // that is off (--no-cache, the in-process --sandbox) is another, and a Map for tests a third. The
-// in-run dedup (pipeline/dedup.ts) stays beside it: it also joins lookups in flight and keeps
+// in-run dedup (pipeline/dedup/dedup.ts) stays beside it: it also joins lookups in flight and keeps
 // refusals, which a store never does — a store holds successes only, across runs.
 import { LOOKUPS, optionsFor, type LookupKind, type LookupOptions } from '../core/lookups.js';
 import type { Result } from '../core/records.js';

@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { fileSandbox, hasStackTrace, jsonl, parseCsv, runCli, runShell, sandboxStats, tempDir, type CliResult, timeless } from './harness.js';
-import { xlsx, zipOf } from '../pipeline/zip-fixture.js';
+import { xlsx, zipOf } from '../pipeline/source/zip-fixture.js';
 
 const ctx = fileSandbox();
 const NUMBERS = ['12015550123', '(201) 555-0124', '+1 201 555 0125', '201.555.0126', '12015550127'];

@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheKey, LookupCache } from '../../src/pipeline/dedup.js';
-import { NumberIndex } from '../../src/pipeline/number-index.js';
-import { SpillStore } from '../../src/pipeline/spill-store.js';
+import { cacheKey, LookupCache } from '../../src/pipeline/dedup/dedup.js';
+import { NumberIndex } from '../../src/pipeline/dedup/number-index.js';
+import { SpillStore } from '../../src/pipeline/dedup/spill-store.js';
 
 const dirs: string[] = [];
 function tempDir(): string {

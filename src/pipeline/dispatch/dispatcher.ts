@@ -1,0 +1,283 @@
+// The rate-aware queue: lookups wait per kind, go out when a concurrency slot and a token of their
+// kind are both free, and come back classified. Nothing here costs a timer while tokens are free;
+// a kind that must wait (no token, a 429 pause, a spent window) gets ONE wakeup, whatever its queue
+// length. Retries re-enter at the front of their kind's queue, through the same limiter.
+import type { Clock } from '../../core/clock.js';
+import type { LookupDescriptor, LookupOptions } from '../../core/lookups.js';
+import type { LookupError } from '../../core/records.js';
+import type { RunStats } from '../../core/run.js';
+import type { Attempt, Transport } from '../../core/transport.js';
+import type { Finished } from '../dedup/dedup.js';
+import type { PaceTicket, Pacing } from './pacer.js';
+import { decideRetry, type Random } from './retry.js';
+import type { SpendCap } from './spend-cap.js';
+
+export interface Task {
+  /** Index of this lookup in the run's plan. */
+  readonly lookup: number;
+  readonly d: LookupDescriptor;
+  readonly opts: LookupOptions;
+  readonly number: string;
+  /** Retries sent so far. */
+  retries: number;
+  /** An attempt of this lookup reached the service: the next one counts as a retry. */
+  sent?: boolean;
+  /** The pacer's stamp on the attempt in flight. */
+  ticket?: PaceTicket;
+}
+
+export interface RetryInfo {
+  readonly lookup: LookupDescriptor['kind'];
+  readonly number: string;
+  /** 1-based number of this retry. */
+  readonly retry: number;
+  readonly waitMs: number;
+  readonly error: LookupError;
+}
+
+export interface DispatchHooks<T extends Task> {
+  /** The lookup has its final answer; `keep` false for a transient failure not worth caching. */
+  done(task: T, answer: Finished, keep: boolean): void;
+  /** The service refused the key: the run must stop before anything else is sent. */
+  fatal(task: T, error: LookupError): void;
+  /** An answer arrived while stopping: the run may now be able to end. */
+  settled(): void;
+  /** The spend cap allows no more requests: the run must stop (resumably). */
+  capped?(): void;
+  retrying?(info: RetryInfo): void;
+  /**
+   * The service asked for a wait longer than `maxWaitMs`: the run must stop (resumably). `done`:
+   * the answer itself is final (a success whose window is spent) and was already handed to `done`.
+   */
+  waitTooLong(task: T, hintMs: number, error: LookupError | undefined, done: boolean): void;
+}
+
+export interface DispatchConfig {
+  readonly transport: Transport;
+  readonly clock: Clock;
+  readonly stats: RunStats;
+  /** When each kind's next request may go; told every answer. */
+  readonly pacer: Pacing;
+  readonly concurrency: number;
+  readonly retries: number;
+  /** The longest server wait hint obeyed, ms (--max-wait). */
+  readonly maxWaitMs: number;
+  readonly random: Random;
+  /** Aborts in-flight requests and pending wakeups when the run is over. */
+  readonly halt: AbortSignal;
+  /** --max-lookups / --max-spend: every request must be taken from it first. */
+  readonly cap?: SpendCap;
+}
+
+/** A FIFO without O(n) shifts: a head index, compacted now and then. */
+export class Fifo<T> {
+  private items: T[] = [];
+  private head = 0;
+  get length(): number {
+    return this.items.length - this.head;
+  }
+  push(item: T): void {
+    this.items.push(item);
+  }
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.head += 1;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
+const noop = () => {};
+
+export class Dispatcher<T extends Task> {
+  inFlight = 0;
+  private stopped = false;
+  private readonly fresh: Fifo<T>[] = [];
+  private readonly again: Fifo<T>[] = [];
+  /** Per kind: a wakeup is already scheduled. */
+  private readonly waking: boolean[] = [];
+  private turn = 0;
+
+  /** `kinds`: the lookup kinds of the run, in plan order (a task's `lookup` indexes them). */
+  constructor(
+    private readonly cfg: DispatchConfig,
+    private readonly hooks: DispatchHooks<T>,
+    private readonly kinds: number,
+    private readonly kindOf: (i: number) => LookupDescriptor['kind'],
+  ) {
+    for (let i = 0; i < kinds; i++) {
+      this.fresh.push(new Fifo());
+      this.again.push(new Fifo());
+      this.waking.push(false);
+    }
+  }
+
+  enqueue(task: T): void {
+    this.fresh[task.lookup]?.push(task);
+  }
+
+  /** No request starts after this, not even a retry already waiting. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Sends what may go now; schedules one wakeup per kind that must wait. */
+  pump(): void {
+    const { pacer, concurrency, clock } = this.cfg;
+    const kinds = this.kinds;
+    let idle = 0;
+    while (!this.stopped && this.inFlight < concurrency && idle < kinds) {
+      const i = this.turn;
+      this.turn = (i + 1) % kinds;
+      const queue = (this.again[i]?.length ? this.again[i] : this.fresh[i]) as Fifo<T>;
+      if (queue.length === 0) {
+        idle += 1;
+        continue;
+      }
+      const kind = this.kindOf(i);
+      // The spend cap first: a request it refuses takes no pace slot, and the run stops.
+      if (this.cfg.cap && !this.cfg.cap.take(kind)) {
+        this.hooks.capped?.();
+        return;
+      }
+      const ticket = pacer.take(kind, clock.now());
+      if (typeof ticket === 'number') {
+        this.cfg.cap?.giveBack(kind);
+        this.wakeIn(i, ticket);
+        idle += 1;
+        continue;
+      }
+      idle = 0;
+      const task = queue.shift() as T;
+      task.ticket = ticket;
+      this.send(task);
+    }
+  }
+
+  private wakeIn(i: number, ms: number): void {
+    if (this.waking[i]) return;
+    this.waking[i] = true;
+    this.cfg.clock.sleep(ms, this.cfg.halt).then(
+      () => {
+        this.waking[i] = false;
+        this.pump();
+      },
+      noop,
+    );
+  }
+
+  private send(task: T): void {
+    const { transport, stats, halt } = this.cfg;
+    this.inFlight += 1;
+    // Counted here, where a request really leaves: rows never dispatched, duplicates and numbers
+    // refused before sending never get this far. A retry is a request after one that arrived.
+    const retry = task.sent === true;
+    task.sent = true;
+    stats.requests += 1;
+    if (retry) stats.retries += 1;
+    else stats.lookups += 1;
+    transport.send(task.d, task.number, task.opts, halt).then(
+      (a) => this.answer(task, a, retry),
+      (err: unknown) => this.answer(task, thrown(err), retry),
+    );
+  }
+
+  private answer(task: T, a: Attempt, retry: boolean): void {
+    this.inFlight -= 1;
+    if ('unsent' in a && a.unsent === true) {
+      this.uncount(task, retry);
+      this.cfg.cap?.giveBack(task.d.kind);
+    }
+    const now = this.cfg.clock.now();
+    const ticket = task.ticket;
+    task.ticket = undefined;
+    const rateLimited = a.kind === 'retry' && a.rateLimited;
+    // Even after the run was halted: a pacer that outlives the run must not count it in flight forever.
+    if (ticket) this.cfg.pacer.settle(ticket, { rate: a.rate, rateLimited, ok: a.kind === 'ok', waitMs: a.kind === 'retry' ? a.waitMs : undefined }, now);
+    if (this.cfg.halt.aborted) return;
+    const decision = decideRetry(a, task.retries, this.cfg, now);
+    if (decision.action === 'stop' && a.kind !== 'fatal') {
+      // A hint past --max-wait is never handed to a timer: the run stops instead of sleeping for
+      // a day. A final answer that carried it (a success whose window is spent until tomorrow)
+      // is kept: it was received, and billed.
+      if (a.kind !== 'retry') this.finish(task, a);
+      else if (a.rateLimited) this.cfg.stats.rateLimited += 1;
+      if (!this.stopped) this.hooks.waitTooLong(task, decision.hintMs, 'error' in a ? a.error : undefined, a.kind !== 'retry');
+      this.hooks.settled();
+      return;
+    }
+    switch (a.kind) {
+      case 'ok':
+      case 'invalid':
+      case 'error':
+        this.finish(task, a);
+        break;
+      case 'fatal':
+        if (!this.stopped) this.hooks.fatal(task, a.error);
+        break;
+      case 'retry':
+        if (a.rateLimited) this.cfg.stats.rateLimited += 1;
+        this.retry(task, a, decision.action === 'retry' ? decision.waitMs : undefined);
+        break;
+    }
+    if (this.stopped) this.hooks.settled();
+    else this.pump();
+  }
+
+  /** A final answer: hands it to `done`. */
+  private finish(task: T, a: Extract<Attempt, { kind: 'ok' | 'invalid' | 'error' }>): void {
+    if (a.kind === 'ok') this.hooks.done(task, { result: a.result, error: null }, true);
+    else this.hooks.done(task, { result: null, error: a.kind === 'invalid' ? invalidNumber(a.error) : a.error }, true);
+  }
+
+  /** The request never left (no connection could be made): the service saw nothing to count. */
+  private uncount(task: T, retry: boolean): void {
+    const { stats } = this.cfg;
+    stats.requests -= 1;
+    if (retry) {
+      stats.retries -= 1;
+    } else {
+      stats.lookups -= 1;
+      task.sent = false;
+    }
+  }
+
+  /** `waitMs` undefined: the policy says no more tries (see retry.ts); the last error stands. */
+  private retry(task: T, a: Extract<Attempt, { kind: 'retry' }>, waitMs: number | undefined): void {
+    if (this.stopped) return;
+    if (waitMs === undefined) {
+      this.hooks.done(task, { result: null, error: a.error }, false);
+      return;
+    }
+    task.retries += 1;
+    this.hooks.retrying?.({ lookup: task.d.kind, number: task.number, retry: task.retries, waitMs, error: a.error });
+    const again = this.again[task.lookup] as Fifo<T>;
+    if (waitMs <= 0) {
+      again.push(task);
+      return;
+    }
+    this.cfg.clock.sleep(waitMs, this.cfg.halt).then(() => {
+      if (this.stopped) return;
+      again.push(task);
+      this.pump();
+    }, noop);
+  }
+}
+
+/** The service said the number itself is wrong: the contract calls that invalid_number. */
+function invalidNumber(e: LookupError): LookupError {
+  return e.status === undefined ? { code: 'invalid_number', message: e.message } : { code: 'invalid_number', message: e.message, status: e.status };
+}
+
+/** A transport must not throw for what the service answered; if it does anyway, it is a network fault. */
+function thrown(err: unknown): Attempt {
+  const message = err instanceof Error ? err.message : String(err);
+  return { kind: 'retry', rateLimited: false, error: { code: 'network_error', message } };
+}

@@ -1,0 +1,259 @@
+// What the client knows of one rate budget the service enforces: its limit, the length and phase
+// of its fixed window, and how much of the current window is left. Learned from the answers'
+// Remaining/Reset (any dialect; rate-headers.ts reads them) and kept so that the client sends what
+// the window allows, minus what is in flight, and no more.
+//
+// The accounting (why it never overruns): every request is stamped at send with its rank `seq` in
+// our current window, counting the requests still in flight from before as sent in it. An answer
+// that reports `remaining` R after request k says the window has room for at most R more beyond
+// k, and every request sent after k may already be counted; so what may still go is
+// min over answers (R_k + seq_k) − sent. Others spending the same budget (another process, another
+// lookup kind sharing the budget) only ever lower R, so the minimum follows them.
+//
+// The phase: the window's end is kept as an UPPER bound (waiting for it is always safe): from the
+// reset an answer reports (a Unix time or a delta, both whole seconds: the true end lies in the
+// second before it), else from the time of the answer plus the window's length. At that end the
+// next window starts with the whole limit. When an answer shows a fresh window before our end
+// (R_k + seq_k rises above the minimum by more than the requests that were in flight when k went,
+// which the service may have counted after k, and a little slack for overtaking), the true end was
+// earlier: the window restarts there, and the phase is then known to within a few requests.
+//
+// Within a window the budget is spread: L requests over 90% of its length, so a service that
+// also caps bursts (6,000 a minute, at most 2× the average in any second) sees an even flow, the
+// requests straddling the boundary keep the phase learned, and 10% of the window is slack for a
+// phase that is late.
+import type { RateInfo } from '../../core/transport.js';
+
+/** A request's place in its budget's accounting. */
+export interface Ticket {
+  /** Which of our windows it went out in. */
+  readonly epoch: number;
+  /** Its rank in that window, counting requests carried in flight from the one before. */
+  readonly seq: number;
+  /** When it was sent, epoch ms. */
+  readonly at: number;
+  /** Requests of this budget in flight when it went: the service may count them after it. */
+  readonly ahead: number;
+}
+
+/** The budget's L requests go out over this share of the window. */
+const SPREAD = 0.9;
+/** Requests a window may send ahead of the even spread: 2% of a second's worth, at least 1. */
+const LEAD = 0.02;
+/** Resets come in whole seconds: the true end lies within this much before the reported one. */
+const RESET_GRAIN_MS = 1000;
+const DEFAULT_WINDOW_MS = 1000;
+/** Epochs are unique across budgets, so a ticket from a budget merged into another never matches by chance. */
+let epochs = 0;
+
+export class WindowBudget {
+  /** The limit the service advertises, if it does. */
+  private advertised: number | undefined;
+  /** The largest room seen at the start of a window (for a service that hides its limit). */
+  private learned = 0;
+  /** From the service's policy (IETF `w=`), else the longest reset distance seen, in whole seconds. */
+  private policyWindowMs: number | undefined;
+  private seenWindowMs = 0;
+  /** Upper bound of the current window's end, epoch ms; undefined until an answer tells. */
+  private end: number | undefined;
+  /** When our current window began (its start, or when we first heard of it). */
+  private start = 0;
+  /** The end was carried over by one window length, not yet confirmed by an answer of this window. */
+  private provisional = false;
+  /** A window ended while we watched: the reset distance seen since covers a whole window. */
+  private rolled = false;
+  private epoch = ++epochs;
+  /** Requests counted in the current window (including those carried in flight into it). */
+  private sent = 0;
+  /** Requests this client sent in the current window (not counting those carried). */
+  sentHere = 0;
+  /** Room lost in the current window to requests this budget did not send (another kind, another process). */
+  foreign = 0;
+  /** The same, in the window before. */
+  private foreignBefore = 0;
+  /** min over answers in this window of R_k + seq_k. */
+  private best = Infinity;
+  /** Ranks of this window's 429s: the service may not have counted them, so later ranks are one less each. */
+  private refusedSeqs: number[] = [];
+  inFlight = 0;
+  /** Set once an answer reported the remaining budget: only then does the window rule. */
+  known = false;
+
+  constructor(private readonly fallbackLimit: number) {}
+
+  /** Requests per window the budget works with. */
+  limit(): number {
+    if (this.advertised !== undefined) return this.advertised;
+    if (this.learned > 0) return this.learned;
+    return Math.max(1, (this.fallbackLimit * this.windowMs()) / 1000);
+  }
+
+  windowMs(): number {
+    return this.policyWindowMs ?? (this.seenWindowMs || DEFAULT_WINDOW_MS);
+  }
+
+  /**
+   * The pace while the window's length is a guess longer than a second (joined late in a long
+   * window, the reset distance seen so far is shorter than the window): spreading the whole limit
+   * over the part seen would burst, so the documented pace caps it until a window has rolled over.
+   */
+  private unconfirmedCap(): number {
+    if (this.policyWindowMs !== undefined || this.rolled || this.seenWindowMs <= 1000 || this.fallbackLimit <= 0) return Infinity;
+    return (this.fallbackLimit * 0.97) / 1000;
+  }
+
+  /**
+   * Room left unused when someone else spends this budget too (another process on the key): their
+   * requests in flight are invisible until answered, and a 429 costs its whole Retry-After.
+   */
+  private reserve(): number {
+    const noise = this.slack();
+    return this.foreign > noise || this.foreignBefore > noise ? Math.max(1, Math.ceil(0.03 * this.limit())) : 0;
+  }
+
+  /** Ms to wait before the next request may go; 0 = it may go now (nothing is counted). */
+  wait(now: number): number {
+    this.roll(now);
+    const limit = this.limit();
+    const room = Math.min(this.best, limit) - (this.sent - this.refusedSeqs.length) - this.reserve();
+    if (room < 1) return this.end === undefined ? this.windowMs() : Math.max(1, this.end - now);
+    const w = this.windowMs();
+    const perMs = Math.min(limit / (SPREAD * w), this.unconfirmedCap());
+    const lead = Math.max(1, Math.floor((LEAD * limit * 1000) / w));
+    const due = lead + (now - this.start) * perMs;
+    const sent = this.sent - this.refusedSeqs.length;
+    if (sent < due) return 0;
+    const ms = Math.max(1, Math.ceil((sent + 1 - due) / perMs));
+    return this.end === undefined ? ms : Math.max(1, Math.min(ms, this.end - now));
+  }
+
+  /** Counts a request going out now; its ticket comes back with the answer. */
+  send(now: number): Ticket {
+    this.roll(now);
+    const ahead = this.inFlight;
+    this.sent += 1;
+    this.sentHere += 1;
+    this.inFlight += 1;
+    return { epoch: this.epoch, seq: this.sent, at: now, ahead };
+  }
+
+  /**
+   * The answer to `t` arrived: what it says of the budget, if anything. `refused`: a 429, which the
+   * service may not have counted (its R then leaves room for one more than it says; a spent
+   * window says R = 0 either way).
+   */
+  answered(t: Ticket, info: RateInfo | undefined, now: number, refused = false): void {
+    this.inFlight -= 1;
+    if (!info) return;
+    if (info.limit !== undefined && info.limit > 0) this.advertised = info.limit;
+    if (info.windowMs !== undefined && info.windowMs > 0) this.policyWindowMs = info.windowMs;
+    if (info.resetAt !== undefined && info.resetAt > now) {
+      const distance = Math.ceil((info.resetAt - now) / RESET_GRAIN_MS) * RESET_GRAIN_MS;
+      if (distance > this.seenWindowMs) this.seenWindowMs = distance;
+    }
+    if (info.remaining === undefined) return;
+    this.roll(now);
+    const r = info.remaining;
+    if (!this.known) {
+      this.known = true;
+      this.restart(t, r, info, now);
+      return;
+    }
+    // Sent in an earlier window of ours: it was counted as carried; it says nothing sure of this one.
+    if (t.epoch !== this.epoch) return;
+    let before = 0;
+    for (const q of this.refusedSeqs) if (q < t.seq) before += 1;
+    const room = r + t.seq - before - (refused ? 1 : 0);
+    if (refused) this.refusedSeqs.push(t.seq);
+    if (room > this.best + t.ahead + this.slack()) {
+      // A fresh window began before the end we expected.
+      this.restart(t, r, info, now);
+      return;
+    }
+    if (room < this.best) {
+      if (this.best !== Infinity) this.foreign += this.best - room;
+      this.best = room;
+    }
+    this.placeEnd(t, info, now);
+  }
+
+  /**
+   * How far room may rise within one window beyond what was in flight: a request overtaken by a
+   * later one (another connection) lowers the minimum by one each time. A smaller true jump goes
+   * unseen; the phase is then late by that many requests, which the 10% slack absorbs.
+   */
+  private slack(): number {
+    return 1 + Math.floor(this.limit() / 50);
+  }
+
+  /** A window starts at this answer: room R_k, everything in flight counted in it. */
+  private restart(t: Ticket, r: number, info: RateInfo, now: number): void {
+    this.newEpoch();
+    // Those still in flight may be counted after k: they come out of R_k.
+    this.sent = this.inFlight;
+    this.best = r;
+    if (r + 1 > this.learned) this.learned = r + 1;
+    this.end = undefined;
+    this.placeEnd(t, info, now);
+    if (this.end === undefined) this.end = now + this.windowMs();
+    // The spread starts now, not at the window's start: catching up on the part of the window
+    // already gone would be a burst, which a service capping bursts refuses.
+    this.start = t.at;
+    this.provisional = false;
+  }
+
+  /** Narrows the end of the current window with an answer's reset. */
+  private placeEnd(t: Ticket, info: RateInfo, now: number): void {
+    const hi = info.resetAt;
+    if (hi === undefined || hi <= now) return;
+    const lo = hi - RESET_GRAIN_MS - (now - t.at);
+    if (this.end === undefined || this.end < lo || this.provisional) {
+      // Ours was carried over a window length that was too short (or is a guess): the answer's wins.
+      this.end = this.provisional && this.end !== undefined && this.end >= lo ? Math.min(this.end, hi) : hi;
+      this.provisional = false;
+      return;
+    }
+    if (hi < this.end) this.end = hi;
+  }
+
+  /** Past the end of the window: the next one starts with the whole limit, less what is in flight. */
+  private roll(now: number): void {
+    if (this.end === undefined || now < this.end) return;
+    const w = this.windowMs();
+    const skipped = Math.floor((now - this.end) / w);
+    this.start = this.end + skipped * w;
+    this.end = this.start + w;
+    this.provisional = true;
+    this.rolled = true;
+    this.newEpoch();
+    this.sent = this.inFlight;
+    this.best = Infinity;
+  }
+
+  private newEpoch(): void {
+    this.epoch = ++epochs;
+    this.sentHere = 0;
+    this.foreignBefore = this.foreign;
+    this.foreign = 0;
+    this.refusedSeqs = [];
+  }
+
+  /**
+   * Takes over `other`'s requests in flight: the two were found to spend one budget. Its tickets
+   * come here when answered; their epochs are not ours, so they only leave the in-flight count.
+   */
+  absorb(other: WindowBudget): void {
+    this.inFlight += other.inFlight;
+    this.sent += other.inFlight;
+    other.inFlight = 0;
+    other.mergedInto = this;
+  }
+
+  /** Set when this budget was found to be another's. */
+  mergedInto: WindowBudget | undefined;
+
+  /** Where this budget's answers go now. */
+  target(): WindowBudget {
+    return this.mergedInto ? this.mergedInto.target() : this;
+  }
+}

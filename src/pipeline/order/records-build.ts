@@ -1,0 +1,74 @@
+// One row's lookups, as the runner tracks them, and the record written for it. Key order is part
+// of the output contract (json/jsonl readers diff it): input, number, lookup|…, ok, result(s),
+// error(s), cached, fetched_at, then the CSV row last.
+import type { LookupDescriptor } from '../../core/lookups.js';
+import type { EnrichRecord, LookupError, LookupRecord, OutputRecord, Result } from '../../core/records.js';
+import type { SourceItem } from '../../core/run.js';
+
+export type RunMode = 'single' | 'enrich';
+
+export interface RowState {
+  readonly item: SourceItem;
+  /** The normalised number, or null when it did not parse (then nothing is sent). */
+  readonly number: string | null;
+  /** Lookups of this row not answered yet; the row is done at 0. */
+  pending: number;
+  /** Per lookup of the run, in the plan's order. */
+  readonly results: (Result | null)[];
+  readonly errors: (LookupError | null)[];
+  /** Per lookup: answered from the persistent cache. */
+  readonly cached: boolean[];
+  /** Per lookup: when its answer was fetched (epoch ms), null without an answer. */
+  readonly fetchedAt: (number | null)[];
+}
+
+export function newRow(item: SourceItem, number: string | null, lookups: number): RowState {
+  return {
+    item,
+    number,
+    pending: lookups,
+    results: new Array<Result | null>(lookups).fill(null),
+    errors: new Array<LookupError | null>(lookups).fill(null),
+    cached: new Array<boolean>(lookups).fill(false),
+    fetchedAt: new Array<number | null>(lookups).fill(null),
+  };
+}
+
+const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+
+export function buildRecord(row: RowState, mode: RunMode, lookups: readonly LookupDescriptor[]): OutputRecord {
+  const { item, number } = row;
+  if (mode === 'single') {
+    // The runner takes no single-lookup run without its one lookup.
+    const d = lookups[0] as LookupDescriptor;
+    const error = row.errors[0] ?? null;
+    const rec: LookupRecord = {
+      input: item.input,
+      number,
+      lookup: d.kind,
+      ok: error === null,
+      result: row.results[0] ?? null,
+      error,
+      cached: row.cached[0] ?? false,
+      fetched_at: iso(row.fetchedAt[0]),
+    };
+    if (item.row) rec.row = item.row;
+    return rec;
+  }
+  const results: EnrichRecord['results'] = {};
+  const errors: EnrichRecord['errors'] = {};
+  const cached: EnrichRecord['cached'] = {};
+  const fetched: EnrichRecord['fetched_at'] = {};
+  let ok = true;
+  lookups.forEach((d, i) => {
+    results[d.kind] = row.results[i] ?? null;
+    const e = row.errors[i] ?? null;
+    errors[d.kind] = e;
+    if (e !== null) ok = false;
+    cached[d.kind] = row.cached[i] ?? false;
+    fetched[d.kind] = iso(row.fetchedAt[i]);
+  });
+  const rec: EnrichRecord = { input: item.input, number, ok, results, errors, cached, fetched_at: fetched };
+  if (item.row) rec.row = item.row;
+  return rec;
+}

@@ -1,0 +1,82 @@
+// CSV records from a byte stream, each as soon as its line is complete. csv-parse's streaming
+// parser holds back the last record of every chunk until one more byte arrives (it cannot tell
+// "\n" from the start of "\r\n"), which would keep a slow producer's first row waiting for the
+// second. So the quote-aware scanner cuts the stream at record ends and csv-parse parses each
+// batch of whole records: prompt for a trickle, one call per chunk for a fast file.
+import { parse } from 'csv-parse/sync';
+import { InputError } from '../../core/errors.js';
+import { CsvRecordScanner } from './csv-scan.js';
+
+/** A record still open after this many bytes is a stray quote, not data: stop before memory goes. */
+const MAX_RECORD_BYTES = 1 << 20;
+/**
+ * A quoted field may hold a few line breaks (an address); one spanning more lines than this, or
+ * longer than MAX_FIELD_CHARS, is a stray quote that swallowed the rows after it, which would
+ * otherwise vanish unseen into one cell.
+ */
+const MAX_FIELD_LINES = 50;
+const MAX_FIELD_CHARS = 64 * 1024;
+
+export async function* csvRecords(chunks: AsyncIterable<Buffer>, delimiter: string, label: string): AsyncGenerator<string[]> {
+  const scanner = new CsvRecordScanner(delimiter);
+  const lines = { before: 0 };
+  const parseBatch = batchParser(delimiter, label, lines);
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let lastEnd = 0;
+  const onRecord = (end: number) => {
+    lastEnd = end;
+  };
+  for await (const chunk of chunks) {
+    const chunkStart = scanner.offset;
+    scanner.scan(chunk, onRecord);
+    const cut = lastEnd - chunkStart;
+    if (cut <= 0) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes > MAX_RECORD_BYTES) {
+        throw new InputError(`${label} is not valid CSV: the record from line ${lines.before + 1} runs past ${MAX_RECORD_BYTES} bytes`, 'look for a quote that is never closed');
+      }
+      continue;
+    }
+    const batch = pending.length === 0 ? chunk.subarray(0, cut) : Buffer.concat([...pending, chunk.subarray(0, cut)]);
+    pending = cut < chunk.length ? [chunk.subarray(cut)] : [];
+    pendingBytes = chunk.length - cut;
+    yield* parseBatch(batch);
+  }
+  if (pendingBytes > 0) yield* parseBatch(Buffer.concat(pending));
+}
+
+function batchParser(delimiter: string, label: string, lines: { before: number }): (batch: Buffer) => string[][] {
+  return (batch) => {
+    let records: { record: string[]; info: { lines: number } }[];
+    try {
+      records = parse(batch, { delimiter, bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as unknown as typeof records;
+    } catch (err) {
+      // csv-parse counts lines from the start of the batch; the user counts from the start of the file.
+      const message = (err as Error).message.replace(/\bline (\d+)/g, (_, n: string) => `line ${lines.before + Number(n)}`);
+      throw new InputError(`${label} is not valid CSV: ${message}`, 'check its quoting, or pass --delimiter');
+    }
+    for (const { record, info } of records) checkFields(record, lines.before + info.lines, label);
+    for (let i = batch.indexOf(0x0a); i !== -1; i = batch.indexOf(0x0a, i + 1)) lines.before++;
+    return records.map((r) => r.record);
+  };
+}
+
+/** Refuses a field that swallowed rows, naming the line it starts on. `endLine`: where its record ends. */
+function checkFields(record: readonly string[], endLine: number, label: string): void {
+  for (const field of record) {
+    if (field.length < 200) continue;
+    let breaks = 0;
+    for (let i = field.indexOf('\n'); i !== -1 && breaks <= MAX_FIELD_LINES; i = field.indexOf('\n', i + 1)) breaks++;
+    if (breaks <= MAX_FIELD_LINES && field.length <= MAX_FIELD_CHARS) continue;
+    let inRecord = 0;
+    for (const f of record) for (let i = f.indexOf('\n'); i !== -1; i = f.indexOf('\n', i + 1)) inRecord++;
+    const start = Math.max(1, endLine - inRecord);
+    const what = breaks > MAX_FIELD_LINES ? `spans more than ${MAX_FIELD_LINES} lines` : `is longer than ${MAX_FIELD_CHARS} characters`;
+    throw new InputError(
+      `${label} is not valid CSV: a quoted field from line ${start} ${what}, swallowing the rows after it`,
+      `look for a stray quote (") on line ${start}; a field that holds a quote writes it twice ("")`,
+    );
+  }
+}

@@ -1,0 +1,117 @@
+// CSV input: header, number column, then one item per data row, pulled record by record so
+// backpressure holds. Finding the number column may need a look at the first rows; those are
+// kept and replayed, so every data row still yields exactly one item, in order.
+import { rowKeys, type SourceItem } from '../../core/run.js';
+import { columnByHeader, columnByValues, looksLikeData, noNumberColumn, resolveColumnOption, SAMPLE_ROWS } from './column-detect.js';
+import { csvRecords } from './csv-records.js';
+import { readError } from './errors.js';
+
+// The counting pass for the progress bar's total, loaded with the reader (see source.ts).
+export { countCsvRecords } from './csv-scan.js';
+
+export interface CsvReadOptions {
+  readonly delimiter: string;
+  /** false = `--no-header`. Otherwise a header is expected, unless the first row holds a phone number. */
+  readonly header: boolean;
+  readonly column?: string;
+  /** How errors name the input: its path, or "standard input". */
+  readonly label: string;
+}
+
+export interface CsvSource {
+  readonly columns: string[];
+  readonly hasHeader: boolean;
+  readonly numberColumn?: { index: number; name: string };
+  readonly items: AsyncGenerator<SourceItem>;
+}
+
+type Records = AsyncGenerator<string[]>;
+
+export async function openCsv(chunks: AsyncIterable<Buffer>, opts: CsvReadOptions): Promise<CsvSource> {
+  const records = csvRecords(chunks, opts.delimiter, opts.label);
+  try {
+    return await start(records, opts);
+  } catch (err) {
+    await records.return(undefined);
+    throw readError(err, opts.label);
+  }
+}
+
+async function start(records: Records, opts: CsvReadOptions): Promise<CsvSource> {
+  const first = await records.next();
+  if (first.done) return { columns: [], hasHeader: false, items: rowItems(records, [], [], undefined, opts) };
+
+  const hasHeader = opts.header && !looksLikeData(first.value);
+  const columns = hasHeader ? first.value : rowKeys([], first.value.length);
+  const sample: string[][] = hasHeader ? [] : [first.value];
+
+  let index: number | undefined;
+  if (opts.column !== undefined) index = resolveColumnOption(columns, opts.column, opts.label);
+  else if (hasHeader) index = columnByHeader(columns);
+  if (index === undefined) {
+    while (sample.length < SAMPLE_ROWS) {
+      const next = await records.next();
+      if (next.done) break;
+      sample.push(next.value);
+    }
+    index = columnByValues(sample, columns.length);
+    if (index === undefined) throw noNumberColumn(columns, opts.label);
+  }
+  // Each way of finding the column returns an index into `columns`.
+  const numberColumn = { index, name: columns[index] as string };
+  return { columns, hasHeader, numberColumn, items: rowItems(records, sample, columns, index, opts) };
+}
+
+async function* rowItems(
+  records: Records,
+  sample: string[][],
+  columns: readonly string[],
+  numberIndex: number | undefined,
+  opts: CsvReadOptions,
+): AsyncGenerator<SourceItem> {
+  let index = 0;
+  const keys = rowKeys(columns);
+  // Rows wider than the header name their extra cells; a file's wide rows are usually all alike.
+  const wide = new Map<number, readonly string[]>();
+  const keysFor = (width: number): readonly string[] => {
+    if (width <= keys.length) return keys;
+    let named = wide.get(width);
+    if (!named) wide.set(width, (named = rowKeys(columns, width)));
+    return named;
+  };
+  const item = (cells: string[]): SourceItem => ({
+    index,
+    input: numberIndex === undefined ? '' : (cells[numberIndex] ?? ''),
+    row: rowObject(keysFor(cells.length), cells),
+  });
+  try {
+    for (const cells of sample) {
+      yield item(cells);
+      index++;
+    }
+    sample.length = 0;
+    for (;;) {
+      const next = await records.next();
+      if (next.done) return;
+      yield item(next.value);
+      index++;
+    }
+  } catch (err) {
+    throw readError(err, opts.label);
+  } finally {
+    await records.return(undefined);
+  }
+}
+
+/** One property per name (rowKeys: already unique, `column<N>` past the header); missing cells are ''. */
+function rowObject(names: readonly string[], cells: readonly string[]): Record<string, string> {
+  const row: Record<string, string> = {};
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    const cell = cells[i] ?? '';
+    // Assigning "__proto__" would set the prototype: a column of that name is defined like any other.
+    if (name === '__proto__') Object.defineProperty(row, name, { value: cell, enumerable: true, writable: true, configurable: true });
+    else row[name] = cell;
+  }
+  return row;
+}

@@ -1,0 +1,190 @@
+// Where numbers come from (cli.md): arguments, else -i/--input (a file, or `-` for stdin), else
+// stdin when it is not a terminal. A file or stream is a plain list or CSV; which one is decided
+// by its name, by --csv/--delimiter, or by sniffing its first significant line.
+// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
+import { unlessInterrupted } from '../../core/interruptible.js';
+import { createReadStream, promises as fs } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { BadOptionError, InputError, UsageError } from '../../core/errors.js';
+import type { SourceItem } from '../../core/run.js';
+import { isPhoneHeader } from './column-detect.js';
+import { readError } from './errors.js';
+import { openInput } from './fifo.js';
+import { countListEntries, listItems } from './list.js';
+import { peekInput, replay, sniffDelimiter } from './peek.js';
+import { textInput } from './sniff.js';
+
+export interface SourceSpec {
+  /** Numbers given as arguments. */
+  readonly args: string[];
+  /** `-i/--input`: a path, or `-` for stdin. */
+  readonly input?: string;
+  /** `--csv`: CSV whatever the name says. */
+  readonly csv?: boolean;
+  /** `--column`: a header name or a 1-based index. */
+  readonly column?: string;
+  /** `--delimiter` (`\t` and `tab` mean a tab); implies CSV. */
+  readonly delimiter?: string;
+  /** false = `--no-header`. */
+  readonly header?: boolean;
+}
+
+export interface SourceIO {
+  readonly stdin: Readable & { isTTY?: boolean };
+  /** Relative paths are resolved against this. */
+  readonly cwd: string;
+  /** Opens a file for reading; `fs.createReadStream` unless a test says otherwise. */
+  readonly openFile?: (path: string) => Readable;
+  /** Ends the wait for the input's first lines (Ctrl-C): openSource then throws an InterruptedError. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface Source {
+  readonly kind: 'args' | 'list' | 'csv';
+  /** CSV header names in order (`column1..N` without a header); null for args and lists. */
+  readonly columns: string[] | null;
+  readonly hasHeader: boolean;
+  readonly delimiter?: string;
+  readonly numberColumn?: { index: number; name: string };
+  /** One item per data row, in order, `index` counting from 0 at the input's first data row. */
+  readonly items: AsyncIterable<SourceItem>;
+  /**
+   * Data rows in the whole input for arguments and regular files; undefined for stdin, pipes, or
+   * when counting failed. A file is read a second time to count it, so only on the first call (then
+   * in the background, never holding up `items`); later calls share that count.
+   */
+  readonly countTotal: () => Promise<number | undefined>;
+  /** Stops reading the input, for when `items` is not iterated to its end. */
+  readonly close: () => Promise<void>;
+}
+
+export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source> {
+  if (spec.args.length > 0) {
+    if (spec.input !== undefined) {
+      throw new UsageError('numbers given both as arguments and with --input', 'pass numbers as arguments or -i <file>, not both');
+    }
+    return argsSource(spec.args);
+  }
+  if (spec.input === undefined && io.stdin.isTTY) {
+    throw new UsageError('no numbers given', 'pass numbers as arguments, -i <file>, or pipe them on stdin');
+  }
+
+  // The CSV reader (and csv-parse) loads only for input that may be CSV, while the input is opened.
+  const csvReader = import('./csv.js');
+  csvReader.catch(() => undefined);
+  const fromFile = spec.input !== undefined && spec.input !== '-';
+  const label = fromFile ? (spec.input as string) : 'standard input';
+  const path = fromFile ? resolve(io.cwd, spec.input as string) : undefined;
+  const openFile = io.openFile ?? ((p: string) => createReadStream(p));
+  const regularFile = path !== undefined && (await checkFile(path, label));
+  // A named pipe is read on the event loop (see fifo.ts), so Ctrl-C can end the wait.
+  const stream = path === undefined ? io.stdin : io.openFile || regularFile ? openFile(path) : await openInput(path).catch((err: unknown) => {
+    throw readError(err, label);
+  });
+  const close = async () => void stream.destroy();
+
+  // A workbook, an archive or other binary is refused here, before a row is read; UTF-16 becomes UTF-8.
+  const cancel = () => void stream.destroy();
+  const peek = await unlessInterrupted(
+    peekInput(textInput(stream, label)).catch((err: unknown) => {
+      stream.destroy();
+      throw readError(err, label);
+    }),
+    io.signal,
+    cancel,
+    'waiting for the input',
+  );
+  const recount = (from: number) =>
+    regularFile && path !== undefined ? () => afterBytes(textInput(openFile(path), label), peek.dropped + from) : undefined;
+
+  const named = /\.tsv$/i.test(label) ? 'tsv' : /\.csv$/i.test(label) ? 'csv' : undefined;
+  const given = spec.delimiter === undefined ? undefined : delimiterOption(spec.delimiter);
+  // A given delimiter is the delimiter: sniffing would only be thrown away.
+  const sniffed = peek.line === undefined || given !== undefined ? undefined : sniffDelimiter(peek.line);
+  const declared = spec.csv === true || named !== undefined || given !== undefined;
+  // A lone "phone" line heads a one-column CSV; as a list entry it would only be an invalid number.
+  const headed = peek.line !== undefined && isPhoneHeader(peek.line.replace(/^"(.*)"$/, '$1'));
+  if (!declared && !headed && (sniffed === undefined || sniffed.fields < 2)) {
+    const items = listItems(withReadErrors(replay(peek, 0), label), label);
+    return { kind: 'list', columns: null, hasHeader: false, items, countTotal: countInBackground(recount(0), countListEntries), close };
+  }
+
+  const delimiter = given ?? (named === 'tsv' ? '\t' : (sniffed?.delimiter ?? ','));
+  // A sniffed CSV may follow `#` comment lines, which are not its header; a declared one starts at its first line.
+  const from = declared ? 0 : peek.start;
+  const { openCsv, countCsvRecords } = await csvReader;
+  const csv = await unlessInterrupted(
+    openCsv(replay(peek, from), { delimiter, header: spec.header !== false, column: spec.column, label }).catch((err: unknown) => {
+      stream.destroy();
+      throw err;
+    }),
+    io.signal,
+    cancel,
+    'waiting for the input',
+  );
+  const headerRows = csv.hasHeader ? 1 : 0;
+  const countTotal = countInBackground(recount(from), async (chunks) => Math.max(0, (await countCsvRecords(chunks, delimiter)) - headerRows));
+  return { kind: 'csv', columns: csv.columns, hasHeader: csv.hasHeader, delimiter, numberColumn: csv.numberColumn, items: csv.items, countTotal, close };
+}
+
+function argsSource(args: readonly string[]): Source {
+  async function* items(): AsyncGenerator<SourceItem> {
+    for (let index = 0; index < args.length; index++) yield { index, input: args[index] as string };
+  }
+  const total = Promise.resolve(args.length);
+  return { kind: 'args', columns: null, hasHeader: false, items: items(), countTotal: () => total, close: async () => {} };
+}
+
+/** Fails early, with the reason in words, on what cannot be a readable file; true for a regular file. */
+async function checkFile(path: string, label: string): Promise<boolean> {
+  const info = await fs.stat(path).catch((err: unknown) => {
+    throw readError(err, label);
+  });
+  if (info.isDirectory()) throw new InputError(`cannot read ${label}: it is a directory`);
+  return info.isFile();
+}
+
+function delimiterOption(value: string): string {
+  if (value === '\\t' || value.toLowerCase() === 'tab') return '\t';
+  if (value === '') throw new BadOptionError('--delimiter is empty', 'give the character that separates the columns, e.g. --delimiter ";"');
+  // One character (a code point: an emoji is one): the CSV reader splits on nothing longer.
+  if ([...value].length !== 1) throw new BadOptionError(`--delimiter must be one character, got ${JSON.stringify(value)}`, 'e.g. --delimiter ";", --delimiter tab');
+  return value;
+}
+
+/**
+ * Counting starts on the first call, never blocks the items and never fails the run: without a
+ * count there is no ETA. Later calls get the same promise.
+ */
+function countInBackground(
+  open: (() => AsyncIterable<Buffer>) | undefined,
+  count: (chunks: AsyncIterable<Buffer>) => Promise<number>,
+): () => Promise<number | undefined> {
+  let total: Promise<number | undefined> | undefined;
+  return () => {
+    if (total !== undefined) return total;
+    total = open === undefined ? Promise.resolve(undefined) : new Promise<void>((done) => setImmediate(done)).then(() => count(open())).catch(() => undefined);
+    return total;
+  };
+}
+
+async function* afterBytes(chunks: AsyncIterable<Buffer>, skip: number): AsyncGenerator<Buffer> {
+  let left = skip;
+  for await (const chunk of chunks) {
+    if (left >= chunk.length) {
+      left -= chunk.length;
+      continue;
+    }
+    yield left > 0 ? chunk.subarray(left) : chunk;
+    left = 0;
+  }
+}
+
+async function* withReadErrors(chunks: AsyncIterable<Buffer>, label: string): AsyncGenerator<Buffer> {
+  try {
+    yield* chunks;
+  } catch (err) {
+    throw readError(err, label);
+  }
+}

@@ -1,0 +1,182 @@
+// The pacer against a model of the service on virtual time, one test per limit shape the
+// benchmark runs against the real sandbox: the share of the limit reached, the share of 429s, and
+// that no window of the service ever counted more than its limit.
+import { describe, expect, it } from 'vitest';
+import { CNAM, LRN, TRUST, type LookupDescriptor } from '../../../src/core/lookups.js';
+import { newRunStats } from '../../../src/core/run.js';
+import { prng } from '../../../src/core/prng.js';
+import { Pacer, pacerFor } from '../../../src/pipeline/dispatch/pacer.js';
+import { runPipeline, type RunDeps } from '../../../src/pipeline/runner.js';
+import { FakeClock, numbers, source } from '../fakes.js';
+import { FakeService, ServiceTransport, type ServiceShape } from '../fake-service.js';
+
+interface Scenario {
+  readonly shape: ServiceShape;
+  readonly rows: number;
+  readonly lookups?: readonly LookupDescriptor[];
+  readonly deps?: Partial<RunDeps>;
+  /** Starts this far into the service's second, so the client's first request is out of phase. */
+  readonly offsetMs?: number;
+  readonly processes?: number;
+}
+
+async function run(s: Scenario) {
+  const clock = new FakeClock(1_700_000_000_000 + (s.offsetMs ?? 337));
+  const service = new FakeService({ random: prng(7), ...s.shape });
+  const lookups = s.lookups ?? [LRN];
+  const all = numbers(s.rows);
+  const processes = s.processes ?? 1;
+  const runs = Array.from({ length: processes }, async (_, p) => {
+    const transport = new ServiceTransport(clock, service, 1);
+    const mine = all.filter((_n, i) => i % processes === p);
+    const handle = runPipeline(
+      source(mine),
+      { mode: lookups.length > 1 ? 'enrich' : 'single', lookups, options: {}, validate: true },
+      { transport, clock, stats: newRunStats(clock.now()), random: prng(p + 1), concurrency: 16, retries: 10, ...s.deps },
+    );
+    let n = 0;
+    for await (const r of handle.records) if (r.ok) n += 1;
+    return n;
+  });
+  const ok = (await Promise.all(runs)).reduce((a, b) => a + b, 0);
+  return { ok, service, fraction: service.fraction(), share429: service.share429() };
+}
+
+describe('pacer: one-second windows', () => {
+  it.each([3, 337, 990])('LRN 200/s, reset as a delta, starting %i ms into a second: ≥ 0.99 of the limit, no 429, no window over', async (offsetMs) => {
+    const r = await run({ shape: { limit: 200, windowMs: 1000, reset: 'delta' }, rows: 4000, offsetMs });
+    expect(r.ok).toBe(4000);
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(200);
+    expect(r.share429).toBeLessThanOrEqual(0.001);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('CNAM 50/s, reset as a Unix time: ≥ 0.99', async () => {
+    const r = await run({ shape: { limit: 50, windowMs: 1000, reset: 'timestamp' }, rows: 1000, lookups: [CNAM] });
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(50);
+    expect(r.share429).toBeLessThanOrEqual(0.001);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('trust 100/s, above its documented 50/s: rises to the advertised limit, ≥ 0.99', async () => {
+    const r = await run({ shape: { limit: 100, windowMs: 1000, reset: 'timestamp' }, rows: 2000, lookups: [TRUST] });
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(100);
+    expect(r.share429).toBeLessThanOrEqual(0.001);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it.each([3, 337, 990])('LRN 20/s with a delta reset, starting %i ms into a second: ≥ 0.97', async (offsetMs) => {
+    const r = await run({ shape: { limit: 20, windowMs: 1000, reset: 'delta' }, rows: 400, offsetMs });
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(20);
+    expect(r.share429).toBeLessThanOrEqual(0.001);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.97);
+  });
+
+  it('an unknown limit of 137/s, no limit header: ≥ 0.95, ≤ 1% 429s', async () => {
+    const r = await run({ shape: { limit: 137, windowMs: 1000, reset: 'delta', hideLimit: true }, rows: 2740 });
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(137);
+    expect(r.share429).toBeLessThanOrEqual(0.01);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('an advertised 400/s, twice the documented limit: ≥ 0.97', async () => {
+    const r = await run({ shape: { limit: 400, windowMs: 1000, reset: 'delta' }, rows: 8000 });
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(400);
+    expect(r.share429).toBeLessThanOrEqual(0.001);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.97);
+  });
+
+  it('the IETF fields (RateLimit / RateLimit-Policy) alone: ≥ 0.99', async () => {
+    const r = await run({ shape: { limit: 200, windowMs: 1000, reset: 'ietf' }, rows: 4000 });
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(200);
+    expect(r.share429).toBeLessThanOrEqual(0.001);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it.each([3, 337])('spurious 429s (5 in 100) at 200/s, starting %i ms into a second, do not cost the run its pace: ≥ 0.90', async (offsetMs) => {
+    const r = await run({ shape: { limit: 200, windowMs: 1000, reset: 'delta', spurious: 0.05 }, rows: 4000, offsetMs });
+    expect(r.ok).toBe(4000);
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(200);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('a service that says nothing: the documented pace as a token bucket, no window over', async () => {
+    const r = await run({ shape: { limit: 200, windowMs: 1000, reset: 'silent' }, rows: 2000 });
+    expect(r.ok).toBe(2000);
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(200);
+    expect(r.share429).toBeLessThanOrEqual(0.001);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('--rate stays a hard ceiling under a higher advertised limit', async () => {
+    const r = await run({ shape: { limit: 400, windowMs: 1000, reset: 'delta' }, rows: 1500, deps: { rates: { lrn: 100 } } });
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(100);
+    expect(r.fraction * 400).toBeLessThanOrEqual(100);
+    expect(r.fraction * 400).toBeGreaterThanOrEqual(90);
+  });
+});
+
+describe('pacer: longer windows, shared budgets, several processes', () => {
+  it.each(['timestamp', 'delta'] as const)('a 60 s window of 6,000 with 2× bursts, reset as a %s: ≥ 0.98, no second over the burst cap', async (reset) => {
+    const r = await run({ shape: { limit: 6000, windowMs: 60_000, reset, burst: 2 }, rows: 18_000, offsetMs: 25_337 });
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(6000);
+    expect(r.share429).toBeLessThanOrEqual(0.001);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('one budget shared by LRN, CNAM and trust in enrich: ≥ 0.98 of the shared budget', async () => {
+    const r = await run({ shape: { limit: 300, windowMs: 1000, reset: 'delta', shared: true }, rows: 2000, lookups: [LRN, CNAM, TRUST] });
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(300);
+    expect(r.share429).toBeLessThanOrEqual(0.001);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('two processes on one key share its limit without overrunning it', async () => {
+    const r = await run({ shape: { limit: 200, windowMs: 1000, reset: 'delta' }, rows: 4000, processes: 2 });
+    expect(r.ok).toBe(4000);
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(200);
+    expect(r.share429).toBeLessThanOrEqual(0.01);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('enrich with separate budgets runs at the speed of its slowest kind', async () => {
+    // LRN 200/s, CNAM 50/s, trust 100/s on 500 rows: CNAM needs 10 s, the others less.
+    const r = await run({ shape: { limit: 50, windowMs: 1000, reset: 'timestamp' }, rows: 500, lookups: [LRN, CNAM, TRUST] });
+    const last = Math.max(...r.service.counted) - Math.min(...r.service.counted);
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(50);
+    expect(last).toBeLessThanOrEqual(10_500);
+  });
+
+  it('a pacer made outside the run is the one the run uses', async () => {
+    const clock = new FakeClock();
+    const pacer = pacerFor([LRN], { lrn: 10 }, clock.now());
+    expect(pacer).toBeInstanceOf(Pacer);
+    const service = new FakeService({ limit: 200, windowMs: 1000, reset: 'delta' });
+    const transport = new ServiceTransport(clock, service);
+    const handle = runPipeline(source(numbers(30)), { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport, clock, stats: newRunStats(clock.now()), pacer });
+    for await (const _ of handle.records);
+    // 30 requests at the pacer's 10/s ceiling: about 3 s, not the 0.15 s the service would allow.
+    const span = Math.max(...service.counted) - Math.min(...service.counted);
+    expect(span).toBeGreaterThanOrEqual(2500);
+  });
+});
+
+describe('pacer: what a 429 costs', () => {
+  const answer = (remaining: number, rateLimited: boolean) => ({ rate: { limit: 200, remaining, resetAt: 1000 }, rateLimited, ok: !rateLimited, waitMs: rateLimited ? 1000 : undefined });
+
+  it('one whose headers show room holds nothing; one that shows the window spent holds the kind until its Retry-After', () => {
+    const p = new Pacer({ defaults: { lrn: 200 }, now: 0 });
+    const first = p.take('lrn', 0);
+    if (typeof first === 'number') throw new Error('the first request waits');
+    p.settle(first, answer(199, false), 1);
+    const spurious = p.take('lrn', 2);
+    if (typeof spurious === 'number') throw new Error('a request with room waits');
+    p.settle(spurious, answer(190, true), 3);
+    const next = p.take('lrn', 4);
+    expect(typeof next).toBe('object');
+    if (typeof next === 'number') return;
+    p.settle(next, answer(0, true), 5);
+    expect(p.take('lrn', 6)).toBe(999);
+    expect(p.take('cnam', 6)).toBeTypeOf('object');
+  });
+});
