@@ -1,10 +1,16 @@
 // The three lookups of the service, described once as data. The client (REST and GraphQL), the
-// CSV writer, the table, the sandbox and the tests all read these descriptors, so adding a fourth
-// lookup is one more descriptor plus its sandbox data.
+// CSV writer, the table, the commands, the settings, the cache, the sandbox and the tests all read
+// these descriptors or tables built from the list of them, so adding a fourth lookup is one more
+// descriptor (registerLookup) plus its sandbox data (registerSandboxData): test/fourth-lookup/
+// proves it.
 import { isObject } from './json.js';
+import type { ResultOf } from './result-types.js';
 
-export type LookupKind = 'lrn' | 'cnam' | 'trust';
-export const LOOKUP_KINDS: readonly LookupKind[] = ['lrn', 'cnam', 'trust'];
+/**
+ * A lookup's name. ResultOf (generated for the three built-in lookups) is the registry of their
+ * result types: a lookup added with registerLookup widens it by declaration merging.
+ */
+export type LookupKind = keyof ResultOf & string;
 
 /** A user-facing option that adds data to a lookup's result. */
 export type OptionName = 'enhanced' | 'messaging' | 'spam';
@@ -45,7 +51,7 @@ export interface OptionSpec {
   readonly description: string;
 }
 
-/** How the REST response wraps the result. */
+/** How the REST response wraps the result: one module each in src/api/envelopes/, read by the client and written by the sandbox. */
 export type Envelope =
   | 'none' // LRN: the result at top level
   | 'data-errors' // CNAM: { data, errors: string[] }
@@ -54,16 +60,35 @@ export type Envelope =
 export interface LookupDescriptor {
   readonly kind: LookupKind;
   readonly title: string;
+  /** What the lookup tells about a number: the first line of its command's help. */
+  readonly description: string;
   readonly restPath: string;
   readonly envelope: Envelope;
+  /**
+   * The result the envelope carries with a refused number, when it carries one (CNAM keeps its
+   * envelope with spam_type INVALID_NUMBER, spec 7.3); absent: the refusal is an error body.
+   */
+  readonly invalidResult?: Readonly<Record<string, unknown>>;
+  /** The numbers the service accepts (digits only) and how its refusal explains them. */
+  readonly numbers: { readonly pattern: RegExp; readonly rule: string };
+  /** How X-RateLimit-Reset counts: seconds to wait, or the Unix time of the reset. */
+  readonly rateReset: 'seconds' | 'timestamp';
   readonly graphqlField: string;
   /** GraphQL type name of the result. */
   readonly graphqlType: string;
   /** Documented per-key limit, requests per second: the default client rate. */
   readonly defaultRate: number;
+  /** The sandbox's limit, requests per second per key (its --limit default). */
+  readonly sandboxLimit: number;
+  /** How old a cached answer may be by default, ms (the max-age setting overrides it). */
+  readonly maxAgeMs: number;
   readonly options: readonly OptionSpec[];
   readonly fields: readonly FieldSpec[];
 }
+
+const DAY = 86_400_000;
+const ELEVEN_DIGITS = { pattern: /^1\d{10}$/, rule: 'must be 11 digits starting with 1' };
+const TEN_OR_ELEVEN_DIGITS = { pattern: /^1?\d{10}$/, rule: 'must be 10 digits, or 11 digits starting with 1' };
 
 const s = (name: string, extra: Partial<FieldSpec> = {}): FieldSpec => ({
   name,
@@ -75,11 +100,17 @@ const s = (name: string, extra: Partial<FieldSpec> = {}): FieldSpec => ({
 export const LRN: LookupDescriptor = {
   kind: 'lrn',
   title: 'LRN',
+  description: 'Looks up the Local Routing Number of each number (and, on request, carrier, location and messaging data).',
   restPath: '/api/v1/lrn',
   envelope: 'none',
+  numbers: ELEVEN_DIGITS,
+  rateReset: 'seconds',
   graphqlField: 'lookupLrn',
   graphqlType: 'LrnResult',
   defaultRate: 200,
+  sandboxLimit: 200,
+  // Ported numbers change carrier: LRN answers age fastest.
+  maxAgeMs: DAY,
   options: [
     {
       name: 'enhanced',
@@ -140,11 +171,17 @@ export const LRN: LookupDescriptor = {
 export const CNAM: LookupDescriptor = {
   kind: 'cnam',
   title: 'CNAM',
+  description: 'Looks up the caller ID name of each number (and, on request, its spam classification).',
   restPath: '/api/v1/cnam',
   envelope: 'data-errors',
+  invalidResult: { number: '', cnam: null, spam_type: 'INVALID_NUMBER' },
+  numbers: TEN_OR_ELEVEN_DIGITS,
+  rateReset: 'timestamp',
   graphqlField: 'lookupCnam',
   graphqlType: 'CnamResult',
   defaultRate: 50,
+  sandboxLimit: 50,
+  maxAgeMs: 7 * DAY,
   options: [
     {
       name: 'spam',
@@ -160,12 +197,17 @@ export const CNAM: LookupDescriptor = {
 export const TRUST: LookupDescriptor = {
   kind: 'trust',
   title: 'Trust',
+  description: 'Looks up spam, robocall and scam flags, a reputation score and a trust level for each number.',
   restPath: '/api/v1/trust',
   envelope: 'success-data',
+  numbers: TEN_OR_ELEVEN_DIGITS,
+  rateReset: 'timestamp',
   graphqlField: 'trustLookup',
   graphqlType: 'TrustResult',
   // Not documented; the service's own limit is unknown, so start at CNAM's and adapt from headers.
   defaultRate: 50,
+  sandboxLimit: 100,
+  maxAgeMs: DAY,
   options: [],
   fields: [
     s('phone_number', { graphqlName: 'phoneNumber', echo: true }),
@@ -179,10 +221,28 @@ export const TRUST: LookupDescriptor = {
   ],
 };
 
-export const LOOKUPS: Readonly<Record<LookupKind, LookupDescriptor>> = { lrn: LRN, cnam: CNAM, trust: TRUST };
+/**
+ * The registry: every lookup by name, and their names in order. Both grow only, through
+ * registerLookup; whatever is built per lookup (commands, settings, tables) reads them when it is
+ * built, so a lookup registered before that has its place everywhere.
+ */
+export const LOOKUPS: Readonly<Record<LookupKind, LookupDescriptor>> = { lrn: LRN, cnam: CNAM, trust: TRUST } as Record<LookupKind, LookupDescriptor>;
+export const LOOKUP_KINDS: readonly LookupKind[] = ['lrn', 'cnam', 'trust'] as LookupKind[];
+
+/** Adds a lookup to the registry (after the built-in ones); its name must be new. */
+export function registerLookup(d: LookupDescriptor): void {
+  if (Object.hasOwn(LOOKUPS, d.kind)) throw new TypeError(`a lookup named ${JSON.stringify(d.kind)} is already registered`);
+  (LOOKUPS as Record<string, LookupDescriptor>)[d.kind] = d;
+  (LOOKUP_KINDS as string[]).push(d.kind);
+}
 
 export function isLookupKind(value: string): value is LookupKind {
-  return (LOOKUP_KINDS as readonly string[]).includes(value);
+  return Object.hasOwn(LOOKUPS, value);
+}
+
+/** One value per registered lookup, computed from its descriptor: a table built from the list of kinds. */
+export function perLookup<T>(value: (d: LookupDescriptor) => T): Record<LookupKind, T> {
+  return Object.fromEntries(LOOKUP_KINDS.map((k) => [k, value(LOOKUPS[k])])) as Record<LookupKind, T>;
 }
 
 /** The fields a result carries for these options (sub-objects only when their option is on). */

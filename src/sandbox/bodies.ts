@@ -1,6 +1,8 @@
 // Every error body the sandbox sends, in the dialect of the endpoint that sends it (see
-// shared/spec/unspecified.md): LRN {error, details}, CNAM {data, errors}, trust {success:false, error}.
-import type { Envelope, LookupDescriptor } from '../core/lookups.js';
+// shared/spec/unspecified.md), written by its envelope style (src/api/envelopes/, which the client
+// reads with): LRN {error, details}, CNAM {data, errors}, trust {success:false, error}.
+import { ENVELOPES } from '../api/envelopes/index.js';
+import type { LookupDescriptor } from '../core/lookups.js';
 
 export const UNAUTHORIZED_MESSAGE = 'missing, malformed, unknown or revoked API key: send "Authorization: Bearer <key>"';
 export const UNAUTHORIZED_BODY = JSON.stringify({ error: 'unauthorized', message: UNAUTHORIZED_MESSAGE });
@@ -10,15 +12,8 @@ export const PAYMENT_REQUIRED_MESSAGE = 'the lookup quota of this API key is use
 export const PAYMENT_REQUIRED_BODY = JSON.stringify({ error: 'payment_required', message: PAYMENT_REQUIRED_MESSAGE });
 
 /** A 4xx/5xx body other than 401/402/429, shaped like the endpoint's own errors. */
-export function errorBody(envelope: Envelope, short: string, detail: string): string {
-  switch (envelope) {
-    case 'none':
-      return JSON.stringify({ error: short, details: detail });
-    case 'data-errors':
-      return JSON.stringify({ data: null, errors: [`${short}: ${detail}`] });
-    case 'success-data':
-      return JSON.stringify({ success: false, error: `${short}: ${detail}` });
-  }
+export function errorBody(d: LookupDescriptor, short: string, detail: string): string {
+  return ENVELOPES[d.envelope].error(short, detail);
 }
 
 export function rateLimitedMessage(d: LookupDescriptor, retryAfter: number): string {
@@ -26,30 +21,12 @@ export function rateLimitedMessage(d: LookupDescriptor, retryAfter: number): str
 }
 
 export function rateLimitedBody(d: LookupDescriptor, retryAfter: number): string {
-  const message = rateLimitedMessage(d, retryAfter);
-  switch (d.envelope) {
-    case 'none':
-      return JSON.stringify({ error: 'rate_limit_exceeded', message, retry_after: retryAfter });
-    case 'data-errors':
-      return JSON.stringify({ data: null, errors: [message] });
-    case 'success-data':
-      return JSON.stringify({ success: false, error: message });
-  }
+  return ENVELOPES[d.envelope].rateLimited(rateLimitedMessage(d, retryAfter), retryAfter);
 }
 
-/** The invalid-number answer: CNAM keeps its envelope with spam_type INVALID_NUMBER (spec 7.3). */
-export function invalidNumberBody(d: LookupDescriptor, rule: string): string {
-  switch (d.envelope) {
-    case 'none':
-      return JSON.stringify({ error: 'Invalid phone number format', details: `phone_number ${rule}` });
-    case 'data-errors':
-      return JSON.stringify({
-        data: { number: '', cnam: null, spam_type: 'INVALID_NUMBER' },
-        errors: [`Invalid phone number format: phone_number ${rule}`],
-      });
-    case 'success-data':
-      return JSON.stringify({ success: false, error: `Invalid phone number format: phone_number ${rule}` });
-  }
+/** The invalid-number answer in the endpoint's envelope, with its result if it carries one (CNAM). */
+export function invalidNumberBody(d: LookupDescriptor): string {
+  return ENVELOPES[d.envelope].invalidNumber(d.numbers.rule, d.invalidResult);
 }
 
 export function plainError(code: string, message: string): string {

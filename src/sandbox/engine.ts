@@ -1,29 +1,24 @@
 // The sandbox's state and the rules REST and GraphQL share: who may call (keys), how often
 // (rate windows), how much (quota, billing), which numbers are acceptable, and what was seen.
-import type { LookupKind } from '../core/lookups.js';
-import { cnamResult, lrnResult, subject, trustResult } from './data.js';
-import { errorBodies, realServiceValues, type ErrorBodies } from './error-styles.js';
+import { LOOKUPS, type LookupKind, type LookupOptions } from '../core/lookups.js';
+import { subject } from './data.js';
+import { errorBodies, type ErrorBodies } from './error-styles.js';
 import { FaultInjector } from './faults.js';
 import { seedValue } from './hash.js';
 import { KeyRing, bearerKey, type KeyState } from './keys.js';
+import { sandboxData } from './lookup-data/index.js';
 import { applyPatch, optionProblems, type SandboxOptions } from './options.js';
-import { peek, rateHeaders, take, type RateVerdict, type RateWindow, type WindowRule } from './rate-window.js';
+import { newWindow, peek, rateHeaders, take, type RateVerdict, type RateWindow, type WindowRule } from './rate-window.js';
 import { StatsRecorder } from './stats.js';
 
-/** What each lookup accepts, and how a refusal explains it. */
-const NUMBER_RULES: Record<LookupKind, { pattern: RegExp; rule: string }> = {
-  lrn: { pattern: /^1\d{10}$/, rule: 'must be 11 digits starting with 1' },
-  cnam: { pattern: /^1?\d{10}$/, rule: 'must be 10 digits, or 11 digits starting with 1' },
-  trust: { pattern: /^1?\d{10}$/, rule: 'must be 10 digits, or 11 digits starting with 1' },
-};
-
+/** How a refusal of a number explains what the lookup accepts (its descriptor's rule). */
 export function numberRule(kind: LookupKind): string {
-  return NUMBER_RULES[kind].rule;
+  return LOOKUPS[kind].numbers.rule;
 }
 
 /** The 11-digit form of an acceptable number, or undefined. */
 export function acceptNumber(kind: LookupKind, value: string): string | undefined {
-  if (!NUMBER_RULES[kind].pattern.test(value)) return undefined;
+  if (!LOOKUPS[kind].numbers.pattern.test(value)) return undefined;
   return value.length === 10 ? `1${value}` : value;
 }
 
@@ -71,12 +66,13 @@ export class SandboxEngine {
   /** How this lookup's budget is enforced and reported: its own, or the one all lookups share. */
   rule(kind: LookupKind): WindowRule {
     const o = this.options;
-    const limit = o.sharedLimit > 0 ? o.sharedLimit : o.limits[kind];
+    // A lookup registered after the options were made has its descriptor's limit.
+    const limit = o.sharedLimit > 0 ? o.sharedLimit : (o.limits[kind] ?? LOOKUPS[kind].sandboxLimit);
     return { limit, windowMs: o.windowMs, burst: o.burst, headers: o.rateHeaders, hideLimit: o.hideLimit };
   }
 
   private window(kind: LookupKind, key: KeyState): RateWindow {
-    return this.options.sharedLimit > 0 ? key.shared : key.windows[kind];
+    return this.options.sharedLimit > 0 ? key.shared : (key.windows[kind] ??= newWindow());
   }
 
   /** Counts a request in the key's window for this lookup. */
@@ -123,10 +119,10 @@ export class SandboxEngine {
   }
 
   /** The result object (REST field names, no envelope) of an accepted number. */
-  result(kind: LookupKind, number11: string, opts: { enhanced?: boolean; messaging?: boolean; spam?: boolean }): Record<string, unknown> {
-    const s = subject(number11, this.seed);
-    const result = kind === 'lrn' ? lrnResult(s, opts.enhanced === true, opts.messaging === true) : kind === 'cnam' ? cnamResult(s, opts.spam === true) : trustResult(s);
-    return this.options.errorStyle === 'vri' ? realServiceValues(kind, result) : result;
+  result(kind: LookupKind, number11: string, opts: LookupOptions): Record<string, unknown> {
+    const data = sandboxData(kind);
+    const result = data.result(subject(number11, this.seed), opts);
+    return this.options.errorStyle === 'vri' && data.realService ? data.realService(result) : result;
   }
 
   resetStats(): void {

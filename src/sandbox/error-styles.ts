@@ -5,8 +5,7 @@
 // three; 429s spelled `rate_limited` and `RATE_LIMIT_EXCEEDED` in turn; `INSUFFICIENT_BALANCE`,
 // `INVALID_PHONE_NUMBER`, `INTERNATIONAL_NOT_SUPPORTED`, `PROVIDER_ERROR`; and the codes of GraphQL
 // errors renamed the same way.
-import { isObject } from '../core/json.js';
-import type { LookupDescriptor, LookupKind } from '../core/lookups.js';
+import type { LookupDescriptor } from '../core/lookups.js';
 import {
   PAYMENT_REQUIRED_BODY,
   UNAUTHORIZED_BODY,
@@ -24,7 +23,7 @@ export interface ErrorBodies {
   paymentRequired(): string;
   rateLimited(d: LookupDescriptor, retryAfter: number): string;
   /** `phone`: what was sent, so a non-U.S. number can be told apart. */
-  invalidNumber(d: LookupDescriptor, rule: string, phone: string): string;
+  invalidNumber(d: LookupDescriptor, phone: string): string;
   /** Another 4xx about the request (method, media type, malformed body). */
   request(d: LookupDescriptor, short: string, detail: string): string;
   /** An injected 500/502/503. */
@@ -37,9 +36,9 @@ const numintelBodies: ErrorBodies = {
   unauthorized: () => UNAUTHORIZED_BODY,
   paymentRequired: () => PAYMENT_REQUIRED_BODY,
   rateLimited: rateLimitedBody,
-  invalidNumber: (d, rule) => invalidNumberBody(d, rule),
-  request: (d, short, detail) => errorBody(d.envelope, short, detail),
-  serverError: (d, status) => errorBody(d.envelope, 'Server error', ERROR_TEXT[status] ?? 'server error'),
+  invalidNumber: (d) => invalidNumberBody(d),
+  request: errorBody,
+  serverError: (d, status) => errorBody(d, 'Server error', ERROR_TEXT[status] ?? 'server error'),
   graphqlCode: (code) => code,
 };
 
@@ -78,11 +77,11 @@ function vriBodies(): ErrorBodies {
       const code = rateTurn++ % 2 === 0 ? 'rate_limited' : 'RATE_LIMIT_EXCEEDED';
       return shaped(`Too Many Requests: ${rateLimitedMessage(d, retryAfter)}`, code, {}, { bucket: 'per_api_key', window_seconds: 1, retry_after: retryAfter });
     },
-    invalidNumber: (_d, rule, phone) =>
+    invalidNumber: (d, phone) =>
       // A number given in another country's international form is not a U.S. number at all.
       phone.trimStart().startsWith('+') && !phone.trimStart().startsWith('+1')
         ? shaped('International numbers are not supported', 'INTERNATIONAL_NOT_SUPPORTED', { phone_number: phone.slice(0, 40) })
-        : shaped(`Invalid phone number: phone_number ${rule}`, 'INVALID_PHONE_NUMBER', { phone_number: phone.slice(0, 40) }),
+        : shaped(`Invalid phone number: phone_number ${d.numbers.rule}`, 'INVALID_PHONE_NUMBER', { phone_number: phone.slice(0, 40) }),
     request: (_d, short, detail) => shaped(`${short}: ${detail}`, 'INVALID_REQUEST'),
     serverError: (_d, status) => {
       const [code, message] = VRI_SERVER_CODES[status] ?? ['SERVER_ERROR', 'server error'];
@@ -94,19 +93,4 @@ function vriBodies(): ErrorBodies {
 
 export function errorBodies(style: ErrorStyle): ErrorBodies {
   return style === 'vri' ? vriBodies() : numintelBodies;
-}
-
-/**
- * The real service's values where they differ from the description's: the LRN page's carrier type
- * code `WRS` for wireless, and the SDK's `TELEMARKETER` spam type (for every other spam number,
- * by its score, so the same number always gets the same answer). A client must pass them through.
- */
-export function realServiceValues(kind: LookupKind, result: Record<string, unknown>): Record<string, unknown> {
-  if (kind === 'lrn' && isObject(result.enhanced_lrn_data) && result.enhanced_lrn_data.carrier_type === 'WIRELESS') {
-    return { ...result, enhanced_lrn_data: { ...result.enhanced_lrn_data, carrier_type: 'WRS' } };
-  }
-  if (kind === 'trust' && result.spam_type === 'SPAM' && typeof result.reputation_score === 'number' && result.reputation_score % 2 === 0) {
-    return { ...result, spam_type: 'TELEMARKETER' };
-  }
-  return result;
 }

@@ -12,7 +12,7 @@ import {
   type GraphQLFieldConfigArgumentMap,
   type GraphQLOutputType,
 } from 'graphql';
-import { LOOKUPS, type FieldSpec, type LookupDescriptor, type OptionName } from '../core/lookups.js';
+import { LOOKUP_KINDS, LOOKUPS, type FieldSpec, type LookupDescriptor, type OptionName } from '../core/lookups.js';
 import { PAYMENT_REQUIRED_MESSAGE } from './bodies.js';
 import { acceptNumber, numberRule, type SandboxEngine } from './engine.js';
 import type { KeyState } from './keys.js';
@@ -69,7 +69,7 @@ function lookupField(d: LookupDescriptor): GraphQLFieldConfig<unknown, GraphqlCo
   };
 }
 
-export function buildLookupSchema(lookups: readonly LookupDescriptor[] = Object.values(LOOKUPS)): GraphQLSchema {
+export function buildLookupSchema(lookups: readonly LookupDescriptor[] = LOOKUP_KINDS.map((k) => LOOKUPS[k])): GraphQLSchema {
   return new GraphQLSchema({
     query: new GraphQLObjectType({
       name: 'Query',

@@ -6,7 +6,8 @@ import { newWindow, type RateWindow } from './rate-window.js';
 export interface KeyState {
   /** The key as stats and logs show it: masked, plus a number when two keys mask alike. */
   readonly label: string;
-  readonly windows: Record<LookupKind, RateWindow>;
+  /** Its window per lookup, made at the lookup's first request. */
+  readonly windows: Partial<Record<LookupKind, RateWindow>>;
   /** The window every lookup counts in when the limit is shared (sandbox --shared-limit). */
   readonly shared: RateWindow;
   billed: number;
@@ -30,7 +31,7 @@ export class KeyRing {
       let label = kept?.label ?? maskSecret(key);
       for (let n = 2; labels.has(label); n++) label = `${maskSecret(key)} #${n}`;
       labels.add(label);
-      this.keys.set(key, kept ?? { label, windows: { lrn: newWindow(), cnam: newWindow(), trust: newWindow() }, shared: newWindow(), billed: 0 });
+      this.keys.set(key, kept ?? { label, windows: {}, shared: newWindow(), billed: 0 });
     }
   }
 
@@ -48,7 +49,7 @@ export class KeyRing {
   resetUsage(): void {
     for (const state of this.keys.values()) {
       state.billed = 0;
-      for (const w of [...Object.values(state.windows), state.shared]) w.count = 0;
+      for (const w of [...Object.values(state.windows), state.shared]) if (w) w.count = 0;
     }
   }
 }

@@ -1,7 +1,7 @@
 // The sandbox's knobs, their defaults and their checks. The CLI and the admin endpoint share the
 // checks, so a bad value is refused the same way wherever it comes from.
 import { isObject } from '../core/json.js';
-import { isLookupKind, type LookupKind } from '../core/lookups.js';
+import { isLookupKind, perLookup, type LookupKind } from '../core/lookups.js';
 import type { RateHeaderStyle } from './rate-window.js';
 
 /** The error bodies the sandbox sends (see error-styles.ts). */
@@ -64,7 +64,8 @@ export interface SandboxOptions {
 /** The documented key every sandbox accepts unless told otherwise. */
 export const DEFAULT_API_KEY = 'sandbox-key-0000';
 
-export const DEFAULT_LIMITS: Readonly<SandboxLimits> = { lrn: 200, cnam: 50, trust: 100 };
+/** Each lookup's sandboxLimit (a lookup registered later falls back to its own: SandboxEngine.rule). */
+export const DEFAULT_LIMITS: Readonly<SandboxLimits> = perLookup((d) => d.sandboxLimit);
 
 export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
   host: '127.0.0.1',
@@ -189,7 +190,7 @@ export function optionProblems(patch: Readonly<Record<string, unknown>>): string
 
 function limitProblems(value: unknown, problems: string[]): void {
   if (!isObject(value)) {
-    problems.push('limits must be an object like {"lrn":200,"cnam":50,"trust":100}');
+    problems.push(`limits must be an object like ${JSON.stringify(perLookup((d) => d.sandboxLimit))}`);
     return;
   }
   for (const [kind, n] of Object.entries(value)) {

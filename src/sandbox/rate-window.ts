@@ -1,7 +1,7 @@
 // Fixed windows per API key and lookup (or one shared by all lookups), aligned to multiples of
 // their length since the epoch (one second by default), with an optional cap on bursts inside a
 // longer window; plus the rate headers each endpoint reports in its own dialect.
-import type { LookupKind } from '../core/lookups.js';
+import { LOOKUPS, type LookupKind } from '../core/lookups.js';
 
 export interface RateWindow {
   /** Which window (epoch ms ÷ its length) this one counts. */
@@ -100,8 +100,8 @@ function judge(w: RateWindow, rule: WindowRule, nowMs: number, count: boolean): 
 
 /**
  * Header pairs (flat, for writeHead) for a lookup's response. Unlimited lookups send none: there
- * is no limit to report. In X-RateLimit-*, LRN reports the reset as seconds to wait, CNAM and
- * trust as a Unix time; the IETF fields (draft-ietf-httpapi-ratelimit-headers) give the policy
+ * is no limit to report. In X-RateLimit-*, the reset is what the lookup's descriptor says
+ * (rateReset): seconds to wait (LRN), or a Unix time (CNAM and trust); the IETF fields (draft-ietf-httpapi-ratelimit-headers) give the policy
  * (`q` quota, `w` window in seconds) and the room (`r`) with seconds to reset (`t`), a burst cap
  * as a second policy.
  */
@@ -111,7 +111,7 @@ export function rateHeaders(kind: LookupKind, v: RateVerdict, limited: boolean):
   const style = rule.headers ?? 'x';
   const h: string[] = [];
   if (style !== 'ietf') {
-    const reset = kind === 'lrn' ? v.resetIn : v.resetAt;
+    const reset = LOOKUPS[kind].rateReset === 'seconds' ? v.resetIn : v.resetAt;
     if (!rule.hideLimit) h.push('X-RateLimit-Limit', String(v.limit));
     h.push('X-RateLimit-Remaining', String(v.remaining), 'X-RateLimit-Reset', String(reset));
   }

@@ -10,10 +10,11 @@ import {
   validate,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
 import { isObject } from '../core/json.js';
-import { LOOKUPS, type LookupKind } from '../core/lookups.js';
+import { LOOKUP_KINDS, LOOKUPS, type LookupKind } from '../core/lookups.js';
 import { UNAUTHORIZED_HEADERS, UNAUTHORIZED_MESSAGE, graphqlError, rateLimitedMessage } from './bodies.js';
 import type { SandboxEngine } from './engine.js';
 import { buildLookupSchema, type GraphqlContext } from './graphql-schema.js';
@@ -21,8 +22,15 @@ import { MAX_BODY, isJsonContentType, parseObject, readBody, sendJson } from './
 import { rateHeaders, type RateVerdict } from './rate-window.js';
 import type { RequestMeta } from './routes-rest.js';
 
-const schema = buildLookupSchema();
-const KIND_OF_FIELD = new Map<string, LookupKind>(Object.values(LOOKUPS).map((d) => [d.graphqlField, d.kind]));
+/** The schema of every registered lookup, built again when one is registered (the registry only grows). */
+let built: { lookups: number; schema: GraphQLSchema; kindOfField: Map<string, LookupKind> } | undefined;
+function lookupSchema(): NonNullable<typeof built> {
+  if (built?.lookups !== LOOKUP_KINDS.length) {
+    const lookups = LOOKUP_KINDS.map((k) => LOOKUPS[k]);
+    built = { lookups: lookups.length, schema: buildLookupSchema(lookups), kindOfField: new Map(lookups.map((d) => [d.graphqlField, d.kind])) };
+  }
+  return built;
+}
 
 export function handleGraphql(
   engine: SandboxEngine,
@@ -69,13 +77,14 @@ export function handleGraphql(
       sendJson(res, 400, JSON.stringify({ errors: [withCode(err, 'GRAPHQL_PARSE_FAILED', engine.bodies.graphqlCode)] }));
       return;
     }
+    const { schema, kindOfField } = lookupSchema();
     const problems = validate(schema, document);
     if (problems.length > 0) {
       sendJson(res, 400, JSON.stringify({ errors: problems.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED', engine.bodies.graphqlCode)) }));
       return;
     }
     const operationName = typeof opName === 'string' ? opName : undefined;
-    const kinds = lookupKinds(document, operationName);
+    const kinds = lookupKinds(document, operationName, kindOfField);
     let verdict: { kind: LookupKind; v: RateVerdict } | undefined;
     for (const kind of kinds) {
       const v = engine.admit(kind, key, spurious429);
@@ -118,7 +127,7 @@ function withCode(err: unknown, fallback: string, styled: (code: string) => stri
 }
 
 /** The lookup of each top-level field of the operation, fragments included, aliases counted. */
-function lookupKinds(document: DocumentNode, operationName: string | undefined): LookupKind[] {
+function lookupKinds(document: DocumentNode, operationName: string | undefined, kindOfField: ReadonlyMap<string, LookupKind>): LookupKind[] {
   const op = getOperationAST(document, operationName);
   if (!op) return [];
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -128,7 +137,7 @@ function lookupKinds(document: DocumentNode, operationName: string | undefined):
     if (depth > 20) return;
     for (const sel of set.selections) {
       if (sel.kind === Kind.FIELD) {
-        const kind = KIND_OF_FIELD.get(sel.name.value);
+        const kind = kindOfField.get(sel.name.value);
         if (kind) kinds.push(kind);
       } else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet, depth + 1);
       else {

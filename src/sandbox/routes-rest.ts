@@ -1,10 +1,11 @@
-// POST /api/v1/{lrn,cnam,trust}: one handler for the three, driven by the lookup descriptors.
+// POST /api/v1/<lookup>: one handler for every lookup, driven by its descriptor.
 // Order of checks: method, key, rate window, content type, body, number, quota; so a refused
 // request never costs a lookup and an invalid number is never billed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ENVELOPES } from '../api/envelopes/index.js';
 import type { LookupDescriptor, OptionName } from '../core/lookups.js';
 import { UNAUTHORIZED_HEADERS } from './bodies.js';
-import { acceptNumber, numberRule, type SandboxEngine } from './engine.js';
+import { acceptNumber, type SandboxEngine } from './engine.js';
 import { MAX_BODY, isJsonContentType, parseObject, readBody, sendJson } from './http.js';
 import { rateHeaders } from './rate-window.js';
 
@@ -79,24 +80,13 @@ export function handleRest(
     const number = acceptNumber(kind, phone);
     if (number === undefined) {
       engine.stats.count('invalid');
-      sendJson(res, 400, engine.bodies.invalidNumber(d, numberRule(kind), phone), rh);
+      sendJson(res, 400, engine.bodies.invalidNumber(d, phone), rh);
       return;
     }
     if (!engine.bill(kind, key, number)) {
       sendJson(res, 402, engine.bodies.paymentRequired(), rh);
       return;
     }
-    sendJson(res, 200, wrap(d, JSON.stringify(engine.result(kind, number, opts))), rh);
+    sendJson(res, 200, ENVELOPES[d.envelope].wrap(JSON.stringify(engine.result(kind, number, opts))), rh);
   });
-}
-
-function wrap(d: LookupDescriptor, result: string): string {
-  switch (d.envelope) {
-    case 'none':
-      return result;
-    case 'data-errors':
-      return `{"data":${result},"errors":[]}`;
-    case 'success-data':
-      return `{"success":true,"data":${result}}`;
-  }
 }

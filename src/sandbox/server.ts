@@ -3,7 +3,7 @@
 import { isLoopbackHost } from './hosts.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import { LOOKUPS, type LookupDescriptor } from '../core/lookups.js';
+import { LOOKUP_KINDS, LOOKUPS, type LookupDescriptor } from '../core/lookups.js';
 import { ADMIN_PATHS, handleAdmin } from './admin.js';
 import { UNAUTHORIZED_HEADERS, graphqlError, plainError } from './bodies.js';
 import { bearerKey } from './keys.js';
@@ -15,11 +15,19 @@ import { handleRest, type RequestMeta } from './routes-rest.js';
 
 type Route = { kind: 'rest'; d: LookupDescriptor } | { kind: 'graphql' } | { kind: 'admin' };
 
-const ROUTES = new Map<string, Route>([
-  ...Object.values(LOOKUPS).map((d): [string, Route] => [d.restPath, { kind: 'rest', d }]),
-  ['/graphql', { kind: 'graphql' }],
-  ...ADMIN_PATHS.map((p): [string, Route] => [p, { kind: 'admin' }]),
-]);
+/** Every registered lookup's REST path, GraphQL and the admin paths; made again when a lookup is registered (the registry only grows). */
+let routes: { lookups: number; map: Map<string, Route> } | undefined;
+function routeOf(path: string): Route | undefined {
+  if (routes?.lookups !== LOOKUP_KINDS.length) {
+    const map = new Map<string, Route>([
+      ...LOOKUP_KINDS.map((k): [string, Route] => [LOOKUPS[k].restPath, { kind: 'rest', d: LOOKUPS[k] }]),
+      ['/graphql', { kind: 'graphql' }],
+      ...ADMIN_PATHS.map((p): [string, Route] => [p, { kind: 'admin' }]),
+    ]);
+    routes = { lookups: LOOKUP_KINDS.length, map };
+  }
+  return routes.map.get(path);
+}
 
 export interface SandboxServer {
   readonly server: Server;
@@ -60,7 +68,7 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    const route = ROUTES.get(path);
+    const route = routeOf(path);
     const meta: RequestMeta = {};
     if (engine.options.verbose) logWhenDone(engine, req, res, path, meta);
     if (!route) {

@@ -1,11 +1,11 @@
 // What the sandbox saw: served as GET /__sandbox/stats and by stats(), so tests (in-process or
 // not) can check what a client really sent and what it was billed for.
-import type { LookupKind } from '../core/lookups.js';
+import { LOOKUP_KINDS, type LookupKind } from '../core/lookups.js';
 import type { FaultKind } from './faults.js';
 
 export interface SandboxStats {
   /** HTTP requests per endpoint (REST per lookup, GraphQL as one); total excludes /__sandbox/*. */
-  requests: { lrn: number; cnam: number; trust: number; graphql: number; total: number };
+  requests: Record<LookupKind | 'graphql' | 'total', number>;
   /** Authenticated requests per (masked) key. */
   byKey: Record<string, number>;
   /** Billed lookups per "kind:number", REST and GraphQL alike. */
@@ -36,10 +36,11 @@ const KEPT_WINDOWS = 100_000;
 export type RequestEndpoint = LookupKind | 'graphql';
 
 export class StatsRecorder {
-  private requests = { lrn: 0, cnam: 0, trust: 0, graphql: 0, total: 0 };
+  // One count per lookup registered when the recorder is made (a later one gets its own at its first request).
+  private requests = { ...zeroes(), graphql: 0, total: 0 } as Record<RequestEndpoint | 'total', number>;
   private byKey = new Map<string, number>();
   private byNumber = new Map<string, number>();
-  private lookups = { lrn: 0, cnam: 0, trust: 0 };
+  private lookups = zeroes();
   private counters = { rateLimited: 0, billed: 0, invalid: 0, unauthorized: 0, paymentRequired: 0, tlsFailures: 0 };
   private faults = { reset: 0, hang: 0, error: 0, rate429: 0, delayed: 0 };
   private windows = { counted: 0, first: null as number | null, last: null as number | null, busiest: 0 };
@@ -58,7 +59,7 @@ export class StatsRecorder {
   }
 
   request(endpoint: RequestEndpoint): void {
-    this.requests[endpoint]++;
+    this.requests[endpoint] = (this.requests[endpoint] ?? 0) + 1;
     this.requests.total++;
   }
 
@@ -74,7 +75,7 @@ export class StatsRecorder {
   bill(kind: LookupKind, number: string): void {
     const id = `${kind}:${number}`;
     this.byNumber.set(id, (this.byNumber.get(id) ?? 0) + 1);
-    this.lookups[kind]++;
+    this.lookups[kind] = (this.lookups[kind] ?? 0) + 1;
     this.counters.billed++;
   }
 
@@ -97,4 +98,8 @@ export class StatsRecorder {
       windows: { ...this.windows, counts: Object.fromEntries(this.counts) },
     };
   }
+}
+
+function zeroes(): Record<LookupKind, number> {
+  return Object.fromEntries(LOOKUP_KINDS.map((k) => [k, 0])) as Record<LookupKind, number>;
 }
