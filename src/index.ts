@@ -17,7 +17,6 @@ import { runPipeline } from './pipeline/runner.js';
 import { stopFailure } from './pipeline/stop.js';
 import { Session } from './pipeline/session.js';
 import { pacerFor } from './pipeline/dispatch/pacer.js';
-import { DEFAULT_MAX_AGE } from './settings/max-age.js';
 import { MemoryAnswerStore, NO_STORE, type AnswerStore } from './store/answer-store.js';
 import type { Sandbox, SandboxOptions } from './sandbox/index.js';
 
@@ -131,7 +130,7 @@ export function createClient(config: ClientConfig): NumintelClient {
   checkConfig(config);
   const clock = config.clock ?? systemClock;
   const store: AnswerStore =
-    config.cache === 'off' ? NO_STORE : config.cache === undefined || config.cache === 'memory' ? new MemoryAnswerStore((kind, at) => clock.now() - at <= DEFAULT_MAX_AGE[kind]) : config.cache;
+    config.cache === 'off' ? NO_STORE : config.cache === undefined || config.cache === 'memory' ? new MemoryAnswerStore((kind, at) => clock.now() - at <= LOOKUPS[kind].maxAgeMs) : config.cache;
   const transport = createTransport({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,

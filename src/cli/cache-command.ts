@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { LOOKUP_KINDS, type LookupKind } from '../core/lookups.js';
-import { DEFAULT_MAX_AGE, formatDuration, parseMaxAge, type MaxAge } from '../settings/max-age.js';
+import { defaultMaxAge, defaultMaxAgeText, formatDuration, parseMaxAge, type MaxAge } from '../settings/max-age.js';
 import { configFilePath } from '../settings/config-dir.js';
 import { effectiveValues, loadConfig } from '../settings/config-file.js';
 import { chooseProfile, requireProfile } from '../settings/resolve.js';
@@ -41,7 +41,7 @@ export function cacheCommand(world: World): Command {
     requireProfile(config, profile, configPath);
     const { values, from } = effectiveValues(config, profile.name);
     const stored = values['max-age'];
-    return stored === undefined ? DEFAULT_MAX_AGE : parseMaxAge(String(stored), `profile ${from['max-age']} of the config file`);
+    return stored === undefined ? defaultMaxAge() : parseMaxAge(String(stored), `profile ${from['max-age']} of the config file`);
   }
 
   /** `maxAge` only matters to commands that judge freshness (stats, prune); clear needs none. */
@@ -62,7 +62,7 @@ export function cacheCommand(world: World): Command {
       ]),
     )
     .configureOutput({ writeOut: (s) => world.stdout.write(s), writeErr: (s) => world.stderr.write(s) });
-  const maxAgeOption = () => new Option('--max-age <dur>', 'judge freshness by this max age (e.g. 12h, lrn=7d,cnam=30d; default: the config\'s max-age, else lrn=24h,cnam=7d,trust=24h)');
+  const maxAgeOption = () => new Option('--max-age <dur>', `judge freshness by this max age (e.g. 12h, lrn=7d,cnam=30d; default: the config's max-age, else ${defaultMaxAgeText()})`);
   const profileOption = () => new Option('--profile <name>', 'config profile whose max-age applies (or NUMINTEL_PROFILE)');
 
   cache
@@ -102,7 +102,7 @@ export function cacheCommand(world: World): Command {
     .action(async (flags: CacheFlags) => {
       const kind = flags.lookup as LookupKind | undefined;
       let damaged: string | undefined;
-      const store = await open(DEFAULT_MAX_AGE, kind === undefined, (message) => {
+      const store = await open(defaultMaxAge(), kind === undefined, (message) => {
         damaged = message;
       });
       if (kind !== undefined) {

@@ -12,6 +12,7 @@ import {
 } from '../core/lookups.js';
 import { UnknownLookupError, UsageError } from '../core/errors.js';
 import { OUTPUT_FORMATS } from '../output/layout.js';
+import { defaultMaxAgeText } from '../settings/max-age.js';
 import { intOption, numberOption } from './options.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
@@ -126,7 +127,7 @@ function addRunOptions(cmd: Command): void {
     .option('--price <list>', 'price per lookup for --dry-run and --max-spend, e.g. lrn=0.0005,cnam=0.006 (or config price.<lookup>)')
     .option('--max-lookups <n>', 'send at most this many requests (retries count); then stop, resumably (exit 5)', intOption(1))
     .option('--max-spend <amount>', 'spend at most this much at the known prices (--price); then stop, resumably (exit 5)', numberOption(0, { exclusive: true }))
-    .option('--max-age <dur>', 'use cached answers up to this old: 12h, 30d, lrn=7d,cnam=30d (default lrn=24h,cnam=7d,trust=24h)')
+    .option('--max-age <dur>', `use cached answers up to this old: 12h, 30d, lrn=7d,cnam=30d (default ${defaultMaxAgeText()})`)
     .option('--refresh', 'ignore cached answers, and cache what comes back')
     .option('--no-cache', 'neither read nor write the lookup cache')
     .optionsGroup('Service and settings:')
@@ -218,10 +219,5 @@ function toRunRequest(
 }
 
 function describe(d: LookupDescriptor): string {
-  const what: Record<LookupKind, string> = {
-    lrn: 'Looks up the Local Routing Number of each number (and, on request, carrier, location and messaging data).',
-    cnam: 'Looks up the caller ID name of each number (and, on request, its spam classification).',
-    trust: 'Looks up spam, robocall and scam flags, a reputation score and a trust level for each number.',
-  };
-  return `${what[d.kind]}\nNumbers come from the arguments, -i <file>, or stdin; records go to stdout in input order.`;
+  return `${d.description}\nNumbers come from the arguments, -i <file>, or stdin; records go to stdout in input order.`;
 }

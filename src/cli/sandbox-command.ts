@@ -1,24 +1,47 @@
 // `numintel sandbox`: runs the built-in emulator of the service until Ctrl-C / SIGTERM.
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import { ENVELOPES } from '../api/envelopes/index.js';
 import { BadOptionError, InputError, UsageError } from '../core/errors.js';
+import { LOOKUP_KINDS, LOOKUPS, isLookupKind, perLookup, type LookupDescriptor, type LookupKind } from '../core/lookups.js';
 import { maskSecret } from '../core/secret.js';
 // Only the options here: the server (and graphql) load when the command runs, not at every start-up.
-import { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, ERROR_STYLES, optionProblems, type ErrorStyle, type SandboxOptions } from '../sandbox/options.js';
+import { DEFAULT_API_KEY, DEFAULT_OPTIONS, ERROR_STYLES, optionProblems, type ErrorStyle, type SandboxLimits, type SandboxOptions } from '../sandbox/options.js';
 import type { World } from './world.js';
 import { isLoopbackHost } from '../sandbox/hosts.js';
 import { examples, topics } from './help.js';
 
 const SANDBOX_DEFAULT_PORT = 4010;
 
+/** `LRN, CNAM and Trust`: the titles of these lookups, for prose. */
+function titles(ds: readonly LookupDescriptor[]): string {
+  const t = ds.map((d) => d.title);
+  return t.length < 2 ? (t[0] ?? '') : `${t.slice(0, -1).join(', ')} and ${t.at(-1) ?? ''}`;
+}
+
+/** What the help says per lookup, from the descriptors and their envelopes. */
+function lookupHelp(): { reset: string; bodies429: string; numbers: string } {
+  const ds = LOOKUP_KINDS.map((k) => LOOKUPS[k]);
+  const seconds = ds.filter((d) => d.rateReset === 'seconds');
+  const stamps = ds.filter((d) => d.rateReset === 'timestamp');
+  const reset = [seconds.length > 0 ? `seconds to wait for ${titles(seconds)}` : '', stamps.length > 0 ? `a Unix timestamp for ${titles(stamps)}` : ''].filter(Boolean).join(', ');
+  const bodies429 = ds.map((d) => `${d.title} ${ENVELOPES[d.envelope].shapes.rateLimited}`).join('; ');
+  const numbers = ds
+    .map((d) => `${d.title}: ${d.numbers.rule}, else 400 ${ENVELOPES[d.envelope].shapes.invalidNumber}${d.invalidResult ? ` with data ${JSON.stringify(d.invalidResult)}` : ''}.`)
+    .join(' ');
+  return { reset, bodies429, numbers };
+}
+
 /** The sandbox's choices, wrapped when its help is shown (not at every start-up). */
-const choicesHelp = () => `${topics('Behaviour (stable, so tests can rely on it; see docs/sandbox.md):', [
+const choicesHelp = () => {
+  const per = lookupHelp();
+  return `${topics('Behaviour (stable, so tests can rely on it; see docs/sandbox.md):', [
   ['Auth', 'Authorization: Bearer <key> on REST and GraphQL. Missing, malformed, unknown or revoked key: 401 {"error":"unauthorized","message":...} + WWW-Authenticate: Bearer.'],
-  ['Limits', 'fixed one-second windows per key and per lookup, aligned to wall-clock seconds (0 = unlimited, and then no X-RateLimit-* headers). X-RateLimit-Reset is seconds to wait for LRN, a Unix timestamp for CNAM and trust.'],
+  ['Limits', `fixed one-second windows per key and per lookup, aligned to wall-clock seconds (0 = unlimited, and then no X-RateLimit-* headers). X-RateLimit-Reset is ${per.reset}.`],
   ['Windows', '--window S: windows of S seconds (aligned to multiples of S since the epoch); --shared-limit N: one budget of N per window for all lookups of a key (the per-lookup limits then do not apply); --burst F: at most F × the average per second in any one second of a longer window (429 with Retry-After: 1); --hide-limit: no X-RateLimit-Limit nor quota (the client must learn it); --rate-headers ietf|both: the IETF fields RateLimit: "window";r=R;t=T and RateLimit-Policy: "window";q=N;w=S (a burst cap adds a "burst" policy) instead of, or beside, X-RateLimit-*.'],
-  ['429 bodies', 'LRN {"error","message","retry_after"}; CNAM {"data":null,"errors":[...]}; trust {"success":false,"error":...}; all with Retry-After.'],
+  ['429 bodies', `${per.bodies429}; all with Retry-After.`],
   ['Quota', '--quota N billed lookups per key (default unlimited); past it 402 {"error":"payment_required","message":...}. Invalid numbers are never billed.'],
-  ['Numbers', 'LRN: 11 digits starting with 1, else 400 {"error","details"}. CNAM: 10 digits or 11 starting with 1, else 400 with data.spam_type INVALID_NUMBER. Trust: as CNAM, else 400 {"success":false,"error":...}.'],
+  ['Numbers', per.numbers],
   ['Values', 'carrier_type WIRELESS|LANDLINE|VOIP|TOLLFREE; trust spam_type SPAM|ROBOCALL|SCAM|null, reputation_score 0-100, trust_level high|medium|low. Same number + seed = same answer.'],
   ['GraphQL', 'POST /graphql; errors carry extensions.code (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, INVALID_NUMBER, UNAUTHENTICATED, PAYMENT_REQUIRED, RATE_LIMITED, INTERNAL_SERVER_ERROR) with the same statuses and headers as REST.'],
   ['Error style', '--error-style vri: the real service\'s error bodies instead, taken in turn: {"error","code","details"}, {"error":{"code","message"}} and {"data":null,"errors"}; codes INVALID_API_KEY 401, INSUFFICIENT_BALANCE 402, rate_limited and RATE_LIMIT_EXCEEDED 429, INVALID_PHONE_NUMBER and INTERNATIONAL_NOT_SUPPORTED 400, INTERNAL_ERROR 500, SERVER_ERROR 502, PROVIDER_ERROR 503 (GraphQL codes likewise); values carrier_type WRS (wireless) and spam_type TELEMARKETER (some spam numbers).'],
@@ -26,19 +49,18 @@ const choicesHelp = () => `${topics('Behaviour (stable, so tests can rely on it;
   ['Admin', 'sandbox-only, no key on loopback (an accepted key on any other interface): GET /__sandbox/stats, POST /__sandbox/reset, POST /__sandbox/config (JSON patch of limits, quota, faults), POST /__sandbox/revoke.'],
   ['TLS', '--tls: HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1 made at start; its PEM file is printed (trust it with NODE_EXTRA_CA_CERTS or --ca-file).'],
 ])}${examples([
-  ['numintel sandbox --port 4010 --limit-lrn 5 --fail-rate 0.1', 'a sandbox that limits LRN to 5/s and fails 10% of requests'],
+  ['numintel sandbox --port 4010 --limit lrn=5,trust=20 --fail-rate 0.1', 'LRN limited to 5/s, trust to 20/s; 10% of requests fail'],
   [`NUMINTEL_API_KEY=${DEFAULT_API_KEY} numintel lrn 12015550123 \\\n      --base-url http://127.0.0.1:4010`, 'then, in another terminal, a lookup against it'],
   ['numintel sandbox --tls --port 0', 'over HTTPS, on a free port; it prints its certificate'],
 ])}`;
+};
 
 interface SandboxFlags {
   host: string;
   port: string;
   apiKey?: string[];
   seed: string;
-  limitLrn: string;
-  limitCnam: string;
-  limitTrust: string;
+  limit?: string[];
   window: string;
   sharedLimit: string;
   burst?: string;
@@ -61,15 +83,18 @@ interface SandboxFlags {
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function sandboxCommand(world: World): Command {
-  return new Command('sandbox')
+  const cmd = new Command('sandbox');
+  // --limit-<lookup> for every lookup: the older spelling of --limit <lookup>=<n>.
+  const aliases = new Map<LookupKind, Option>(LOOKUP_KINDS.map((k) => [k, new Option(`--limit-${k} <n>`, `${LOOKUPS[k].title} requests per second per key: --limit ${k}=<n>`)]));
+  cmd
     .description('run the built-in emulator of the Number Intelligence Service (REST and GraphQL) on loopback')
     .option('--host <host>', 'interface to listen on', DEFAULT_OPTIONS.host)
     .option('--port <n>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
     .option('--api-key <key>', `accepted API key, repeatable (default ${DEFAULT_API_KEY})`, collect)
     .option('--seed <seed>', 'picks the synthetic data universe', '0')
-    .option('--limit-lrn <n>', 'LRN requests per second per key (0 = unlimited)', String(DEFAULT_LIMITS.lrn))
-    .option('--limit-cnam <n>', 'CNAM requests per second per key (0 = unlimited)', String(DEFAULT_LIMITS.cnam))
-    .option('--limit-trust <n>', 'trust requests per second per key (0 = unlimited)', String(DEFAULT_LIMITS.trust))
+    .option('--limit <lookup=n,...>', `requests per second per key of a lookup (0 = unlimited), repeatable or a comma list: --limit lrn=20,trust=5 (default ${limitList(perLookup((d) => d.sandboxLimit))})`, collect)
+  for (const alias of aliases.values()) cmd.addOption(alias);
+  return cmd
     .option('--window <seconds>', 'length of every rate window, whole seconds', '1')
     .option('--shared-limit <n>', 'one budget per window for all lookups of a key (0 = each lookup its own)', '0')
     .option('--burst <factor>', 'in a window longer than 1 s, at most this × its average per second in any second')
@@ -93,7 +118,7 @@ export function sandboxCommand(world: World): Command {
     .option('--tls-key <pem>', 'the private key of --tls-cert (PEM file)')
     .addHelpText('after', choicesHelp)
     .action(async (flags: SandboxFlags) => {
-      const options = sandboxOptions(flags, world);
+      const options = sandboxOptions(flags, limitsOf(flags, aliases), world);
       options.tls = await tlsOption(flags, world.cwd);
       const { startSandbox } = await import('../sandbox/index.js');
       const sb = await startSandbox(options).catch((err: unknown) => {
@@ -141,12 +166,36 @@ async function tlsOption(flags: SandboxFlags, cwd: string): Promise<SandboxOptio
   return { cert: await read('--tls-cert', flags.tlsCert, 'CERTIFICATE'), key: await read('--tls-key', flags.tlsKey, 'PRIVATE KEY') };
 }
 
+const count = (name: string, v: string): number => {
+  if (!/^\d+$/.test(v.trim())) throw new BadOptionError(`--${name} must be a whole number, got "${v}"`);
+  return Number(v);
+};
+
+/** `lrn=200,cnam=50,trust=100`. */
+const limitList = (limits: Readonly<SandboxLimits>) =>
+  Object.entries(limits)
+    .map(([k, n]) => `${k}=${n}`)
+    .join(',');
+
+/** Each lookup's limit: its default, then --limit-<lookup>, then --limit <lookup>=<n> (the last given wins). */
+function limitsOf(flags: SandboxFlags, aliases: ReadonlyMap<LookupKind, Option>): SandboxLimits {
+  const limits: SandboxLimits = perLookup((d) => d.sandboxLimit);
+  const given = flags as unknown as Record<string, string | undefined>;
+  for (const [kind, alias] of aliases) {
+    const v = given[alias.attributeName()];
+    if (v !== undefined) limits[kind] = count(`limit-${kind}`, v);
+  }
+  for (const item of (flags.limit ?? []).flatMap((v) => v.split(','))) {
+    const [kind = '', n, extra] = item.split('=').map((p) => p.trim());
+    if (n === undefined || extra !== undefined) throw new BadOptionError(`--limit takes <lookup>=<n>, got "${item}"`, `e.g. --limit ${limitList(perLookup((d) => d.sandboxLimit))}`);
+    if (!isLookupKind(kind)) throw new BadOptionError(`--limit names an unknown lookup "${kind}"`, `known: ${LOOKUP_KINDS.join(', ')}`);
+    limits[kind] = count(`limit ${kind}`, n);
+  }
+  return limits;
+}
+
 /** Flags to options, refusing bad values as usage errors that quote them. */
-function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Partial<SandboxOptions> {
-  const count = (name: string, v: string): number => {
-    if (!/^\d+$/.test(v.trim())) throw new BadOptionError(`--${name} must be a whole number, got "${v}"`);
-    return Number(v);
-  };
+function sandboxOptions(flags: SandboxFlags, limits: SandboxLimits, world: Pick<World, 'stderr'>): Partial<SandboxOptions> {
   // Flags with a default in commander always have a value: they go through count() directly.
   const whole = (name: string, v: string | undefined) => (v === undefined ? undefined : count(name, v));
   const probability = (name: string, v: string | undefined): number | undefined => {
@@ -169,11 +218,7 @@ function sandboxOptions(flags: SandboxFlags, world: Pick<World, 'stderr'>): Part
     host: flags.host,
     port: count('port', flags.port),
     seed: /^-?\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed,
-    limits: {
-      lrn: count('limit-lrn', flags.limitLrn),
-      cnam: count('limit-cnam', flags.limitCnam),
-      trust: count('limit-trust', flags.limitTrust),
-    },
+    limits,
     windowMs: count('window', flags.window) * 1000,
     sharedLimit: count('shared-limit', flags.sharedLimit),
     burst: factor('burst', flags.burst),

@@ -7,8 +7,9 @@ import { maskSecret } from '../core/secret.js';
 import { withoutTrailingSlashes } from '../core/text.js';
 import type { Transport } from '../core/transport.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/layout.js';
-import { MAX_AGE_SYNTAX, tryParseMaxAge, type MaxAge } from './max-age.js';
-import { parsePrice } from './prices.js';
+import { LOOKUP_KINDS } from '../core/lookups.js';
+import { MAX_AGE_SYNTAX, defaultMaxAgeText, tryParseMaxAge, type MaxAge } from './max-age.js';
+import { parsePrice, priceProperty } from './prices.js';
 
 export type TransportName = Transport['name'];
 
@@ -31,12 +32,10 @@ export interface SettingValues {
   maxWait: number;
   /** A PEM file of certificates (a private CA) trusted for HTTPS besides the default trust. */
   caFile?: string;
-  /** How old a cached answer may be, per lookup; absent = the defaults (LRN 24 h, CNAM 7 days, trust 24 h). */
+  /** How old a cached answer may be, per lookup; absent = each lookup's default (its descriptor's maxAgeMs). */
   maxAge?: MaxAge;
-  /** Price of one lookup, for --dry-run's cost estimate (`--price` overrides them). */
-  priceLrn?: number;
-  priceCnam?: number;
-  priceTrust?: number;
+  /** Price of one lookup (`price.<lookup>`: priceLrn, priceCnam, ...), for --dry-run's cost estimate (`--price` overrides them). */
+  [price: `price${string}`]: number | undefined;
 }
 
 export type SettingProperty = keyof SettingValues;
@@ -212,13 +211,14 @@ export const SETTINGS: readonly SettingSpec[] = [
     property: 'maxAge',
     flag: '--max-age',
     expects: MAX_AGE_SYNTAX,
-    description: 'how old a cached answer may be (default lrn=24h,cnam=7d,trust=24h)',
+    description: `how old a cached answer may be (default ${defaultMaxAgeText()})`,
     parse: (raw) => tryParseMaxAge(String(raw)),
   },
-  ...(['lrn', 'cnam', 'trust'] as const).map(
+  // One per lookup registered when this table is made.
+  ...LOOKUP_KINDS.map(
     (kind): SettingSpec => ({
       name: `price.${kind}`,
-      property: `price${kind[0]?.toUpperCase()}${kind.slice(1)}` as SettingProperty,
+      property: priceProperty(kind),
       expects: 'a price per lookup ≥ 0, e.g. 0.0005',
       description: `price of one ${kind} lookup, for --dry-run, --max-spend and reports`,
       parse: parsePrice,

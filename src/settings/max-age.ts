@@ -1,9 +1,9 @@
-// How old a cached answer may be and still be used, per lookup: ported numbers change carrier, so
-// LRN answers age fastest. `--max-age` (and the `max-age` setting) takes one duration for every
+// How old a cached answer may be and still be used, per lookup: each lookup's default is its
+// descriptor's maxAgeMs (ported numbers change carrier, so LRN answers age fastest). `--max-age` (and the `max-age` setting) takes one duration for every
 // lookup (`12h`), per-lookup ones (`lrn=7d,cnam=30d`), or both (`12h,cnam=30d`); a lookup not named
 // keeps its default.
 import { UsageError } from '../core/errors.js';
-import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
+import { LOOKUP_KINDS, LOOKUPS, isLookupKind, perLookup, type LookupKind } from '../core/lookups.js';
 
 /** Milliseconds per lookup. */
 export type MaxAge = Readonly<Record<LookupKind, number>>;
@@ -12,7 +12,10 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-export const DEFAULT_MAX_AGE: MaxAge = { lrn: DAY, cnam: 7 * DAY, trust: DAY };
+/** Each registered lookup's default (its descriptor's maxAgeMs), read when asked. */
+export function defaultMaxAge(): MaxAge {
+  return perLookup((d) => d.maxAgeMs);
+}
 
 const UNITS: Readonly<Record<string, number>> = { s: 1000, m: MINUTE, h: HOUR, d: DAY, w: 7 * DAY };
 const DURATION = /^(\d+(?:\.\d+)?)\s*([smhdw])$/i;
@@ -28,7 +31,7 @@ export function parseDuration(text: string): number | undefined {
 }
 
 /** The max age of each lookup, or undefined when `text` does not parse (see parseMaxAge for the error). */
-export function tryParseMaxAge(text: string, base: MaxAge = DEFAULT_MAX_AGE): MaxAge | undefined {
+export function tryParseMaxAge(text: string, base: MaxAge = defaultMaxAge()): MaxAge | undefined {
   try {
     return parseMaxAge(text, 'it', base);
   } catch {
@@ -37,7 +40,7 @@ export function tryParseMaxAge(text: string, base: MaxAge = DEFAULT_MAX_AGE): Ma
 }
 
 /** Parses `--max-age`; a usage error quoting the part that is wrong, and saying where it came from. */
-export function parseMaxAge(text: string, origin: string, base: MaxAge = DEFAULT_MAX_AGE): MaxAge {
+export function parseMaxAge(text: string, origin: string, base: MaxAge = defaultMaxAge()): MaxAge {
   const out: Record<LookupKind, number> = { ...base };
   const parts = text.split(',').map((p) => p.trim());
   const bad = (part: string, why: string) =>
@@ -63,6 +66,14 @@ export function parseMaxAge(text: string, origin: string, base: MaxAge = DEFAULT
     out[kind] = ms;
   }
   return out;
+}
+
+/** The defaults as help shows them, `lrn=24h,cnam=7d,trust=24h`: hours below a week, else days. */
+export function defaultMaxAgeText(): string {
+  return LOOKUP_KINDS.map((k) => {
+    const ms = LOOKUPS[k].maxAgeMs;
+    return `${k}=${ms < 7 * DAY && ms % HOUR === 0 ? `${ms / HOUR}h` : formatDuration(ms)}`;
+  }).join(',');
 }
 
 /** `7d`, `12h`, `90m`: the largest whole unit up to days, for messages and `cache stats`. */

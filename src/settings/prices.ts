@@ -30,11 +30,17 @@ export function parsePrices(text: string, origin: string): Prices {
   return out;
 }
 
+/** The property of a lookup's price setting (SettingValues): `priceLrn` for `price.lrn`. */
+export function priceProperty(kind: LookupKind): `price${string}` {
+  return `price${kind.replace(/(^|_)([a-z])/g, (_m, _u: string, c: string) => c.toUpperCase())}`;
+}
+
 /** --price over the config's price.<lookup>. */
-export function pricesFrom(settings: { readonly priceLrn?: number; readonly priceCnam?: number; readonly priceTrust?: number }, flag: string | undefined): Prices {
+export function pricesFrom(settings: { readonly [price: `price${string}`]: number | undefined }, flag: string | undefined): Prices {
   const configured: Prices = {};
-  if (settings.priceLrn !== undefined) configured.lrn = settings.priceLrn;
-  if (settings.priceCnam !== undefined) configured.cnam = settings.priceCnam;
-  if (settings.priceTrust !== undefined) configured.trust = settings.priceTrust;
+  for (const kind of LOOKUP_KINDS) {
+    const price = settings[priceProperty(kind)];
+    if (price !== undefined) configured[kind] = price;
+  }
   return { ...configured, ...(flag === undefined ? {} : parsePrices(flag, '--price')) };
 }

@@ -16,7 +16,7 @@ import type { Database, RootDatabase } from 'lmdb';
 import type { Clock } from '../core/clock.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
 import type { Result } from '../core/records.js';
-import { DEFAULT_MAX_AGE, type MaxAge } from '../settings/max-age.js';
+import { defaultMaxAge, type MaxAge } from '../settings/max-age.js';
 import { SlottedStore, type AnswerSlot, type CachedAnswer } from './answer-store.js';
 import { CACHE_FILE_NAME } from './cache-dir.js';
 import { checkLmdbFile, markLmdbFileChecked } from './lmdb-file.js';
@@ -93,7 +93,7 @@ export class LmdbAnswerStore extends SlottedStore {
   private constructor(private readonly opts: LmdbStoreOptions) {
     super();
     this.path = join(opts.dir, CACHE_FILE_NAME);
-    this.maxAge = opts.maxAge ?? DEFAULT_MAX_AGE;
+    this.maxAge = opts.maxAge ?? defaultMaxAge();
   }
 
   /** Never throws: a cache that cannot be opened warns once and answers nothing. */

@@ -47,6 +47,29 @@ describe('numintel sandbox', () => {
     await expect(fetch(`${url}/__sandbox/stats`)).rejects.toThrow();
   });
 
+  it('--limit <lookup>=<n> sets limits per lookup, repeatable or as a comma list, over the --limit-<lookup> aliases and the defaults', async () => {
+    const { world, out, abort } = fakeWorld();
+    const run = sandboxCommand(world).parseAsync(['--port', '0', '--limit', 'lrn=20,trust=5', '--limit', 'cnam=7', '--limit-cnam', '3', '--limit-trust', '9'], { from: 'user' });
+    await until(() => out.length > 0);
+    const url = /on (\S+) /.exec(out.join(''))![1]!;
+    const limitOf = async (kind: string) => {
+      const res = await fetch(`${url}/api/v1/${kind}`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sandbox-key-0000', 'content-type': 'application/json' },
+        body: JSON.stringify({ phone_number: '12125550123' }),
+      });
+      return res.headers.get('x-ratelimit-limit');
+    };
+    expect([await limitOf('lrn'), await limitOf('cnam'), await limitOf('trust')]).toEqual(['20', '7', '5']);
+    abort();
+    await run;
+    for (const args of [['--limit', 'lrn'], ['--limit', 'lrn=x'], ['--limit', 'lrn=1=2'], ['--limit', 'dnc=5'], ['--limit', 'lrn=-1']]) {
+      const err = await sandboxCommand(fakeWorld().world).exitOverride().parseAsync(['--port', '0', ...args], { from: 'user' }).catch((e: unknown) => e);
+      expect(err, args.join(' ')).toBeInstanceOf(NumintelError);
+      expect((err as NumintelError).kind, args.join(' ')).toBe('usage');
+    }
+  });
+
   it('--host 0.0.0.0 prints where it really listens and that the admin endpoints need the key', async () => {
     const { world, out, abort } = fakeWorld();
     const run = sandboxCommand(world).parseAsync(['--port', '0', '--host', '0.0.0.0'], { from: 'user' });
@@ -132,7 +155,7 @@ describe('numintel sandbox', () => {
     let text = '';
     cmd.configureOutput({ writeOut: (s) => (text += s) }).exitOverride();
     expect(() => cmd.parse(['--help'], { from: 'user' })).toThrow();
-    for (const word of ['--fail-rate', '--limit-trust', '401', '402', 'WWW-Authenticate', 'timestamp for CNAM and trust', 'retry_after', 'INVALID_NUMBER', '/__sandbox/stats', 'TOLLFREE', 'high|medium|low', '--window', '--shared-limit', '--burst', '--hide-limit', '--rate-headers', 'RateLimit-Policy']) {
+    for (const word of ['--fail-rate', '--limit-trust', '401', '402', 'WWW-Authenticate', 'timestamp for CNAM and Trust', 'retry_after', 'INVALID_NUMBER', '/__sandbox/stats', 'TOLLFREE', 'high|medium|low', '--window', '--shared-limit', '--burst', '--hide-limit', '--rate-headers', 'RateLimit-Policy']) {
       expect(text).toContain(word);
     }
   });

@@ -1,7 +1,7 @@
 // --max-age and --price: what parses, to what, and the usage errors that quote the bad part.
 import { describe, expect, it } from 'vitest';
 import { NumintelError } from '../../src/core/errors.js';
-import { DEFAULT_MAX_AGE, formatDuration, parseDuration, parseMaxAge } from '../../src/settings/max-age.js';
+import { defaultMaxAge, formatDuration, parseDuration, parseMaxAge } from '../../src/settings/max-age.js';
 import { parsePrices } from '../../src/settings/prices.js';
 import { findSetting, parseSetting } from '../../src/settings/known-settings.js';
 
@@ -28,7 +28,7 @@ describe('parseMaxAge', () => {
   });
 
   it('defaults: LRN 24 h, CNAM 7 days, trust 24 h', () => {
-    expect(DEFAULT_MAX_AGE).toEqual({ lrn: D, cnam: 7 * D, trust: D });
+    expect(defaultMaxAge()).toEqual({ lrn: D, cnam: 7 * D, trust: D });
   });
 
   const bad: [string, RegExp][] = [

@@ -22,4 +22,5 @@ export const dataErrors: EnvelopeStyle = {
   error: (short, detail) => JSON.stringify({ data: null, errors: [`${short}: ${detail}`] }),
   rateLimited: (message) => JSON.stringify({ data: null, errors: [message] }),
   invalidNumber: (rule, invalidResult) => JSON.stringify({ data: invalidResult ?? null, errors: [`Invalid phone number format: phone_number ${rule}`] }),
+  shapes: { rateLimited: '{"data":null,"errors":[...]}', invalidNumber: '{"data","errors":[...]}' },
 };

@@ -13,4 +13,6 @@ export interface EnvelopeStyle {
   rateLimited(message: string, retryAfter: number): string;
   /** The answer to a refused number; `invalidResult`: the result the envelope carries with it, if any. */
   invalidNumber(rule: string, invalidResult: Readonly<Record<string, unknown>> | undefined): string;
+  /** How its bodies look, for the sandbox's help: a 429, a 400 for a refused number. */
+  readonly shapes: { readonly rateLimited: string; readonly invalidNumber: string };
 }

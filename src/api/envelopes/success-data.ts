@@ -14,4 +14,5 @@ export const successData: EnvelopeStyle = {
   error: (short, detail) => JSON.stringify({ success: false, error: `${short}: ${detail}` }),
   rateLimited: (message) => JSON.stringify({ success: false, error: message }),
   invalidNumber: (rule) => JSON.stringify({ success: false, error: `Invalid phone number format: phone_number ${rule}` }),
+  shapes: { rateLimited: '{"success":false,"error":...}', invalidNumber: '{"success":false,"error":...}' },
 };

@@ -14,4 +14,5 @@ export const topLevel: EnvelopeStyle = {
   error: (short, detail) => JSON.stringify({ error: short, details: detail }),
   rateLimited: (message, retryAfter) => JSON.stringify({ error: 'rate_limit_exceeded', message, retry_after: retryAfter }),
   invalidNumber: (rule) => JSON.stringify({ error: 'Invalid phone number format', details: `phone_number ${rule}` }),
+  shapes: { rateLimited: '{"error","message","retry_after"}', invalidNumber: '{"error","details"}' },
 };
