@@ -76,7 +76,7 @@ export function csvShape(header: readonly string[]): CsvShape | undefined {
   const kinds = best.plan.lookups.map((l): KindColumns => {
     const index = (name: string) => position.get(name) as number;
     const byField = new Map(l.fields.map((f, j) => [f, index(l.names[j] as string)]));
-    const fields = ANSWER_FIELDS[l.descriptor.kind].flatMap(([column, key]) => {
+    const fields = (ANSWER_FIELDS[l.descriptor.kind] ?? []).flatMap(([column, key]) => {
       const at = byField.get(column);
       return at === undefined ? [] : [[key, at] as const];
     });

@@ -38,8 +38,11 @@ export interface RowFacts {
   readonly lookups: readonly LookupFacts[];
 }
 
-/** Each lookup's flattened column names (as in its CSV columns, see core/lookups.ts) → Answer keys. */
-export const ANSWER_FIELDS: Readonly<Record<LookupKind, readonly (readonly [string, keyof Answer])[]>> = {
+/**
+ * Each lookup's flattened column names (as in its CSV columns, see core/lookups.ts) → Answer keys:
+ * the report's charts are about these lookups' answers; another lookup gets the generic figures only.
+ */
+export const ANSWER_FIELDS: Readonly<Partial<Record<LookupKind, readonly (readonly [string, keyof Answer])[]>>> = {
   lrn: [
     ['lrn', 'lrn'],
     ['lrn_activated_at', 'activatedAt'],
@@ -84,7 +87,7 @@ function answerOf(kind: LookupKind, result: Record<string, unknown>): Answer {
     for (const s of f.fields ?? []) flat.set(`${f.csvPrefix ?? ''}${s.name}`, sub[s.name]);
   }
   const answer: Answer = {};
-  for (const [column, key] of ANSWER_FIELDS[kind]) if (flat.has(column)) answer[key] = text(flat.get(column));
+  for (const [column, key] of ANSWER_FIELDS[kind] ?? []) if (flat.has(column)) answer[key] = text(flat.get(column));
   return answer;
 }
 

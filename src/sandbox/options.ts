@@ -8,8 +8,8 @@ import type { RateHeaderStyle } from './rate-window.js';
 export const ERROR_STYLES = ['numintel', 'vri'] as const;
 export type ErrorStyle = (typeof ERROR_STYLES)[number];
 
-/** Requests per second per API key and lookup; 0 = unlimited. */
-export type SandboxLimits = Record<LookupKind, number>;
+/** Requests per second per API key and lookup; 0 = unlimited; a lookup not named: its descriptor's sandboxLimit. */
+export type SandboxLimits = Partial<Record<LookupKind, number>>;
 
 export interface SandboxOptions {
   /** Interface to listen on: loopback unless told otherwise. */
@@ -65,7 +65,7 @@ export interface SandboxOptions {
 export const DEFAULT_API_KEY = 'sandbox-key-0000';
 
 /** Each lookup's sandboxLimit (a lookup registered later falls back to its own: SandboxEngine.rule). */
-export const DEFAULT_LIMITS: Readonly<SandboxLimits> = perLookup((d) => d.sandboxLimit);
+export const DEFAULT_LIMITS: Readonly<Record<LookupKind, number>> = perLookup((d) => d.sandboxLimit);
 
 export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
   host: '127.0.0.1',
