@@ -4,7 +4,7 @@
 // columns, enrich, the cache and the price settings, with no other source edit.
 import './line-type.js';
 import './line-type-data.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -144,6 +144,19 @@ describe('a fourth lookup, registered from one descriptor and one sandbox data e
     const record = JSON.parse(jsonl.stdout) as { results: Record<string, Record<string, unknown>> };
     expect(Object.keys(record.results)).toEqual(['lrn', 'line_type']);
     expect(record.results.line_type?.phone_number).toBe('12015550123');
+  });
+
+  it('report reads its output, CSV and JSON lines, with the figures every lookup has', async () => {
+    for (const format of ['csv', 'jsonl']) {
+      const run = await runInProcess(['line_type', ...NUMBERS, '-f', format, '-q', '--no-cache'], { env: env() });
+      const file = join(cacheDir, `line-type.${format}`);
+      writeFileSync(file, run.stdout);
+      const r = await runInProcess(['report', file, '--format', 'json']);
+      expect(r.stderr, format).toBe('');
+      const report = JSON.parse(r.stdout) as { source: { lookups: string[] }; lookups: Record<string, { rows: number; answered: number }> };
+      expect(report.source.lookups, format).toEqual(['line_type']);
+      expect(report.lookups.line_type, format).toMatchObject({ rows: 3, answered: 3 });
+    }
   });
 
   it('completion offers its command, its --limit alias and its cache choice; cache clear takes it', async () => {
