@@ -6,12 +6,19 @@ import {
   TRUST,
   csvColumns,
   flattenResult,
+  isLookupKind,
   optionsFor,
+  registerLookup,
   restBody,
 } from '../../src/core/lookups.js';
 import { VERSION } from '../../src/core/version.js';
 
 describe('lookup descriptors', () => {
+  it('are registered once: a name already taken is refused, and only registered names are lookups', () => {
+    expect(() => registerLookup({ ...LRN, title: 'Another LRN' })).toThrow('a lookup named "lrn" is already registered');
+    expect([isLookupKind('trust'), isLookupKind('toString'), isLookupKind('line_type')]).toEqual([true, false, false]);
+  });
+
   it('build REST bodies with only the requested options', () => {
     expect(restBody(LRN, '12015550123', {})).toEqual({ phone_number: '12015550123' });
     expect(restBody(LRN, '12015550123', { enhanced: true, messaging: true, spam: true })).toEqual({
