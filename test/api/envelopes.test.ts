@@ -1,6 +1,6 @@
 // Each envelope module is both sides of the wire: what the sandbox writes with it, the client reads
 // with it, for every built-in lookup's answer, refused number, 429 and other errors.
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { classifyRest } from '../../src/api/rest.js';
 import { LOOKUP_KINDS, LOOKUPS } from '../../src/core/lookups.js';
 import { SandboxEngine } from '../../src/sandbox/engine.js';
