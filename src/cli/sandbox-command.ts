@@ -92,7 +92,7 @@ export function sandboxCommand(world: World): Command {
     .option('--port <n>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
     .option('--api-key <key>', `accepted API key, repeatable (default ${DEFAULT_API_KEY})`, collect)
     .option('--seed <seed>', 'picks the synthetic data universe', '0')
-    .option('--limit <lookup=n,...>', `requests per second per key of a lookup (0 = unlimited), repeatable or a comma list: --limit lrn=20,trust=5 (default ${limitList(perLookup((d) => d.sandboxLimit))})`, collect)
+    .option('--limit <lookup=n,...>', `requests per second per key of a lookup (0 = unlimited), repeatable or a comma list: --limit lrn=20,trust=5 (default ${limitList(perLookup((d) => d.sandboxLimit))})`, collect);
   for (const alias of aliases.values()) cmd.addOption(alias);
   return cmd
     .option('--window <seconds>', 'length of every rate window, whole seconds', '1')
