@@ -92,6 +92,7 @@ export function enrichCommand(world: World, setExitCode: SetExitCode, run: RunF 
       throw new UsageError(`both a file argument ("${file}") and --input were given`, 'give the input once');
     }
     const kinds = parseLookupList(String(flags.lookups));
+    checkOptionsApply(kinds, flags);
     setExitCode(await runOrDryRun(run, checkStdinUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), [], { ...flags, input: file ?? flags.input })), world));
   });
   return cmd;
@@ -153,6 +154,20 @@ function checkStdinUse(req: RunRequest): RunRequest {
     );
   }
   return req;
+}
+
+/** An option of a lookup that --lookups leaves out would be silently ignored: say so instead. */
+function checkOptionsApply(kinds: readonly LookupKind[], flags: Record<string, unknown>): void {
+  for (const d of Object.values(LOOKUPS)) {
+    if (kinds.includes(d.kind)) continue;
+    const given = d.options.find((o) => flags[o.flag] === true);
+    if (given) {
+      throw new UsageError(
+        `--${given.flag} is an option of the ${d.kind} lookup, which --lookups leaves out`,
+        `add ${d.kind} to --lookups, or drop --${given.flag}`,
+      );
+    }
+  }
 }
 
 function parseLookupList(value: string): LookupKind[] {

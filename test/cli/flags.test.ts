@@ -31,7 +31,7 @@ describe('lookup command flags → run request', () => {
     { args: ['lrn', '1', '--refresh', '--max-age', 'lrn=7d,cnam=30d', '--price', 'lrn=0.0005'], want: { cache: 'refresh', maxAge: 'lrn=7d,cnam=30d', price: 'lrn=0.0005' } },
     { args: ['cnam', '1', '--no-cache', '--refresh'], want: { cache: 'off' } },
     { args: ['enrich', 'c.csv'], want: { mode: 'enrich', kinds: ['lrn', 'cnam', 'trust'], input: 'c.csv' } },
-    { args: ['enrich', '-i', 'c.csv', '--lookups', 'trust, lrn,trust', '--spam', '--enhanced'], want: { kinds: ['trust', 'lrn'], options: { enhanced: true } } },
+    { args: ['enrich', '-i', 'c.csv', '--lookups', 'trust, lrn,trust', '--enhanced'], want: { kinds: ['trust', 'lrn'], options: { enhanced: true } } },
     { args: ['enrich', '-i', 'c.csv', '--lookups', 'cnam', '--spam'], want: { kinds: ['cnam'], options: { spam: true } } },
   ];
   it.each(cases)('$args', async ({ args, want }) => {
@@ -54,6 +54,8 @@ describe('flags refused before the run function is called', () => {
     { args: ['lrn', '1', '--transport', 'soap'], message: /--transport.*soap/ },
     { args: ['enrich', 'c.csv', '--lookups', 'lrn,foo'], message: /unknown lookup "foo"/ },
     { args: ['enrich', 'c.csv', '-i', 'd.csv'], message: /both a file argument/ },
+    { args: ['enrich', 'c.csv', '--lookups', 'lrn,trust', '--spam'], message: /--spam is an option of the cnam lookup, which --lookups leaves out/ },
+    { args: ['enrich', 'c.csv', '--lookups', 'cnam', '--messaging'], message: /--messaging is an option of the lrn lookup/ },
     { args: ['lrn', '--api-key-file', '-'], message: /cannot come from there too/ },
     { args: ['lrn', '1', '--bogus'], message: /unknown option '--bogus'/ },
   ];
