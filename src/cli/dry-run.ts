@@ -13,6 +13,7 @@ import { apiKeyFileReader } from '../settings/secret-input.js';
 import type { AnswerSlot, AnswerStore } from '../store/answer-store.js';
 import { count, figuresFormat, renderFigures, type Figures } from './figures.js';
 import type { RunRequest } from './run-request.js';
+import { formatElapsed } from '../output/summary.js';
 import { openRunStore } from './run-store.js';
 import type { World } from './world.js';
 
@@ -198,13 +199,9 @@ async function plan(
   return { dry_run: true, rows, valid, invalid, invalid_by_reason: reasons, duplicates, cache, lookups, billable, seconds, cost, unpriced };
 }
 
+/** A duration in seconds as the run's summary writes one (`0.1s`, `3m 05s`, `1h 02m 03s`). */
 function duration(seconds: number | null): string {
-  if (seconds === null) return 'no client limit';
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
-  const s = Math.round(seconds);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  return h > 0 ? `${h} h ${m} min` : `${m} min ${s % 60} s`;
+  return seconds === null ? 'no client limit' : formatElapsed(seconds * 1000);
 }
 
 /** Up to 6 decimals, no trailing zeros: prices are fractions of a cent. */

@@ -91,7 +91,7 @@ describe('--dry-run', () => {
     expect(text.stdout).toMatch(/ {2}duplicates\s+3\n/);
     expect(text.stdout).toMatch(/ {2}billable\s+5\n/);
     expect(text.stdout).toMatch(/ {2}cost\s+0\.0025\n/);
-    expect(text.stdout).toMatch(/ {2}lrn\s+8\s+3\s+0\s+5\s+200\s+0\.0 s\s+0\.0005\s+0\.0025\n/);
+    expect(text.stdout).toMatch(/ {2}lrn\s+8\s+3\s+0\s+5\s+200\s+0\.0s\s+0\.0005\s+0\.0025\n/);
     expect(text.stdout).not.toMatch(/[┌│]/);
     const table = await dryRun(['lrn', '-i', 'tricky.csv', '--dry-run', '--sandbox'], { tty: true });
     expect(table.stdout).toMatch(/│ lookup │ needed │ duplicates │ cache hits │ billable │/);

@@ -1,6 +1,6 @@
 // The retry policy in one place (undici's lib/handler/retry-handler.js is the model): which
-// failures are transient, whether one more try is worth it, how long to wait first, whether the
-// whole kind pauses, and when a server's wait hint is too long to obey.
+// failures are transient, whether one more try is worth it, how long to wait first, and when a
+// server's wait hint is too long to obey. (Holding the whole kind after a 429 is the pacer's.)
 //
 // Backoff is exponential with full jitter (AWS Architecture Blog, "Exponential Backoff and
 // Jitter"), which spreads retries of many workers apart. A service hint is a floor, never
@@ -56,11 +56,8 @@ export interface RetryPolicy {
 export type RetryDecision =
   /** Final: the answer stands (a success, a refusal, or a transient failure out of retries). */
   | { readonly action: 'done' }
-  /**
-   * Send again after `waitMs`. `pauseKind`: the service said the whole kind is over its rate
-   * (a 429), so every request of the kind waits, not only this one.
-   */
-  | { readonly action: 'retry'; readonly waitMs: number; readonly pauseKind: boolean }
+  /** Send again after `waitMs` (a 429 also holds the whole kind: the pacer reads that from the answer). */
+  | { readonly action: 'retry'; readonly waitMs: number }
   /** The service asked for a wait longer than maxWaitMs: stop the run, resumably. */
   | { readonly action: 'stop'; readonly hintMs: number };
 
@@ -82,7 +79,7 @@ function spentWindowMs(rate: RateInfo | undefined, now: number): number | undefi
 
 /**
  * The one decision: given an answer, the retries this lookup has had, and the policy, whether to
- * retry, how long to wait first, whether the whole kind pauses, or whether to stop the run.
+ * retry, how long to wait first, or whether to stop the run.
  */
 export function decideRetry(a: Attempt, retriesSoFar: number, policy: RetryPolicy, now: number): RetryDecision {
   // Checked first, for every answer: a success that says the window is spent for a day holds the
@@ -92,7 +89,7 @@ export function decideRetry(a: Attempt, retriesSoFar: number, policy: RetryPolic
   if (a.kind !== 'retry' || !isTransient(a.error.code)) return { action: 'done' };
   if (retriesSoFar >= policy.retries) return { action: 'done' };
   const waitMs = retryDelayMs(retriesSoFar + 1, a.waitMs, policy.random);
-  return { action: 'retry', waitMs, pauseKind: a.rateLimited };
+  return { action: 'retry', waitMs };
 }
 
 /** "42 s", "1 h": a wait as a person reads it. */

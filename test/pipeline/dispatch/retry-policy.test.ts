@@ -12,8 +12,8 @@ const NOW = 1_700_000_000_000;
 
 describe('decideRetry', () => {
   it('a transient failure within its retries is retried after the jittered backoff or the longer hint', () => {
-    expect(decideRetry(serverError(), 0, policy, NOW)).toEqual({ action: 'retry', waitMs: 125, pauseKind: false });
-    expect(decideRetry(tooMany(4000), 1, policy, NOW)).toEqual({ action: 'retry', waitMs: 4000, pauseKind: true });
+    expect(decideRetry(serverError(), 0, policy, NOW)).toEqual({ action: 'retry', waitMs: 125 });
+    expect(decideRetry(tooMany(4000), 1, policy, NOW)).toEqual({ action: 'retry', waitMs: 4000 });
   });
 
   it('a final answer, or a transient one out of retries, is done', () => {
