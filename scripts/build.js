@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { libphonenumberEsbuildPlugin as fasterPhoneNumbers } from './libphonenumber-resolve.js';
+import { lmdbEsbuildPlugin as carriedLmdb } from './lmdb-bundle.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
@@ -46,8 +47,6 @@ const options = {
   // import() becomes require(): the launcher's vm.Script has no loader for dynamic imports, so an
   // import() left in a bundle (node:https, node:readline) would fail only on the path that reaches it.
   supported: { 'dynamic-import': false },
-  // The persistent cache's database is a native addon that finds its prebuilt binary beside itself.
-  external: ['lmdb'],
 };
 const separateParts = {
   name: 'separate-parts',
@@ -73,9 +72,9 @@ const lazyChildProcess = {
   },
 };
 await Promise.all([
-  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers] }),
+  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb] }),
   // A part may load another (the sandbox its certificate maker) the way the main program loads one.
-  ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers] })),
+  ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers, carriedLmdb] })),
 ]);
 assertNoDynamicImport(fresh);
 rmSync(stale, { recursive: true, force: true });
