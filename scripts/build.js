@@ -60,11 +60,15 @@ const separateParts = {
   },
 };
 // commander loads child_process (and with it dgram and more) for executable subcommands, which
-// numintel has none of: it gets the module on first use instead, which is never.
+// numintel has none of, and lmdb's libc probe (detect-libc) for a last resort that reading the
+// program's own ELF header makes needless on every system lmdb has binaries for: each gets the
+// module on first use instead, which is never or next to never.
 const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined));
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/](commander|detect-libc)[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
       contents: "let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:child_process'))[key] });",
       loader: 'js',

@@ -24,15 +24,21 @@ const INSIDE_MSGPACKR = /[\\/]node_modules[\\/]msgpackr[\\/]/;
 
 // `lmdb` as the program imports it: the carried copy when the installed lmdb matches it.
 const entry = `
-const { readFileSync } = require('node:fs');
-const { dirname, join } = require('node:path');
+const { readFileSync, realpathSync } = require('node:fs');
+const { join } = require('node:path');
 const installed = require('lmdb/installed');
 let carried = false;
-try {
-  installed.dir = dirname(dirname(require.resolve('lmdb')));
-  carried = JSON.parse(readFileSync(join(installed.dir, 'package.json'), 'utf8')).version === ${JSON.stringify(LMDB_VERSION)};
-} catch {
-  // no installed lmdb to take the binding from: loading it says why
+// Where require('lmdb') would look, read directly: resolving it through lmdb's "exports" would load
+// Node's ES module resolver into every run.
+for (const modules of require.resolve.paths('lmdb') ?? []) {
+  try {
+    const version = JSON.parse(readFileSync(join(modules, 'lmdb', 'package.json'), 'utf8')).version;
+    installed.dir = realpathSync(join(modules, 'lmdb'));
+    carried = version === ${JSON.stringify(LMDB_VERSION)};
+    break;
+  } catch {
+    // not here
+  }
 }
 module.exports = carried && !process.env.NUMINTEL_INSTALLED_LMDB ? require('lmdb/carried') : require('lmdb');
 `;
