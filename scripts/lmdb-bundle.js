@@ -9,6 +9,9 @@
 //   found, the installed lmdb is loaded as usual.
 // - The binding is found by lmdb's own locator (node-gyp-build-optional-packages, carried too),
 //   pointed at the installed lmdb's directory, as lmdb itself would point it.
+// - The libc probe (detect-libc, which the locator asks glibc or musl) reads the first bytes of the
+//   program's own file and closes it with an asynchronous close, which starts libuv's thread pool
+//   (four threads, joined again at exit) for nothing: the carried copy closes it synchronously.
 // - msgpackr's optional native string decoder (msgpackr-extract) is left out: it only speeds up
 //   decoding long strings, and loading it is one more binary per run. The stored format is the
 //   same with or without it.
@@ -21,6 +24,9 @@ const lmdbMain = join(root, 'node_modules', 'lmdb', 'dist', 'index.cjs');
 const LMDB_VERSION = JSON.parse(readFileSync(join(root, 'node_modules', 'lmdb', 'package.json'), 'utf8')).version;
 const INSIDE_LMDB = /[\\/]node_modules[\\/]lmdb[\\/]/;
 const INSIDE_MSGPACKR = /[\\/]node_modules[\\/]msgpackr[\\/]/;
+const LIBC_PROBE_FILES = /[\\/]node_modules[\\/]detect-libc[\\/]lib[\\/]filesystem\.js$/;
+const ASYNC_CLOSE = `  const bytesRead = fs.readSync(fd, buffer, 0, MAX_LENGTH, 0);
+  fs.close(fd, () => {});`;
 
 // `lmdb` as the program imports it: the carried copy when the installed lmdb matches it.
 const entry = `
@@ -62,6 +68,12 @@ export const lmdbEsbuildPlugin = {
       INSIDE_LMDB.test(args.importer) ? { path: 'binding', namespace: 'lmdb-binding' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'lmdb-binding' }, () => ({ contents: binding, loader: 'js', resolveDir: dirname(lmdbMain) }));
+    b.onLoad({ filter: LIBC_PROBE_FILES }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      // Checked, so that a new detect-libc that reads differently fails the build rather than this going unnoticed.
+      if (!source.includes(ASYNC_CLOSE)) throw new Error(`build: ${args.path} no longer reads as scripts/lmdb-bundle.js expects`);
+      return { contents: source.replace(ASYNC_CLOSE, ASYNC_CLOSE.replace('fs.close(fd, () => {});', 'fs.closeSync(fd);')), loader: 'js' };
+    });
     b.onResolve({ filter: /^msgpackr-extract$/ }, (args) => (INSIDE_MSGPACKR.test(args.importer) ? { path: 'none', namespace: 'no-extract' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'no-extract' }, () => ({ contents: 'module.exports = undefined;', loader: 'js' }));
   },
