@@ -81,6 +81,7 @@ await Promise.all([
   ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers, carriedLmdb] })),
 ]);
 assertNoDynamicImport(fresh);
+assertAscii(join(fresh, 'main.cjs'));
 rmSync(stale, { recursive: true, force: true });
 try {
   renameSync(bundle, stale);
@@ -89,6 +90,16 @@ try {
 }
 renameSync(fresh, bundle);
 rmSync(stale, { recursive: true, force: true });
+
+/**
+ * Fails the build if the main bundle holds a byte beyond ASCII (esbuild escapes them by default):
+ * the launcher reads it as Latin-1, which takes half the time of UTF-8 and is the same text only
+ * for ASCII.
+ */
+function assertAscii(file) {
+  const at = readFileSync(file).findIndex((byte) => byte > 0x7f);
+  if (at !== -1) throw new Error(`build: ${file} holds a non-ASCII byte at ${at}, which the launcher would misread`);
+}
 
 /** Fails the build if any bundle still holds an import(), which the launcher cannot serve. */
 function assertNoDynamicImport(dir) {
