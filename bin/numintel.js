@@ -3,8 +3,8 @@
 // (through the prepare script) or `npm run build`. A script may start numintel once per number, so
 // start-up is most of such a run: the bundle is compiled with V8's code cache. The cache lives in
 // the user's cache directory (never in the install directory, which may be read-only or shared),
-// one file per bundle (its size and time) and V8 version, written at exit by the first run that
-// finds none or finds it rejected. This file is CommonJS (see bin/package.json): the ES module
+// one file per bundle (its size and time), V8 version and kind of run, written at exit by the first
+// run that finds none or finds it rejected. This file is CommonJS (see bin/package.json): the ES module
 // loader would add a few milliseconds to every run.
 //
 // The bundle holds no import(): a vm.Script has no loader for dynamic imports (the build checks).
@@ -16,10 +16,12 @@ const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
 
 const file = join(__dirname, '..', 'dist', 'bundle', 'main.cjs');
-const source = readFileSync(file, 'utf8');
+// Latin-1: the bundle is ASCII (the build checks), and reading it so skips UTF-8's decoding.
+const source = readFileSync(file, 'latin1');
 const cacheDir = codeCacheDir(process.env);
 const stat = statSync(file);
-const cacheName = `main-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}.cache`;
+const build = `main-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}-`;
+const cacheName = `${build}${runKind(process.argv.slice(2))}.cache`;
 const cacheFile = join(cacheDir, cacheName);
 
 let cachedData;
@@ -35,6 +37,18 @@ if (cachedData === undefined || script.cachedDataRejected) process.once('exit', 
 const bundle = { exports: {} };
 script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));
 bundle.exports.main();
+
+/**
+ * A code cache holds only the functions compiled by the run that wrote it, and a run that finds
+ * one compiles the rest from source every time: a lookup's cache written by `--version` would
+ * leave the whole lookup to compile. So lookups (with the lookup cache, or without it: `--no-cache`,
+ * `--sandbox`) and everything else keep caches of their own. Only a guess from the words:
+ * a wrong one costs time, never a result.
+ */
+function runKind(args) {
+  if (!['lrn', 'cnam', 'trust', 'enrich'].includes(args[0])) return 'other';
+  return args.includes('--no-cache') || args.includes('--sandbox') ? 'lookup-nostore' : 'lookup';
+}
 
 /** NUMINTEL_CODE_CACHE_DIR, else code/ in numintel's cache directory (NUMINTEL_CACHE_DIR, $XDG_CACHE_HOME/numintel, ~/.cache/numintel). */
 function codeCacheDir(env) {
@@ -69,7 +83,7 @@ function saveCache(data) {
     writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, cacheFile);
     // Caches of other builds (an upgrade, another V8) are of no more use.
-    for (const old of readdirSync(cacheDir)) if (old !== cacheName && /^main-.*\.cache$/.test(old)) rmSync(join(cacheDir, old), { force: true });
+    for (const old of readdirSync(cacheDir)) if (!old.startsWith(build) && /^main-.*\.cache$/.test(old)) rmSync(join(cacheDir, old), { force: true });
   } catch {
     // No writable cache directory: every run compiles from source, which works, only slower.
     try {

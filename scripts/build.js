@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { libphonenumberEsbuildPlugin as fasterPhoneNumbers } from './libphonenumber-resolve.js';
+import { lmdbEsbuildPlugin as carriedLmdb } from './lmdb-bundle.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
@@ -46,8 +47,6 @@ const options = {
   // import() becomes require(): the launcher's vm.Script has no loader for dynamic imports, so an
   // import() left in a bundle (node:https, node:readline) would fail only on the path that reaches it.
   supported: { 'dynamic-import': false },
-  // The persistent cache's database is a native addon that finds its prebuilt binary beside itself.
-  external: ['lmdb'],
 };
 const separateParts = {
   name: 'separate-parts',
@@ -61,11 +60,15 @@ const separateParts = {
   },
 };
 // commander loads child_process (and with it dgram and more) for executable subcommands, which
-// numintel has none of: it gets the module on first use instead, which is never.
+// numintel has none of, and lmdb's libc probe (detect-libc) for a last resort that reading the
+// program's own ELF header makes needless on every system lmdb has binaries for: each gets the
+// module on first use instead, which is never or next to never.
 const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) => (/[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined));
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/](commander|detect-libc)[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
       contents: "let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:child_process'))[key] });",
       loader: 'js',
@@ -73,11 +76,12 @@ const lazyChildProcess = {
   },
 };
 await Promise.all([
-  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers] }),
+  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb] }),
   // A part may load another (the sandbox its certificate maker) the way the main program loads one.
-  ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers] })),
+  ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers, carriedLmdb] })),
 ]);
 assertNoDynamicImport(fresh);
+assertAscii(join(fresh, 'main.cjs'));
 rmSync(stale, { recursive: true, force: true });
 try {
   renameSync(bundle, stale);
@@ -86,6 +90,16 @@ try {
 }
 renameSync(fresh, bundle);
 rmSync(stale, { recursive: true, force: true });
+
+/**
+ * Fails the build if the main bundle holds a byte beyond ASCII (esbuild escapes them by default):
+ * the launcher reads it as Latin-1, which takes half the time of UTF-8 and is the same text only
+ * for ASCII.
+ */
+function assertAscii(file) {
+  const at = readFileSync(file).findIndex((byte) => byte > 0x7f);
+  if (at !== -1) throw new Error(`build: ${file} holds a non-ASCII byte at ${at}, which the launcher would misread`);
+}
 
 /** Fails the build if any bundle still holds an import(), which the launcher cannot serve. */
 function assertNoDynamicImport(dir) {

@@ -58,6 +58,10 @@ try {
         const r = await run(bin, ['lrn', '12015550123', '-f', 'jsonl'], { env: trusted });
         expect(r.code === 0 && JSON.parse(r.stdout).ok === true, r);
       });
+      await check('the same again comes from the lookup cache (lmdb as the bundle loads it), with no warning', async () => {
+        const r = await run(bin, ['lrn', '12015550123', '-f', 'jsonl'], { env: service });
+        expect(r.code === 0 && r.stderr === '' && JSON.parse(r.stdout).cached === true, r);
+      });
       await check('lrn by argument over HTTPS (--ca-file), GraphQL', async () => {
         const r = await run(bin, ['lrn', '12015550123', '-f', 'jsonl', '--ca-file', sandbox.caFile, '--transport', 'graphql'], { env: service });
         expect(r.code === 0 && JSON.parse(r.stdout).ok === true, r);

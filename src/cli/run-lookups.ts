@@ -42,9 +42,14 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     home: world.home,
     profile: req.profile,
     apiKeyFile: req.apiKeyFile,
-    // Opening stdin costs a run that never reads it a millisecond or two: only on demand.
+    // Opening stdin or stderr costs a run that never uses it a millisecond or two: only on demand.
     // At a terminal, `--api-key-file -` asks without echo, as `config set api-key` does.
-    readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd, { output: world.stderr, signal: world.interrupt }),
+    readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd, {
+      get output() {
+        return world.stderr;
+      },
+      signal: world.interrupt,
+    }),
     skipApiKey: req.sandbox,
     warn: (line) => void world.stderr.write(`numintel: warning: ${line}\n`),
   });

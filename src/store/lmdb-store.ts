@@ -127,7 +127,7 @@ export class LmdbAnswerStore extends SlottedStore {
         overlappingSync: false,
         ...(readOnly ? { readOnly: true } : {}),
       });
-      this.loadPrefixes();
+      // Prefix ids are read as needed (a one-number run reads one); stats, prune and clear read them all.
     } catch (err) {
       this.fail(err);
     }

@@ -55,6 +55,25 @@ describe('launcher code cache', () => {
     expect(existsSync(join(dir, 'main-1-2-v8-old-x64.cache'))).toBe(false);
   });
 
+  it('keeps one cache per kind of run (lookups with and without the lookup cache, the rest), all of one build', async () => {
+    const dir = join(tempDir(), 'code');
+    const env = { NUMINTEL_CODE_CACHE_DIR: dir };
+    await version(env);
+    const lookup = await runCli(['lrn', '12015550123', '--sandbox', '-f', 'jsonl'], { env });
+    expect(lookup.code).toBe(0);
+    expect(JSON.parse(lookup.stdout)).toMatchObject({ number: '12015550123', ok: true });
+    const files = cacheFiles(dir).sort();
+    expect(files).toHaveLength(2);
+    expect(files[0]).toMatch(/-lookup-nostore\.cache$/);
+    expect(files[1]).toMatch(/-other\.cache$/);
+    // Both belong to the same build: writing the second left the first alone.
+    expect(files[0]!.replace(/-lookup-nostore\.cache$/, '')).toBe(files[1]!.replace(/-other\.cache$/, ''));
+    const mtime = statSync(join(dir, files[0]!)).mtimeMs;
+    expect((await runCli(['cnam', '12015550123', '--sandbox', '-f', 'jsonl'], { env })).code).toBe(0);
+    expect(statSync(join(dir, files[0]!)).mtimeMs).toBe(mtime);
+    expect(cacheFiles(dir)).toHaveLength(2);
+  });
+
   it('runs without a writable cache directory (its parent is a file), writing nothing', async () => {
     const file = join(tempDir(), 'not-a-dir');
     writeFileSync(file, '');

@@ -52,6 +52,34 @@ describe('the lookup cache across runs', () => {
     });
   });
 
+  it("the bundle's own copy of lmdb and the installed lmdb read and write the same cache", async () => {
+    await withSandbox(async (sb) => {
+      const { env } = setup(sb);
+      const [a, b] = NUMBERS;
+      // NODE_DEBUG=module: which files the run loads from node_modules.
+      const carried = { ...env, NODE_DEBUG: 'module' };
+      const installed = { ...carried, NUMINTEL_INSTALLED_LMDB: '1' };
+      const loaded = (stderr: string) => [...stderr.matchAll(/load "([^"]*node_modules[^"]*)"/g)].map((m) => m[1]!.replace(/.*node_modules[\\/]/, ''));
+      const run = async (number: string, e: typeof env) => {
+        const r = await runCli(['lrn', number, '-f', 'jsonl'], { env: e });
+        expect(r.code, r.stderr).toBe(0);
+        return { record: jsonl(r.stdout)[0]!, loaded: loaded(r.stderr) };
+      };
+      const first = await run(a!, carried);
+      // Only the native binding comes from node_modules: lmdb's JavaScript is in the bundle.
+      expect(first.loaded.filter((f) => f.endsWith('.js') || f.endsWith('.cjs'))).toEqual([]);
+      expect(first.loaded.some((f) => /^@lmdb[\\/]lmdb-[^\\/]+[\\/].*\.node$/.test(f))).toBe(true);
+      expect(first.loaded.some((f) => f.includes('msgpackr-extract'))).toBe(false);
+      const second = await run(a!, installed);
+      expect(second.loaded).toContain('lmdb/dist/index.cjs');
+      expect(second.record).toEqual({ ...first.record, cached: true });
+      const third = await run(b!, installed);
+      expect(third.record.cached).toBe(false);
+      expect((await run(b!, carried)).record).toEqual({ ...third.record, cached: true });
+      expect(await requests(sb)).toBe(2);
+    });
+  });
+
   it('options are part of the key: --enhanced after a plain run is sent again; cnam --spam apart from cnam', async () => {
     await withSandbox(async (sb) => {
       const { list, env } = setup(sb, NUMBERS.slice(0, 4));

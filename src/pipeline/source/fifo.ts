@@ -4,7 +4,6 @@
 // and hang. Opened non-blocking, the FIFO is read as a pipe on the event loop instead: Linux
 // reports no end of input before a first writer has come, so a writer that comes later is read.
 import { constants, createReadStream, open, promises as fs } from 'node:fs';
-import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 
 /** A FIFO as a pipe on the event loop; anything else as a file stream (`end`: last byte offset). */
@@ -13,5 +12,7 @@ export async function openInput(path: string, options: { end?: number } = {}): P
   if (!info.isFIFO()) return createReadStream(path, options);
   // A plain descriptor, not a FileHandle: the socket owns it from here on and closes it once.
   const fd = await new Promise<number>((resolve, reject) => open(path, constants.O_RDONLY | constants.O_NONBLOCK, (err, n) => (err ? reject(err) : resolve(n))));
+  // node:net only here: loading it is a millisecond or two of every run, and a FIFO is rare.
+  const { Socket } = await import('node:net');
   return new Socket({ fd, readable: true, writable: false });
 }

@@ -1,0 +1,80 @@
+// How the command-line bundle loads lmdb (the lookup cache's database). Every lookup run opens the
+// cache, and loading lmdb from node_modules was most of a one-number run's start-up: its modules and
+// their helpers (msgpackr, ordered-binary, the native binding's locator and its libc probe) resolved,
+// read and compiled on every run. So the bundle carries lmdb's JavaScript, compiled with the rest
+// of the program through the launcher's code cache, and loads only the native binding from disk.
+//
+// - The carried copy is used only when the installed lmdb is the version it was built from (its
+//   JavaScript and its binding are one release); otherwise, or when the installed lmdb cannot be
+//   found, the installed lmdb is loaded as usual.
+// - The binding is found by lmdb's own locator (node-gyp-build-optional-packages, carried too),
+//   pointed at the installed lmdb's directory, as lmdb itself would point it.
+// - The libc probe (detect-libc, which the locator asks glibc or musl) reads the first bytes of the
+//   program's own file and closes it with an asynchronous close, which starts libuv's thread pool
+//   (four threads, joined again at exit) for nothing: the carried copy closes it synchronously.
+// - msgpackr's optional native string decoder (msgpackr-extract) is left out: it only speeds up
+//   decoding long strings, and loading it is one more binary per run. The stored format is the
+//   same with or without it.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const lmdbMain = join(root, 'node_modules', 'lmdb', 'dist', 'index.cjs');
+const LMDB_VERSION = JSON.parse(readFileSync(join(root, 'node_modules', 'lmdb', 'package.json'), 'utf8')).version;
+const INSIDE_LMDB = /[\\/]node_modules[\\/]lmdb[\\/]/;
+const INSIDE_MSGPACKR = /[\\/]node_modules[\\/]msgpackr[\\/]/;
+const LIBC_PROBE_FILES = /[\\/]node_modules[\\/]detect-libc[\\/]lib[\\/]filesystem\.js$/;
+const ASYNC_CLOSE = `  const bytesRead = fs.readSync(fd, buffer, 0, MAX_LENGTH, 0);
+  fs.close(fd, () => {});`;
+
+// `lmdb` as the program imports it: the carried copy when the installed lmdb matches it.
+const entry = `
+const { readFileSync, realpathSync } = require('node:fs');
+const { join } = require('node:path');
+const installed = require('lmdb/installed');
+let carried = false;
+// Where require('lmdb') would look, read directly: resolving it through lmdb's "exports" would load
+// Node's ES module resolver into every run.
+for (const modules of require.resolve.paths('lmdb') ?? []) {
+  try {
+    const version = JSON.parse(readFileSync(join(modules, 'lmdb', 'package.json'), 'utf8')).version;
+    installed.dir = realpathSync(join(modules, 'lmdb'));
+    carried = version === ${JSON.stringify(LMDB_VERSION)};
+    break;
+  } catch {
+    // not here
+  }
+}
+module.exports = carried && !process.env.NUMINTEL_INSTALLED_LMDB ? require('lmdb/carried') : require('lmdb');
+`;
+
+// The binding's locator as lmdb calls it, pointed at the installed lmdb rather than at the bundle.
+const binding = `
+const load = require('node-gyp-build-optional-packages');
+module.exports = () => load(require('lmdb/installed').dir);
+`;
+
+export const lmdbEsbuildPlugin = {
+  name: 'carried-lmdb',
+  setup(b) {
+    b.onResolve({ filter: /^lmdb$/ }, (args) => (args.namespace === 'lmdb' ? { path: 'lmdb', external: true } : { path: 'lmdb', namespace: 'lmdb' }));
+    b.onResolve({ filter: /^lmdb\/carried$/, namespace: 'lmdb' }, () => ({ path: lmdbMain }));
+    // Where the installed lmdb is, found once by the entry and read by the binding's locator.
+    b.onResolve({ filter: /^lmdb\/installed$/ }, () => ({ path: 'installed', namespace: 'lmdb-installed' }));
+    b.onLoad({ filter: /.*/, namespace: 'lmdb-installed' }, () => ({ contents: 'module.exports = { dir: undefined };', loader: 'js' }));
+    b.onLoad({ filter: /^lmdb$/, namespace: 'lmdb' }, () => ({ contents: entry, loader: 'js', resolveDir: root }));
+    b.onResolve({ filter: /^node-gyp-build-optional-packages$/ }, (args) =>
+      INSIDE_LMDB.test(args.importer) ? { path: 'binding', namespace: 'lmdb-binding' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lmdb-binding' }, () => ({ contents: binding, loader: 'js', resolveDir: dirname(lmdbMain) }));
+    b.onLoad({ filter: LIBC_PROBE_FILES }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      // Checked, so that a new detect-libc that reads differently fails the build rather than this going unnoticed.
+      if (!source.includes(ASYNC_CLOSE)) throw new Error(`build: ${args.path} no longer reads as scripts/lmdb-bundle.js expects`);
+      return { contents: source.replace(ASYNC_CLOSE, ASYNC_CLOSE.replace('fs.close(fd, () => {});', 'fs.closeSync(fd);')), loader: 'js' };
+    });
+    b.onResolve({ filter: /^msgpackr-extract$/ }, (args) => (INSIDE_MSGPACKR.test(args.importer) ? { path: 'none', namespace: 'no-extract' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'no-extract' }, () => ({ contents: 'module.exports = undefined;', loader: 'js' }));
+  },
+};
