@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Bulk throughput with no rate limit anywhere: the real CLI end to end (read a CSV, validate,
-// dedup, send, reorder, write a CSV) against a bare request loop (undici + p-limit, same
+// dedup, send, reorder, write a CSV) against a bare request loop (bench/lib/bare-loop.js: undici, same
 // concurrency, same sandbox, same numbers, REST POST /api/v1/lrn, the body read and parsed). The
 // sandbox runs in its own process, so the CLI and the loop each get the other core.
 // Run after `npm run build`:

@@ -2,8 +2,8 @@
 // U.S. (NANP) number before it costs a lookup. libphonenumber-js does the real validation (area
 // codes, exchanges, lengths), with its metadata cut down to the +1 countries (nanp-metadata.ts);
 // the messages on top say *why* a number was refused.
-import { parsePhoneNumberFromString } from 'libphonenumber-js/core';
-import { NANP_METADATA, OTHER_CALLING_CODES } from './nanp-metadata.js';
+import { OTHER_CALLING_CODES } from './nanp-metadata.js';
+import { isValidNanp } from './nanp-valid.js';
 
 export type ParsedNumber = { ok: true; number: string } | { ok: false; message: string };
 
@@ -62,13 +62,12 @@ export function parseNumber(input: string, opts: ParseOptions = {}): ParsedNumbe
 }
 
 /**
- * The library's verdict on 10 national digits. No separate length check: isValid() accepts only
- * a number type whose possible lengths include this one (test/core/numbers-oracle.test.ts
+ * The library's verdict on 10 national digits (nanp-valid.ts). No separate length check: isValid()
+ * accepts only a number type whose possible lengths include this one (test/core/numbers-oracle.test.ts
  * cross-checks the whole function against the version that also called validatePhoneNumberLength).
  */
 function checkNational(national: string): ParsedNumber {
-  const check = parsePhoneNumberFromString(`+1${national}`, NANP_METADATA);
-  if (!check || !check.isValid()) {
+  if (!isValidNanp(national)) {
     return { ok: false, message: `${national.slice(0, 3)}-${national.slice(3, 6)}-${national.slice(6)} is not a valid U.S. number (unassigned area code or range)` };
   }
   return { ok: true, number: `1${national}` };

@@ -50,12 +50,13 @@ function drained(out: Writable, settled: () => void): Promise<void> {
   });
 }
 
-/** Text queued for one stream, written as one chunk per event-loop turn. */
+/** Text queued for one stream, written in chunks: per event-loop turn at most, per `lingerMs` at most. */
 export interface TextWriter {
   /**
    * Queues `text` and resolves when more may follow: at once while the stream and the queue
    * together hold less than the stream's highWaterMark, else once the stream drained. Queued text
-   * reaches the stream on the next event-loop turn, or at once when the queue is full.
+   * reaches the stream on the next event-loop turn (or `lingerMs` after the last write, if that is
+   * later), or at once when the queue is full.
    */
   write(text: string): Promise<void>;
   /**
@@ -68,23 +69,45 @@ export interface TextWriter {
 export interface TextWriterOptions {
   /** The most text held before it is written out at once (default 64 KiB). */
   readonly chunkSize?: number;
-  /** Runs the end-of-turn flush; `setImmediate` unless a test drives the turns itself. */
-  readonly defer?: (flush: () => void) => void;
+  /** The least time between two writes of the queue that is not full, ms (default 50). */
+  readonly lingerMs?: number;
+  /**
+   * Runs the deferred flush after `delayMs` (0: on the next turn, by `setImmediate`; else by one
+   * timer) and returns its cancel; a test may drive the turns itself.
+   */
+  readonly defer?: (flush: () => void, delayMs: number) => () => void;
+  /** Milliseconds from any fixed origin; `performance.now` unless a test drives the time. */
+  readonly now?: () => number;
 }
 
 const CHUNK_SIZE = 64 * 1024;
+const LINGER_MS = 50;
+
+const deferByTimer = (fn: () => void, delayMs: number): (() => void) => {
+  if (delayMs <= 0) {
+    const immediate = setImmediate(fn);
+    return () => clearImmediate(immediate);
+  }
+  const timer = setTimeout(fn, delayMs);
+  return () => clearTimeout(timer);
+};
 
 /**
- * One `write` per record costs a syscall-sized round trip each (fs streams, pipes); joining the
- * records of one event-loop turn keeps rows appearing as they complete (a slow run's first row
- * shows on the next turn) at a fraction of the cost. The queue counts as part of the stream's
- * buffer for backpressure, so memory stays within the highWaterMark (or `chunkSize`) plus one text.
+ * One `write` per record costs a syscall-sized round trip each (fs streams hand every write to the
+ * thread pool, which costs more than the write itself). A lone row still shows on the next turn;
+ * rows that keep coming are joined into one write per `lingerMs` (or per full queue), which keeps
+ * a fast run to a few dozen writes a second whatever its row rate, with one pending wakeup at most.
+ * The queue counts as part of the stream's buffer for backpressure, so memory stays within the
+ * highWaterMark (or `chunkSize`) plus one text.
  */
 export function createTextWriter(out: Writable, options: TextWriterOptions = {}): TextWriter {
   const chunkSize = options.chunkSize ?? CHUNK_SIZE;
-  const defer = options.defer ?? ((fn: () => void) => void setImmediate(fn));
+  const lingerMs = options.lingerMs ?? LINGER_MS;
+  const defer = options.defer ?? deferByTimer;
+  const now = options.now ?? (() => performance.now());
   let queued = '';
-  let scheduled = false;
+  let cancel: (() => void) | null = null;
+  let lastPour = -Infinity;
   // One wait per drain, however many callers ask.
   let waiting: Promise<void> | null = null;
 
@@ -99,6 +122,10 @@ export function createTextWriter(out: Writable, options: TextWriterOptions = {})
 
   /** Hands the queue to the stream; false when the stream is now over its highWaterMark. */
   const pour = (): boolean => {
+    if (cancel) {
+      cancel();
+      cancel = null;
+    }
     if (queued === '') return !out.writableNeedDrain;
     // A stream that went away keeps the queue, so the next write or flush reports the loss.
     if (isGone(out)) return false;
@@ -107,9 +134,14 @@ export function createTextWriter(out: Writable, options: TextWriterOptions = {})
     return out.write(text);
   };
 
-  const endOfTurn = () => {
-    scheduled = false;
-    pour();
+  const schedule = () => {
+    const wait = lastPour + lingerMs - now();
+    cancel = defer(() => {
+      cancel = null;
+      // Only these writes space the next: a flush or a full queue says nothing of the row rate.
+      lastPour = now();
+      pour();
+    }, wait > 0 ? wait : 0);
   };
 
   return {
@@ -119,10 +151,7 @@ export function createTextWriter(out: Writable, options: TextWriterOptions = {})
       if (queued.length >= chunkSize || out.writableLength + queued.length >= out.writableHighWaterMark) {
         return pour() ? Promise.resolve() : waitForDrain();
       }
-      if (!scheduled) {
-        scheduled = true;
-        defer(endOfTurn);
-      }
+      if (!cancel) schedule();
       return out.writableNeedDrain ? waitForDrain() : Promise.resolve();
     },
     flush(text = ''): Promise<void> {

@@ -44,6 +44,20 @@ describe.each(['undici', 'node'] as const)('hostile servers, %s HTTP client', (h
     expect(a.kind !== 'ok' && a.error.message).toMatch(/within 700ms/);
   });
 
+  it('requests that never get an answer each end at their own deadline, the later one not with the earlier', async () => {
+    const { t } = await on(() => {}, { timeoutMs: 600 });
+    const ended = (started: number) => (a: Attempt) => ({ a: clean(a), after: Date.now() - started });
+    const first = t.send(LRN, '12015550123', {}).then(ended(Date.now()));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = t.send(LRN, '12015550124', {}).then(ended(Date.now()));
+    const [a, b] = await Promise.all([first, second]);
+    for (const { a: attempt, after } of [a, b]) {
+      expect(attempt).toMatchObject({ kind: 'retry', error: { code: 'timeout' } });
+      expect(after).toBeGreaterThanOrEqual(550);
+      expect(after).toBeLessThan(3000);
+    }
+  });
+
   it('an endless slow chunked stream ends at the timeout', async () => {
     const { t } = await on((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });

@@ -54,7 +54,7 @@ describe('json', () => {
     expect(text.endsWith('\n')).toBe(true);
   });
 
-  it('writes `[]` when empty and streams items as they come, one write per event-loop turn', async () => {
+  it('writes `[]` when empty and streams items as they come: the first on the next turn, those right behind it in one write', async () => {
     expect(await run('json', [])).toBe('[]\n');
     const out = new Collect();
     const sink = await createSink('json', out, layout);
@@ -64,8 +64,11 @@ describe('json', () => {
     await tick();
     expect(out.text).toBe(`[\n${JSON.stringify(many[0])}`);
     await sink.write(many[1]!);
+    await tick();
     await sink.write(many[2]!);
     await tick();
+    expect(out.chunks).toHaveLength(2);
+    await new Promise((resolve) => setTimeout(resolve, 80));
     expect(out.chunks).toHaveLength(3);
     await sink.end();
     expect(out.text).toBe(`[\n${[many[0], many[1], many[2]].map((r) => JSON.stringify(r)).join(',\n')}\n]\n`);

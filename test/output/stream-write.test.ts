@@ -4,16 +4,34 @@ import { describe, expect, it } from 'vitest';
 import { OutputClosedError, createTextWriter, isOutputClosed } from '../../src/output/stream-write.js';
 import { Collect } from './helpers.js';
 
-/** Turns run only when the test says so: `turn()` runs the flushes deferred so far. */
+/**
+ * Turns and time move only when the test says so: `turn()` runs the flushes due now (those deferred
+ * to the next turn, or whose delay has passed); `advance(ms)` moves the clock, then runs a turn.
+ */
 function manualTurns() {
-  const queue: (() => void)[] = [];
+  let time = 0;
+  let queue: { fn: () => void; at: number }[] = [];
+  const turn = () => {
+    const due = queue.filter((e) => e.at <= time);
+    queue = queue.filter((e) => e.at > time);
+    for (const e of due) e.fn();
+  };
   return {
-    defer: (fn: () => void) => void queue.push(fn),
+    defer: (fn: () => void, delayMs: number) => {
+      const entry = { fn, at: time + delayMs };
+      queue.push(entry);
+      return () => {
+        queue = queue.filter((e) => e !== entry);
+      };
+    },
+    now: () => time,
     get scheduled() {
       return queue.length;
     },
-    turn() {
-      for (const fn of queue.splice(0)) fn();
+    turn,
+    advance(ms: number) {
+      time += ms;
+      turn();
     },
   };
 }
@@ -52,14 +70,48 @@ describe('text writer', () => {
   it('joins the texts of one turn into one write, in order, and schedules one flush per turn', async () => {
     const out = new Collect();
     const turns = manualTurns();
-    const writer = createTextWriter(out, { defer: turns.defer });
+    const writer = createTextWriter(out, turns);
     for (const t of ['a', 'b', 'c']) await writer.write(t);
     expect(out.chunks).toEqual([]);
     expect(turns.scheduled).toBe(1);
     turns.turn();
+    expect(out.chunks).toEqual(['abc']);
+    turns.advance(60);
     await writer.write('d');
     turns.turn();
     expect(out.chunks).toEqual(['abc', 'd']);
+  });
+
+  it('joins the texts that keep coming within lingerMs of the last write into one write, with one wakeup', async () => {
+    const out = new Collect();
+    const turns = manualTurns();
+    const writer = createTextWriter(out, { ...turns, lingerMs: 50 });
+    await writer.write('a');
+    turns.turn();
+    expect(out.chunks).toEqual(['a']);
+    for (let i = 0; i < 4; i++) {
+      turns.advance(10);
+      await writer.write(String(i));
+      expect(turns.scheduled).toBe(1);
+    }
+    // 40 ms after the first write: nothing more yet.
+    expect(out.chunks).toEqual(['a']);
+    turns.advance(10);
+    expect(out.chunks).toEqual(['a', '0123']);
+    expect(turns.scheduled).toBe(0);
+  });
+
+  it('writes rows that keep coming in a few large writes, not one per row', async () => {
+    const out = new Collect();
+    const writer = createTextWriter(out, { lingerMs: 20 });
+    const rows = Array.from({ length: 2000 }, (_, i) => `row ${i}\n`);
+    for (const [i, r] of rows.entries()) {
+      await writer.write(r);
+      if (i % 10 === 0) await tick();
+    }
+    await writer.flush();
+    expect(out.text).toBe(rows.join(''));
+    expect(out.chunks.length).toBeLessThan(50);
   });
 
   it('shows a lone text on the next event-loop turn without waiting for more', async () => {
@@ -73,7 +125,7 @@ describe('text writer', () => {
   it('writes at once when the queue reaches the chunk size', async () => {
     const out = new Collect();
     const turns = manualTurns();
-    const writer = createTextWriter(out, { chunkSize: 8, defer: turns.defer });
+    const writer = createTextWriter(out, { ...turns, chunkSize: 8 });
     await writer.write('1234');
     expect(out.chunks).toEqual([]);
     await writer.write('5678');
@@ -85,7 +137,7 @@ describe('text writer', () => {
   it('flush writes the queue and a closing text, and leaves no write behind', async () => {
     const out = new Collect();
     const turns = manualTurns();
-    const writer = createTextWriter(out, { defer: turns.defer });
+    const writer = createTextWriter(out, turns);
     await writer.write('[1');
     await writer.write(',2');
     await writer.flush(']\n');
@@ -98,7 +150,7 @@ describe('text writer', () => {
 
   it('does not resolve a write while the stream is over its highWaterMark', async () => {
     const slow = heldStream(100);
-    const writer = createTextWriter(slow.stream, { defer: manualTurns().defer });
+    const writer = createTextWriter(slow.stream, manualTurns());
     const text = 'x'.repeat(30);
     for (let i = 0; i < 3; i++) await writer.write(text);
     expect(slow.chunks).toEqual([]);
@@ -155,7 +207,7 @@ describe('text writer', () => {
   it('reports text queued for a stream that closed before the turn as lost', async () => {
     const out = new Collect();
     const turns = manualTurns();
-    const writer = createTextWriter(out, { defer: turns.defer });
+    const writer = createTextWriter(out, turns);
     await writer.write('row\n');
     out.destroy();
     turns.turn();

@@ -34,7 +34,18 @@ export function newRow(item: SourceItem, number: string | null, lookups: number)
   };
 }
 
-const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+// Answers that arrive together share their millisecond: the last text is reused, as formatting a
+// date costs more than the rest of the record.
+let lastMs = NaN;
+let lastIso = '';
+const iso = (ms: number | null | undefined): string | null => {
+  if (ms == null) return null;
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+};
 
 export function buildRecord(row: RowState, mode: RunMode, lookups: readonly LookupDescriptor[]): OutputRecord {
   const { item, number } = row;

@@ -18,6 +18,14 @@ const MAX_FIELD_LINES = 50;
 const MAX_FIELD_CHARS = 64 * 1024;
 
 export async function* csvRecords(chunks: AsyncIterable<Buffer>, delimiter: string, label: string): AsyncGenerator<string[]> {
+  for await (const batch of csvBatches(chunks, delimiter, label)) yield* batch;
+}
+
+/**
+ * The same records in batches (one per chunk of whole records): a reader that walks each batch in
+ * a plain loop pays for one asynchronous step per chunk, not per record.
+ */
+export async function* csvBatches(chunks: AsyncIterable<Buffer>, delimiter: string, label: string): AsyncGenerator<string[][]> {
   const scanner = new CsvRecordScanner(delimiter);
   const lines = { before: 0 };
   const parseBatch = batchParser(delimiter, label, lines);
@@ -42,13 +50,24 @@ export async function* csvRecords(chunks: AsyncIterable<Buffer>, delimiter: stri
     const batch = pending.length === 0 ? chunk.subarray(0, cut) : Buffer.concat([...pending, chunk.subarray(0, cut)]);
     pending = cut < chunk.length ? [chunk.subarray(cut)] : [];
     pendingBytes = chunk.length - cut;
-    yield* parseBatch(batch);
+    const records = parseBatch(batch);
+    if (records.length > 0) yield records;
   }
-  if (pendingBytes > 0) yield* parseBatch(Buffer.concat(pending));
+  if (pendingBytes > 0) {
+    const records = parseBatch(Buffer.concat(pending));
+    if (records.length > 0) yield records;
+  }
 }
+
+const QUOTE = 0x22;
+const CR = 0x0d;
+const BOM = [0xef, 0xbb, 0xbf];
 
 function batchParser(delimiter: string, label: string, lines: { before: number }): (batch: Buffer) => string[][] {
   return (batch) => {
+    // Most files quote nothing and end lines with LF alone: csv-parse would find exactly the
+    // lines split at the delimiter (empty lines skipped), at a fraction of the cost.
+    if (batch.indexOf(QUOTE) === -1 && batch.indexOf(CR) === -1 && !BOM.every((b, i) => batch[i] === b)) return plainRecords(batch, delimiter, label, lines);
     let records: { record: string[]; info: { lines: number } }[];
     try {
       records = parse(batch, { delimiter, bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as unknown as typeof records;
@@ -61,6 +80,28 @@ function batchParser(delimiter: string, label: string, lines: { before: number }
     for (let i = batch.indexOf(0x0a); i !== -1; i = batch.indexOf(0x0a, i + 1)) lines.before++;
     return records.map((r) => r.record);
   };
+}
+
+/** Records of a batch with no quote, no CR and no BOM: its non-empty lines, split at the delimiter. */
+function plainRecords(batch: Buffer, delimiter: string, label: string, lines: { before: number }): string[][] {
+  const text = batch.toString('utf8');
+  const records: string[][] = [];
+  let line = lines.before;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    else line++;
+    if (end > start) {
+      const record = text.slice(start, end).split(delimiter);
+      // Only a field past MAX_FIELD_CHARS can fail here (none holds a line break).
+      if (end - start > MAX_FIELD_CHARS) checkFields(record, end === text.length ? line + 1 : line, label);
+      records.push(record);
+    }
+    start = end + 1;
+  }
+  lines.before = line;
+  return records;
 }
 
 /** Refuses a field that swallowed rows, naming the line it starts on. `endLine`: where its record ends. */

@@ -3,7 +3,7 @@
 // kept and replayed, so every data row still yields exactly one item, in order.
 import { rowKeys, type SourceItem } from '../../core/run.js';
 import { columnByHeader, columnByValues, looksLikeData, noNumberColumn, resolveColumnOption, SAMPLE_ROWS } from './column-detect.js';
-import { csvRecords } from './csv-records.js';
+import { csvBatches } from './csv-records.js';
 import { readError } from './errors.js';
 
 // The counting pass for the progress bar's total, loaded with the reader (see source.ts).
@@ -25,14 +25,44 @@ export interface CsvSource {
   readonly items: AsyncGenerator<SourceItem>;
 }
 
-type Records = AsyncGenerator<string[]>;
+/**
+ * Records one by one for the header and the sample rows, then the rest of the batch they came
+ * from (`rest`) and the batches after it (`batches`), which the items walk in plain loops.
+ */
+class Records {
+  private batch: string[][] = [];
+  private at = 0;
+  constructor(readonly batches: AsyncGenerator<string[][]>) {}
+
+  async next(): Promise<{ done: true; value?: undefined } | { done: false; value: string[] }> {
+    while (this.at >= this.batch.length) {
+      const next = await this.batches.next();
+      if (next.done) return { done: true };
+      this.batch = next.value;
+      this.at = 0;
+    }
+    return { done: false, value: this.batch[this.at++] as string[] };
+  }
+
+  /** What is left of the current batch, taken once. */
+  rest(): string[][] {
+    const rest = this.batch.slice(this.at);
+    this.batch = [];
+    this.at = 0;
+    return rest;
+  }
+
+  async return(): Promise<void> {
+    await this.batches.return(undefined);
+  }
+}
 
 export async function openCsv(chunks: AsyncIterable<Buffer>, opts: CsvReadOptions): Promise<CsvSource> {
-  const records = csvRecords(chunks, opts.delimiter, opts.label);
+  const records = new Records(csvBatches(chunks, opts.delimiter, opts.label));
   try {
     return await start(records, opts);
   } catch (err) {
-    await records.return(undefined);
+    await records.return();
     throw readError(err, opts.label);
   }
 }
@@ -90,16 +120,20 @@ async function* rowItems(
       index++;
     }
     sample.length = 0;
-    for (;;) {
-      const next = await records.next();
-      if (next.done) return;
-      yield item(next.value);
+    for (const cells of records.rest()) {
+      yield item(cells);
       index++;
+    }
+    for await (const batch of records.batches) {
+      for (const cells of batch) {
+        yield item(cells);
+        index++;
+      }
     }
   } catch (err) {
     throw readError(err, opts.label);
   } finally {
-    await records.return(undefined);
+    await records.return();
   }
 }
 

@@ -1,0 +1,47 @@
+// The CSV record reader reads a batch that holds no quote, no CR and no BOM by splitting it
+// itself; it must give exactly what csv-parse gives (with the reader's options) for any such text,
+// however the bytes are cut into chunks, and fail the same way on an over-long field.
+import fc from 'fast-check';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { csvRecords } from '../../../src/pipeline/source/csv-records.js';
+
+async function* chunks(bytes: Buffer, sizes: readonly number[]): AsyncGenerator<Buffer> {
+  let at = 0;
+  for (let i = 0; at < bytes.length; i++) {
+    const n = Math.max(1, sizes[i % sizes.length] ?? bytes.length);
+    yield bytes.subarray(at, at + n);
+    at += n;
+  }
+}
+
+async function read(text: string, delimiter: string, sizes: readonly number[] = [65536]): Promise<string[][]> {
+  const out: string[][] = [];
+  for await (const r of csvRecords(chunks(Buffer.from(text), sizes), delimiter, 'in.csv')) out.push(r);
+  return out;
+}
+
+const csvParse = (text: string, delimiter: string): string[][] =>
+  parse(Buffer.from(text), { delimiter, bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
+
+describe('CSV records without quotes', () => {
+  it('are what csv-parse reads, whatever the chunks', async () => {
+    const unit = fc.constantFrom(',', ';', '\t', '\n', '\n\n', 'a', '2015550123', ' ', '\u00e9', '\u{1f4de}', '');
+    await fc.assert(
+      fc.asyncProperty(fc.array(unit, { maxLength: 200 }), fc.constantFrom(',', ';', '\t'), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 4 }), async (parts, delimiter, sizes) => {
+        const text = parts.join('');
+        expect(await read(text, delimiter, sizes)).toEqual(csvParse(text, delimiter));
+      }),
+      { numRuns: 400, seed: 2211 },
+    );
+  });
+
+  it('name the line of an over-long unquoted field as csv-parse batches do', async () => {
+    const long = 'x'.repeat(70_000);
+    for (const text of [`a,b\n1,2\n3,${long}\n4,5\n`, `a,b\n\n3,${long}`]) {
+      await expect(read(text, ',')).rejects.toThrow(/from line 3 is longer than 65536 characters/);
+      // The same text with a quote elsewhere goes through csv-parse.
+      await expect(read(`"a",b${text.slice(3)}`, ',')).rejects.toThrow(/from line 3 is longer than 65536 characters/);
+    }
+  });
+});
