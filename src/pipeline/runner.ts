@@ -12,6 +12,7 @@ import { CircuitBreaker } from './dispatch/breaker.js';
 import { checkCount } from './check-count.js';
 import { cacheKey, LookupCache, type CacheKey, type Finished } from './dedup/dedup.js';
 import { Dispatcher, type RetryInfo, type Task } from './dispatch/dispatcher.js';
+import { ConcurrencyGate } from './dispatch/gate.js';
 import { NO_STORE, type AnswerSlot, type AnswerStore } from '../store/answer-store.js';
 import type { SpendCap } from './dispatch/spend-cap.js';
 import { pacerFor, type Pacing } from './dispatch/pacer.js';
@@ -38,8 +39,13 @@ export interface RunDeps {
   readonly clock: Clock;
   /** Kept current while the run goes, for the progress bar and the summary. */
   readonly stats: RunStats;
-  /** Requests in flight across all kinds. Default 16. */
+  /** Requests in flight across all kinds. Default 16. Ignored when `gate` is given. */
   readonly concurrency?: number;
+  /**
+   * The concurrency limit of the client this run belongs to, shared by all its runs; else the run
+   * makes its own of `concurrency`.
+   */
+  readonly gate?: ConcurrencyGate;
   /**
    * The user's requests/s per kind (--rate), a hard ceiling; 0 = no client-side limit. Without it
    * each kind starts at its documented limit and follows what the service's headers say.
@@ -142,14 +148,13 @@ class Run {
     private readonly plan: RunPlan,
     private readonly deps: RunDeps,
   ) {
-    const concurrency = deps.concurrency ?? 16;
+    const gate = deps.gate ?? new ConcurrencyGate(deps.concurrency ?? 16);
     const retries = deps.retries ?? 5;
     this.drainMs = deps.drainMs ?? 5000;
-    checkCount('concurrency', concurrency, 1);
     checkCount('retries', retries, 0);
     if (plan.lookups.length === 0) throw new RangeError('a run needs at least one lookup');
     if (plan.mode === 'single' && plan.lookups.length !== 1) throw new RangeError(`a single-lookup run takes one lookup, got ${plan.lookups.length}`);
-    this.window = new ReorderWindow(deps.window ?? windowSize(concurrency));
+    this.window = new ReorderWindow(deps.window ?? windowSize(gate.limit));
     this.cache = new LookupCache(plan.lookups.length);
     this.breaker = new CircuitBreaker(deps.breakerThreshold ?? 20);
     this.opts = plan.lookups.map((d) => optionsFor(d, plan.options));
@@ -162,7 +167,7 @@ class Run {
     // Every in-flight request and pending wakeup listens on this one signal.
     setMaxListeners(0, this.halt.signal);
     this.dispatcher = new Dispatcher<LookupTask>(
-      { transport: deps.transport, clock: deps.clock, stats: deps.stats, pacer, concurrency, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal, cap: deps.cap },
+      { transport: deps.transport, clock: deps.clock, stats: deps.stats, pacer, gate, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal, cap: deps.cap },
       {
         done: (task, answer, keep) => this.done(task, answer, keep),
         fatal: (task, error) => {
