@@ -10,10 +10,9 @@ import type { RunStats, SourceItem } from '../core/run.js';
 import type { Transport } from '../core/transport.js';
 import { CircuitBreaker } from './dispatch/breaker.js';
 import { checkCount } from './check-count.js';
-import { cacheKey, LookupCache, type CacheKey, type Finished } from './dedup/dedup.js';
 import { Dispatcher, type RetryInfo, type Task } from './dispatch/dispatcher.js';
 import { ConcurrencyGate } from './dispatch/gate.js';
-import { NO_STORE, type AnswerSlot, type AnswerStore } from '../store/answer-store.js';
+import { cacheKey, NO_STORE, type AnswerSlot, type AnswerStore, type CacheKey, type Finished, type NewRunDedup, type RunDedup } from '../store/answer-store.js';
 import type { SpendCap } from './dispatch/spend-cap.js';
 import { pacerFor, type Pacing } from './dispatch/pacer.js';
 import { buildRecord, newRow, type RowState, type RunMode } from './order/records-build.js';
@@ -66,6 +65,11 @@ export interface RunDeps {
    * Default: none.
    */
   readonly answers?: AnswerStore;
+  /**
+   * Makes this run's memory of its own lookups (asked before `answers`): duplicates join the
+   * lookup in flight or take its answer, and never pay twice within the run.
+   */
+  readonly dedup: NewRunDedup;
   /** --max-lookups / --max-spend: reaching it stops the run (reason `cap`), resumably. */
   readonly cap?: SpendCap;
   /** The longest server wait hint obeyed, ms; a longer one stops the run (`wait`). Default 300000. */
@@ -123,7 +127,7 @@ export function runPipeline(items: AsyncIterable<SourceItem>, plan: RunPlan, dep
 
 class Run {
   private readonly window: ReorderWindow<RowState>;
-  private readonly cache: LookupCache<LookupTask>;
+  private readonly cache: RunDedup<LookupTask>;
   private readonly dispatcher: Dispatcher<LookupTask>;
   private readonly breaker: CircuitBreaker;
   private readonly opts: LookupOptions[];
@@ -155,7 +159,7 @@ class Run {
     if (plan.lookups.length === 0) throw new RangeError('a run needs at least one lookup');
     if (plan.mode === 'single' && plan.lookups.length !== 1) throw new RangeError(`a single-lookup run takes one lookup, got ${plan.lookups.length}`);
     this.window = new ReorderWindow(deps.window ?? windowSize(gate.limit));
-    this.cache = new LookupCache(plan.lookups.length);
+    this.cache = deps.dedup<LookupTask>(plan.lookups.length);
     this.breaker = new CircuitBreaker(deps.breakerThreshold ?? 20);
     this.opts = plan.lookups.map((d) => optionsFor(d, plan.options));
     const answers = deps.answers ?? NO_STORE;

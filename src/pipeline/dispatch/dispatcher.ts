@@ -7,7 +7,7 @@ import type { LookupDescriptor, LookupOptions } from '../../core/lookups.js';
 import type { LookupError } from '../../core/records.js';
 import type { RunStats } from '../../core/run.js';
 import type { Attempt, Transport } from '../../core/transport.js';
-import type { Finished } from '../dedup/dedup.js';
+import type { Finished } from '../../store/answer-store.js';
 import type { ConcurrencyGate } from './gate.js';
 import type { PaceTicket, Pacing } from './pacer.js';
 import { decideRetry, type Random } from './retry.js';
