@@ -187,8 +187,14 @@ export class LmdbAnswerStore extends SlottedStore {
     const maxAge = this.maxAge[kind];
     const refresh = this.opts.refresh === true;
     let id: number | undefined;
+    // A prefix not in the file is looked for once, not on every row's read (a dry run over a cache
+    // without this lookup, the first rows of a cold run); a put allocates it.
+    let lookedUp = false;
     const keyOf = (number: string, create: boolean): Key | undefined => {
-      id ??= this.prefixId(name, create);
+      if (id === undefined && (create || !lookedUp)) {
+        id = this.prefixId(name, create);
+        lookedUp = true;
+      }
       if (id === undefined) return undefined;
       return ELEVEN.test(number) ? id * STRIDE + Number(number) : `${id}:${number}`;
     };
@@ -306,22 +312,29 @@ export class LmdbAnswerStore extends SlottedStore {
     return kind !== undefined && now - fetchedAt <= this.maxAge[kind];
   }
 
-  /** Removes expired entries (and any of an unknown prefix); returns how many went. */
-  async prune(): Promise<number> {
-    if (!this.db || this.opts.readOnly) return 0;
+  /**
+   * Removes expired entries (and any of an unknown prefix): how many went, and how many are left,
+   * counted in the same pass.
+   */
+  async prune(): Promise<{ removed: number; left: number }> {
+    if (!this.db || this.opts.readOnly) return { removed: 0, left: 0 };
     const db = this.db;
     try {
       await this.settle();
       this.loadPrefixes();
       const now = this.opts.clock.now();
       const doomed: Key[] = [];
-      for (const e of this.entries()) if (!this.isFresh(e.kind, e.fetchedAt, now)) doomed.push(e.key);
+      let left = 0;
+      for (const e of this.entries()) {
+        if (this.isFresh(e.kind, e.fetchedAt, now)) left += 1;
+        else doomed.push(e.key);
+      }
       await removeAll(db, doomed);
       await db.put(PRUNED_AT, now);
-      return doomed.length;
+      return { removed: doomed.length, left };
     } catch (err) {
       this.fail(err);
-      return 0;
+      return { removed: 0, left: 0 };
     }
   }
 

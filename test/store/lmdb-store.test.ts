@@ -154,6 +154,26 @@ describe('the persistent cache', () => {
     await ro2.store.close();
   });
 
+  it('a lookup the cache has no answers of is looked for once, not on every row (a dry run)', async () => {
+    const dir = await tempDir();
+    const rw = await openStore(dir);
+    rw.store.slot('lrn', {}).put('12015550123', LRN, T0);
+    await rw.store.close();
+    const ro = await openStore(dir, { readOnly: true });
+    const db = (ro.store as unknown as { db: { get(key: unknown): unknown } }).db;
+    const get = db.get.bind(db);
+    let reads = 0;
+    db.get = (key) => {
+      reads += 1;
+      return get(key);
+    };
+    const cnam = ro.store.slot('cnam', {});
+    for (let i = 0; i < 100; i++) expect(cnam.has(String(12015550000 + i))).toBe(false);
+    expect(reads).toBe(1);
+    expect(ro.store.slot('lrn', {}).has('12015550123')).toBe(true);
+    await ro.store.close();
+  });
+
   it('prune removes expired entries, at most once a day when asked whether due; clear empties one lookup or all', async () => {
     const dir = await tempDir();
     const t = fakeClock();
@@ -175,7 +195,7 @@ describe('the persistent cache', () => {
     expect((await store.stats()).kinds.lrn).toEqual({ entries: 0, fresh: 0, expired: 0 });
     expect((await store.stats()).kinds.cnam).toEqual({ entries: 50, fresh: 50, expired: 0 });
     expect(await store.pruneIfDue()).toBe(false);
-    expect(await store.prune()).toBe(0);
+    expect(await store.prune()).toEqual({ removed: 0, left: 50 });
 
     expect(await store.clear('trust')).toBe(0);
     expect(await store.clear('cnam')).toBe(50);
@@ -242,7 +262,7 @@ describe('a cache that cannot be used', () => {
     expect(store.slot('lrn', {}).get('12015550123')).toBeUndefined();
     store.slot('lrn', {}).put('12015550123', LRN, 1);
     expect(store.slot('lrn', {}).get('12015550123')).toBeUndefined();
-    expect(await store.prune()).toBe(0);
+    expect(await store.prune()).toEqual({ removed: 0, left: 0 });
     await store.close();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(want);
