@@ -125,6 +125,10 @@ export class LmdbAnswerStore extends SlottedStore {
         sharedStructuresKey: Symbol.for('structures'),
         // A commit is on disk when its put resolves, so close() returning means the answers are kept.
         overlappingSync: false,
+        // Address space, not memory: a map that never has to grow. Grown step by step (lmdb's
+        // default starts at 128 KiB), each larger map came on top of the earlier ones, whose pages
+        // stayed resident: a cold 1M-row run peaked at 496 MB instead of 308 MB.
+        mapSize: 2 ** 36,
         ...(readOnly ? { readOnly: true } : {}),
       });
       this.loadPrefixes();
