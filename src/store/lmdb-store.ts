@@ -33,6 +33,8 @@ const PREFIX = 'prefix/';
 const NEXT_PREFIX = 'next-prefix';
 const PRUNED_AT = 'pruned-at';
 const DAY = 86_400_000;
+/** How often a lookup with no answers in the cache yet is looked for again. */
+const PREFIX_RECHECK_MS = 1000;
 
 export interface LmdbStoreOptions {
   readonly dir: string;
@@ -191,13 +193,17 @@ export class LmdbAnswerStore extends SlottedStore {
     const maxAge = this.maxAge[kind];
     const refresh = this.opts.refresh === true;
     let id: number | undefined;
-    // A prefix not in the file is looked for once, not on every row's read (a dry run over a cache
-    // without this lookup, the first rows of a cold run); a put allocates it.
-    let lookedUp = false;
+    // A prefix not in the file is looked for again at most once a second, not on every row's read
+    // (a dry run over a cache without this lookup, the first rows of a cold run), so answers
+    // another process begins to put for it are seen soon; a put allocates it.
+    let lookedAt = -Infinity;
     const keyOf = (number: string, create: boolean): Key | undefined => {
-      if (id === undefined && (create || !lookedUp)) {
-        id = this.prefixId(name, create);
-        lookedUp = true;
+      if (id === undefined) {
+        const now = this.opts.clock.now();
+        if (create || now - lookedAt >= PREFIX_RECHECK_MS) {
+          id = this.prefixId(name, create);
+          lookedAt = now;
+        }
       }
       if (id === undefined) return undefined;
       return ELEVEN.test(number) ? id * STRIDE + Number(number) : `${id}:${number}`;
