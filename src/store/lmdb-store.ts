@@ -125,7 +125,8 @@ export class LmdbAnswerStore extends SlottedStore {
         path: this.path,
         compression: false,
         sharedStructuresKey: Symbol.for('structures'),
-        // A commit is on disk when its put resolves, so close() returning means the answers are kept.
+        // A commit's answers are on disk when its put resolves, and close() syncs the last meta
+        // page: once it returns, the answers are kept.
         overlappingSync: false,
         // One sync per commit instead of two (the meta page rides on the next one): a power cut may
         // lose the last commit, never the file's integrity, and a cold run spends ~8% less CPU.
@@ -411,6 +412,13 @@ export class LmdbAnswerStore extends SlottedStore {
     return { path: this.path, bytes: fileBytes(this.path), entries, kinds, maxAge: this.maxAge, ...(prunedAt === undefined ? {} : { prunedAt }) };
   }
 
+  /** The meta page of the last commit to disk too (noMetaSync leaves it to the next commit). */
+  private async syncMeta(): Promise<void> {
+    const db = this.db as unknown as { sync?(done: (err?: unknown) => void): void } | undefined;
+    if (typeof db?.sync !== 'function') return;
+    await new Promise<void>((resolve, reject) => db.sync?.((err) => (err ? reject(err) : resolve())));
+  }
+
   /**
    * Commits what was put and releases the file. A store that wrote also prunes, when a day has
    * passed since the cache was last pruned: expired entries go now and then without being asked.
@@ -419,7 +427,10 @@ export class LmdbAnswerStore extends SlottedStore {
     if (!this.db) return;
     try {
       await this.settle();
-      if (this.wrote) await this.pruneIfDue();
+      if (this.wrote) {
+        await this.pruneIfDue();
+        await this.syncMeta();
+      }
     } catch (err) {
       this.fail(err);
     }
