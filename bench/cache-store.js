@@ -66,7 +66,7 @@ try {
   const getSeconds = (performance.now() - t) / 1000;
   if (hits !== entries) throw new Error(`only ${hits} of ${entries} answers read back`);
   t = performance.now();
-  const pruned = await store.prune();
+  const { removed: pruned } = await store.prune();
   const pruneSeconds = (performance.now() - t) / 1000;
   await store.close();
   // What an open pays once after another program changed the file: the walk of both B-trees.

@@ -14,9 +14,11 @@ import type { ResultOf } from './core/result-types.js';
 import { newRunStats, type RunStats, type SourceItem } from './core/run.js';
 import { createTransport } from './api/index.js';
 import { runPipeline } from './pipeline/runner.js';
+import { newLookupCache } from './pipeline/dedup/dedup.js';
 import { stopFailure } from './pipeline/stop.js';
 import { Session } from './pipeline/session.js';
 import { pacerFor } from './pipeline/dispatch/pacer.js';
+import { ConcurrencyGate } from './pipeline/dispatch/gate.js';
 import { MemoryAnswerStore, NO_STORE, type AnswerStore } from './store/answer-store.js';
 import type { Sandbox, SandboxOptions } from './sandbox/index.js';
 
@@ -145,16 +147,20 @@ export function createClient(config: ClientConfig): NumintelClient {
   // The client's pacer: one per key and service, shared by every run and call, so bulk(),
   // enrich() and parallel lookup() calls together keep to the limits the service enforces.
   const pacer = pacerFor(Object.values(LOOKUPS), config.rates, clock.now());
+  // And its concurrency limit, shared the same way: `concurrency` requests in flight at most,
+  // whatever number of bulk(), enrich() and lookup() calls are running.
+  const gate = new ConcurrencyGate(config.concurrency ?? 16);
 
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {
     checkKinds(kinds);
     const handle = runPipeline(items(numbers), { mode, lookups: kinds.map((k) => LOOKUPS[k]), options, validate: options.validate !== false }, {
       transport,
       answers: store,
+      dedup: newLookupCache,
       pacer,
+      gate,
       clock,
       stats: options.stats ?? newRunStats(clock.now()),
-      concurrency: config.concurrency,
       rates: config.rates,
       retries: config.retries,
       maxWaitMs: config.maxWaitMs,
@@ -168,7 +174,7 @@ export function createClient(config: ClientConfig): NumintelClient {
   // Single lookups share one run per lookup and options: parallel calls pace, share the
   // concurrency slots and send each number once, as bulk() would.
   const session = new Session(
-    { transport, answers: store, pacer, clock, concurrency: config.concurrency, rates: config.rates, retries: config.retries, maxWaitMs: config.maxWaitMs },
+    { transport, answers: store, dedup: newLookupCache, pacer, gate, clock, rates: config.rates, retries: config.retries, maxWaitMs: config.maxWaitMs },
     (stopped) => stopFailure(stopped),
   );
 

@@ -88,8 +88,7 @@ export function cacheCommand(world: World): Command {
     .addOption(profileOption())
     .action(async (flags: CacheFlags) => {
       const store = await open(await maxAgeOf(flags), false);
-      const removed = await store.prune();
-      const left = (await store.stats()).entries;
+      const { removed, left } = await store.prune();
       await store.close();
       const { count } = await figures();
       out(`removed ${count(removed)} expired ${removed === 1 ? 'entry' : 'entries'}; ${count(left)} left\n`);

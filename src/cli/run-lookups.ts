@@ -3,6 +3,7 @@
 import { newRunStats } from '../core/run.js';
 import { openSource } from '../pipeline/source/source.js';
 import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
+import { newLookupCache } from '../pipeline/dedup/dedup.js';
 import { isSetupStop, stopFailure } from '../pipeline/stop.js';
 import { createSink } from '../output/sink.js';
 import { isOutputClosed } from '../output/stream-write.js';
@@ -111,6 +112,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     const run = runPipeline(target.items, { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
       transport: connection.transport,
       answers: store,
+      // Every answer of the run, in a temp file: a duplicate anywhere in a million rows pays nothing.
+      dedup: newLookupCache,
       cap,
       clock: world.clock,
       stats,

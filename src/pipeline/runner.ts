@@ -10,9 +10,9 @@ import type { RunStats, SourceItem } from '../core/run.js';
 import type { Transport } from '../core/transport.js';
 import { CircuitBreaker } from './dispatch/breaker.js';
 import { checkCount } from './check-count.js';
-import { cacheKey, LookupCache, type CacheKey, type Finished } from './dedup/dedup.js';
 import { Dispatcher, type RetryInfo, type Task } from './dispatch/dispatcher.js';
-import { NO_STORE, type AnswerSlot, type AnswerStore } from '../store/answer-store.js';
+import { ConcurrencyGate } from './dispatch/gate.js';
+import { cacheKey, NO_STORE, type AnswerSlot, type AnswerStore, type CacheKey, type Finished, type NewRunDedup, type RunDedup } from '../store/answer-store.js';
 import type { SpendCap } from './dispatch/spend-cap.js';
 import { pacerFor, type Pacing } from './dispatch/pacer.js';
 import { buildRecord, newRow, type RowState, type RunMode } from './order/records-build.js';
@@ -38,8 +38,13 @@ export interface RunDeps {
   readonly clock: Clock;
   /** Kept current while the run goes, for the progress bar and the summary. */
   readonly stats: RunStats;
-  /** Requests in flight across all kinds. Default 16. */
+  /** Requests in flight across all kinds. Default 16. Ignored when `gate` is given. */
   readonly concurrency?: number;
+  /**
+   * The concurrency limit of the client this run belongs to, shared by all its runs; else the run
+   * makes its own of `concurrency`.
+   */
+  readonly gate?: ConcurrencyGate;
   /**
    * The user's requests/s per kind (--rate), a hard ceiling; 0 = no client-side limit. Without it
    * each kind starts at its documented limit and follows what the service's headers say.
@@ -60,6 +65,11 @@ export interface RunDeps {
    * Default: none.
    */
   readonly answers?: AnswerStore;
+  /**
+   * Makes this run's memory of its own lookups (asked before `answers`): duplicates join the
+   * lookup in flight or take its answer, and never pay twice within the run.
+   */
+  readonly dedup: NewRunDedup;
   /** --max-lookups / --max-spend: reaching it stops the run (reason `cap`), resumably. */
   readonly cap?: SpendCap;
   /** The longest server wait hint obeyed, ms; a longer one stops the run (`wait`). Default 300000. */
@@ -117,7 +127,7 @@ export function runPipeline(items: AsyncIterable<SourceItem>, plan: RunPlan, dep
 
 class Run {
   private readonly window: ReorderWindow<RowState>;
-  private readonly cache: LookupCache<LookupTask>;
+  private readonly cache: RunDedup<LookupTask>;
   private readonly dispatcher: Dispatcher<LookupTask>;
   private readonly breaker: CircuitBreaker;
   private readonly opts: LookupOptions[];
@@ -142,15 +152,14 @@ class Run {
     private readonly plan: RunPlan,
     private readonly deps: RunDeps,
   ) {
-    const concurrency = deps.concurrency ?? 16;
+    const gate = deps.gate ?? new ConcurrencyGate(deps.concurrency ?? 16);
     const retries = deps.retries ?? 5;
     this.drainMs = deps.drainMs ?? 5000;
-    checkCount('concurrency', concurrency, 1);
     checkCount('retries', retries, 0);
     if (plan.lookups.length === 0) throw new RangeError('a run needs at least one lookup');
     if (plan.mode === 'single' && plan.lookups.length !== 1) throw new RangeError(`a single-lookup run takes one lookup, got ${plan.lookups.length}`);
-    this.window = new ReorderWindow(deps.window ?? windowSize(concurrency));
-    this.cache = new LookupCache(plan.lookups.length);
+    this.window = new ReorderWindow(deps.window ?? windowSize(gate.limit));
+    this.cache = deps.dedup<LookupTask>(plan.lookups.length);
     this.breaker = new CircuitBreaker(deps.breakerThreshold ?? 20);
     this.opts = plan.lookups.map((d) => optionsFor(d, plan.options));
     const answers = deps.answers ?? NO_STORE;
@@ -162,7 +171,7 @@ class Run {
     // Every in-flight request and pending wakeup listens on this one signal.
     setMaxListeners(0, this.halt.signal);
     this.dispatcher = new Dispatcher<LookupTask>(
-      { transport: deps.transport, clock: deps.clock, stats: deps.stats, pacer, concurrency, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal, cap: deps.cap },
+      { transport: deps.transport, clock: deps.clock, stats: deps.stats, pacer, gate, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal, cap: deps.cap },
       {
         done: (task, answer, keep) => this.done(task, answer, keep),
         fatal: (task, error) => {

@@ -1,5 +1,6 @@
 // What one client (a library `createClient`, or one CLI process) shares across its calls: the
-// answer store and, for single lookups, one long-lived run per lookup and options. Two hundred
+// answer store, the pacer, the concurrency gate (one limit of requests in flight for all its runs)
+// and, for single lookups, one long-lived run per lookup and options. Two hundred
 // parallel `lookup()` calls then go through one run, so they take their turns at the rate limit,
 // share the concurrency slots and send each number once, exactly as `bulk()` of the same numbers
 // would; nothing is created per call but a promise.

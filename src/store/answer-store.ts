@@ -1,10 +1,13 @@
 // "An answer I may already have": what the run pipeline asks before it spends a lookup, and tells
-// after a lookup succeeded. The persistent cache (lmdb-store.ts) is one implementation; a store
-// that is off (--no-cache, the in-process --sandbox) is another, and a Map for tests a third. The
-// in-run dedup (pipeline/dedup/dedup.ts) stays beside it: it also joins lookups in flight and keeps
-// refusals, which a store never does — a store holds successes only, across runs.
+// after a lookup succeeded. Two seams, both made by whoever owns the run (the CLI's run, a library
+// client) and handed to it, so the runner talks to these interfaces only:
+// - AnswerStore, answers kept across runs: the persistent cache (lmdb-store.ts), one that is off
+//   (--no-cache, the in-process --sandbox), a Map for tests and library users. Successes only.
+// - RunDedup, what one run remembers of its own lookups (pipeline/dedup/dedup.ts): it also joins
+//   lookups in flight and keeps refusals, so a duplicate never pays twice within the run.
+// A run asks its RunDedup first, then the AnswerStore, then the service.
 import { LOOKUPS, optionsFor, type LookupKind, type LookupOptions } from '../core/lookups.js';
-import type { Result } from '../core/records.js';
+import type { LookupError, Result } from '../core/records.js';
 
 export interface CachedAnswer {
   /** The service's result object, exactly as it was received. */
@@ -26,11 +29,51 @@ export interface AnswerSlot {
 export interface AnswerStore {
   /** The slot of one lookup with these options (options the lookup does not know are ignored). */
   slot(kind: LookupKind, options: LookupOptions): AnswerSlot;
-  get(kind: LookupKind, options: LookupOptions, number: string): CachedAnswer | undefined;
-  put(kind: LookupKind, options: LookupOptions, number: string, result: Result, fetchedAt: number): void;
   /** Finishes pending writes and releases the store. Never throws. */
   close(): Promise<void>;
 }
+
+/**
+ * A lookup's final answer within a run. A result carries when it was fetched (epoch ms) and
+ * whether it came from the persistent cache; a run fills these in when the answer arrives.
+ */
+export type Finished =
+  | { readonly result: Result; readonly error: null; readonly fetchedAt?: number; readonly cached?: boolean }
+  | { readonly result: null; readonly error: LookupError };
+
+/** Up to 15 digits, no leading 0: the number is its own exact integer key. */
+const WHOLE = /^[1-9]\d{0,14}$/;
+/**
+ * A number as a run's dedup knows it, worked out once per row (cacheKey) rather than on every
+ * call: the number as an exact integer when it is WHOLE, else the number itself.
+ */
+export type CacheKey = (number | string) & { readonly __cacheKey: never };
+
+export function cacheKey(number: string): CacheKey {
+  return (WHOLE.test(number) ? Number(number) : number) as CacheKey;
+}
+
+/**
+ * What one run remembers of its own lookups, by the index of the lookup in the run's plan and the
+ * number's key: the lookup in flight (`Pending`, the run's record of it, which a duplicate joins)
+ * and, once it ended, its answer for the rest of the run.
+ */
+export interface RunDedup<Pending> {
+  /** The lookup in flight for this number, if any. */
+  inFlight(lookup: number, key: CacheKey): Pending | undefined;
+  /** The finished answer (a fresh copy), if one was kept. */
+  finished(lookup: number, key: CacheKey): Finished | undefined;
+  start(lookup: number, key: CacheKey, pending: Pending): void;
+  /** The lookup ended; `answer` undefined means "do not keep it" (a transient failure). */
+  finish(lookup: number, key: CacheKey, answer: Finished | undefined): void;
+  /** The lookup in flight is abandoned (the run stopped) without an answer. */
+  forget(lookup: number, key: CacheKey): void;
+  /** Releases what it holds; it answers nothing afterwards. Idempotent. */
+  close(): void;
+}
+
+/** Makes the dedup of one run of `lookups` lookups (each run has its own: a session makes many). */
+export type NewRunDedup = <Pending>(lookups: number) => RunDedup<Pending>;
 
 /**
  * The part of the options that changes a lookup's answer, as a short stable text: `enhanced+messaging`,
@@ -40,7 +83,7 @@ export function optionsKey(kind: LookupKind, options: LookupOptions): string {
   return Object.keys(optionsFor(LOOKUPS[kind], options)).sort().join('+');
 }
 
-/** Shared by the stores: get/put through a slot per (kind, options key), made once. */
+/** Shared by the stores: a slot per (kind, options key), made once. */
 export abstract class SlottedStore implements AnswerStore {
   private readonly slots = new Map<string, AnswerSlot>();
 
@@ -57,14 +100,6 @@ export abstract class SlottedStore implements AnswerStore {
     }
     return slot;
   }
-
-  get(kind: LookupKind, options: LookupOptions, number: string): CachedAnswer | undefined {
-    return this.slot(kind, options).get(number);
-  }
-
-  put(kind: LookupKind, options: LookupOptions, number: string, result: Result, fetchedAt: number): void {
-    this.slot(kind, options).put(number, result, fetchedAt);
-  }
 }
 
 const NOTHING: AnswerSlot = { get: () => undefined, put: () => {}, has: () => false };
@@ -72,8 +107,6 @@ const NOTHING: AnswerSlot = { get: () => undefined, put: () => {}, has: () => fa
 /** No cache: answers nothing, keeps nothing (--no-cache, the in-process sandbox). */
 export const NO_STORE: AnswerStore = {
   slot: () => NOTHING,
-  get: () => undefined,
-  put: () => {},
   close: async () => {},
 };
 

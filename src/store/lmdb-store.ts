@@ -33,6 +33,8 @@ const PREFIX = 'prefix/';
 const NEXT_PREFIX = 'next-prefix';
 const PRUNED_AT = 'pruned-at';
 const DAY = 86_400_000;
+/** How often a lookup with no answers in the cache yet is looked for again. */
+const PREFIX_RECHECK_MS = 1000;
 
 export interface LmdbStoreOptions {
   readonly dir: string;
@@ -123,8 +125,16 @@ export class LmdbAnswerStore extends SlottedStore {
         path: this.path,
         compression: false,
         sharedStructuresKey: Symbol.for('structures'),
-        // A commit is on disk when its put resolves, so close() returning means the answers are kept.
+        // A commit's answers are on disk when its put resolves, and close() syncs the last meta
+        // page: once it returns, the answers are kept.
         overlappingSync: false,
+        // One sync per commit instead of two (the meta page rides on the next one): a power cut may
+        // lose the last commit, never the file's integrity, and a cold run spends ~8% less CPU.
+        noMetaSync: true,
+        // Address space, not memory: a map that never has to grow. Grown step by step (lmdb's
+        // default starts at 128 KiB), each larger map came on top of the earlier ones, whose pages
+        // stayed resident: a cold 1M-row run peaked at 496 MB instead of 308 MB.
+        mapSize: 2 ** 36,
         ...(readOnly ? { readOnly: true } : {}),
       });
       // Prefix ids are read as needed (a one-number run reads one); stats, prune and clear read them all.
@@ -187,8 +197,18 @@ export class LmdbAnswerStore extends SlottedStore {
     const maxAge = this.maxAge[kind];
     const refresh = this.opts.refresh === true;
     let id: number | undefined;
+    // A prefix not in the file is looked for again at most once a second, not on every row's read
+    // (a dry run over a cache without this lookup, the first rows of a cold run), so answers
+    // another process begins to put for it are seen soon; a put allocates it.
+    let lookedAt = -Infinity;
     const keyOf = (number: string, create: boolean): Key | undefined => {
-      id ??= this.prefixId(name, create);
+      if (id === undefined) {
+        const now = this.opts.clock.now();
+        if (create || now - lookedAt >= PREFIX_RECHECK_MS) {
+          id = this.prefixId(name, create);
+          lookedAt = now;
+        }
+      }
       if (id === undefined) return undefined;
       return ELEVEN.test(number) ? id * STRIDE + Number(number) : `${id}:${number}`;
     };
@@ -306,22 +326,29 @@ export class LmdbAnswerStore extends SlottedStore {
     return kind !== undefined && now - fetchedAt <= this.maxAge[kind];
   }
 
-  /** Removes expired entries (and any of an unknown prefix); returns how many went. */
-  async prune(): Promise<number> {
-    if (!this.db || this.opts.readOnly) return 0;
+  /**
+   * Removes expired entries (and any of an unknown prefix): how many went, and how many are left,
+   * counted in the same pass.
+   */
+  async prune(): Promise<{ removed: number; left: number }> {
+    if (!this.db || this.opts.readOnly) return { removed: 0, left: 0 };
     const db = this.db;
     try {
       await this.settle();
       this.loadPrefixes();
       const now = this.opts.clock.now();
       const doomed: Key[] = [];
-      for (const e of this.entries()) if (!this.isFresh(e.kind, e.fetchedAt, now)) doomed.push(e.key);
+      let left = 0;
+      for (const e of this.entries()) {
+        if (this.isFresh(e.kind, e.fetchedAt, now)) left += 1;
+        else doomed.push(e.key);
+      }
       await removeAll(db, doomed);
       await db.put(PRUNED_AT, now);
-      return doomed.length;
+      return { removed: doomed.length, left };
     } catch (err) {
       this.fail(err);
-      return 0;
+      return { removed: 0, left: 0 };
     }
   }
 
@@ -385,6 +412,13 @@ export class LmdbAnswerStore extends SlottedStore {
     return { path: this.path, bytes: fileBytes(this.path), entries, kinds, maxAge: this.maxAge, ...(prunedAt === undefined ? {} : { prunedAt }) };
   }
 
+  /** The meta page of the last commit to disk too (noMetaSync leaves it to the next commit). */
+  private async syncMeta(): Promise<void> {
+    const db = this.db as unknown as { sync?(done: (err?: unknown) => void): void } | undefined;
+    if (typeof db?.sync !== 'function') return;
+    await new Promise<void>((resolve, reject) => db.sync?.((err) => (err ? reject(err) : resolve())));
+  }
+
   /**
    * Commits what was put and releases the file. A store that wrote also prunes, when a day has
    * passed since the cache was last pruned: expired entries go now and then without being asked.
@@ -393,7 +427,10 @@ export class LmdbAnswerStore extends SlottedStore {
     if (!this.db) return;
     try {
       await this.settle();
-      if (this.wrote) await this.pruneIfDue();
+      if (this.wrote) {
+        await this.pruneIfDue();
+        await this.syncMeta();
+      }
     } catch (err) {
       this.fail(err);
     }

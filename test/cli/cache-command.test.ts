@@ -16,9 +16,9 @@ const clock: Clock = { now: () => T0, sleep: async () => {} };
 async function seeded(): Promise<string> {
   const dir = await tempDir();
   const store = await LmdbAnswerStore.open({ dir, origin: 'https://api.example.com', clock, warn: () => {} });
-  for (let i = 0; i < 6; i++) store.put('lrn', {}, String(12015550000 + i), { lrn: '12015550000' }, i < 4 ? T0 : T0 - 2 * DAY);
-  for (let i = 0; i < 3; i++) store.put('cnam', { spam: true }, String(12015550000 + i), { cnam: 'X', spam_type: null }, T0 - 2 * DAY);
-  store.put('trust', {}, '12015550000', { is_spam: false }, T0 - 60_000);
+  for (let i = 0; i < 6; i++) store.slot('lrn', {}).put(String(12015550000 + i), { lrn: '12015550000' }, i < 4 ? T0 : T0 - 2 * DAY);
+  for (let i = 0; i < 3; i++) store.slot('cnam', { spam: true }).put(String(12015550000 + i), { cnam: 'X', spam_type: null }, T0 - 2 * DAY);
+  store.slot('trust', {}).put('12015550000', { is_spam: false }, T0 - 60_000);
   await store.close();
   return dir;
 }

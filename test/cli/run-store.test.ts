@@ -26,12 +26,12 @@ describe('openRunStore', () => {
     const t = testWorld({ env: { NUMINTEL_CACHE_DIR: dir } });
     const refresh = await openRunStore({ sandbox: false, cache: 'refresh' }, settings, t.world);
     expect(refresh.cache).toBe('refresh');
-    refresh.store.put('trust', {}, '12015550123', { is_spam: false }, Date.now());
-    expect(refresh.store.get('trust', {}, '12015550123')).toBeUndefined();
+    refresh.store.slot('trust', {}).put('12015550123', { is_spam: false }, Date.now());
+    expect(refresh.store.slot('trust', {}).get('12015550123')).toBeUndefined();
     await refresh.store.close();
     const on = await openRunStore({ sandbox: false, cache: 'on' }, settings, t.world);
     expect(on.cache).toBe('on');
-    expect(on.store.get('trust', {}, '12015550123')?.result).toEqual({ is_spam: false });
+    expect(on.store.slot('trust', {}).get('12015550123')?.result).toEqual({ is_spam: false });
     await on.store.close();
     expect(t.stderr()).toBe('');
   });
@@ -43,8 +43,8 @@ describe('openRunStore', () => {
     expect((await openRunStore({ sandbox: false, cache: 'on' }, {}, t.world)).cache).toBe('unavailable');
     const damaged = await openRunStore({ sandbox: false, cache: 'on' }, settings, t.world);
     expect(damaged.cache).toBe('unavailable');
-    damaged.store.put('lrn', {}, '12015550123', { lrn: 'x' }, Date.now());
-    expect(damaged.store.get('lrn', {}, '12015550123')).toBeUndefined();
+    damaged.store.slot('lrn', {}).put('12015550123', { lrn: 'x' }, Date.now());
+    expect(damaged.store.slot('lrn', {}).get('12015550123')).toBeUndefined();
     await damaged.store.close();
     expect(t.stderr()).toMatch(/^numintel: warning: the lookup cache cannot be used \(.*damaged: it is too short.*\); going on without it/);
     expect(t.stderr().split('\n').filter(Boolean)).toHaveLength(1);

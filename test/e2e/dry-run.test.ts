@@ -16,7 +16,7 @@ describe('--dry-run', () => {
     copyFileSync(join(import.meta.dirname, '..', 'fixtures', 'dry-run', 'tricky.csv'), input);
     const cacheDir = join(dir, 'cache');
     const store = await LmdbAnswerStore.open({ dir: cacheDir, origin: new URL(ctx.sb.url).origin, clock: systemClock, warn: () => {} });
-    store.put('cnam', { spam: true }, '12015550101', { number: '12015550101', cnam: 'ADA', spam_type: null }, Date.now());
+    store.slot('cnam', { spam: true }).put('12015550101', { number: '12015550101', cnam: 'ADA', spam_type: null }, Date.now());
     await store.close();
 
     const env = { ...ctx.env, NUMINTEL_CACHE_DIR: cacheDir };

@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheKey, LookupCache } from '../../src/pipeline/dedup/dedup.js';
+import { LookupCache } from '../../src/pipeline/dedup/dedup.js';
+import { cacheKey } from '../../src/store/answer-store.js';
 import { NumberIndex } from '../../src/pipeline/dedup/number-index.js';
 import { SpillStore } from '../../src/pipeline/dedup/spill-store.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../../src/pipeline/runner.js';
+import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
 import { LRN } from '../../src/core/lookups.js';
 import { harness, numbers, refused, runAll, serverError, source } from './fakes.js';
 import { prng } from '../../src/core/prng.js';
@@ -32,7 +33,7 @@ describe('runner: stopping', () => {
     const h = harness({ latency: () => 20 });
     const ac = new AbortController();
     const inputs = numbers(1000);
-    const handle = runPipeline(source(inputs), plan, { transport: h.transport, clock: h.clock, stats: h.stats, rates: { lrn: 0 }, signal: ac.signal });
+    const handle = runPipeline(source(inputs), plan, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, signal: ac.signal });
     const seen: string[] = [];
     let sentAtAbort = 0;
     for await (const r of handle.records) {
@@ -58,6 +59,7 @@ describe('runner: stopping', () => {
       transport: h.transport,
       clock: h.clock,
       stats: h.stats,
+      dedup: newLookupCache,
       rates: { lrn: 0 },
       concurrency: 8,
       signal: ac.signal,
@@ -85,6 +87,7 @@ describe('runner: stopping', () => {
       transport: h.transport,
       clock: h.clock,
       stats: h.stats,
+      dedup: newLookupCache,
       rates: { lrn: 0 },
       concurrency: 4,
       signal: interrupt.signal,

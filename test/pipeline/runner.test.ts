@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CNAM, LRN, TRUST } from '../../src/core/lookups.js';
 import type { EnrichRecord, LookupRecord } from '../../src/core/records.js';
 import { runPipeline } from '../../src/pipeline/runner.js';
+import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
 import { harness, idle, invalid, numbers, ok, runAll, source } from './fakes.js';
 import { prng } from '../../src/core/prng.js';
 
@@ -70,7 +71,7 @@ describe('runner: streaming', () => {
       await gate;
       yield { index: 1, input: '12015551001' };
     }
-    const handle = runPipeline(slow(), { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats });
+    const handle = runPipeline(slow(), { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache });
     const it = handle.records[Symbol.asyncIterator]();
     const first = await it.next();
     expect(first.value).toMatchObject({ input: '12015551000', ok: true });
@@ -82,7 +83,7 @@ describe('runner: streaming', () => {
   it('reads at most a window ahead of a slow head row', async () => {
     const h = harness({ auto: false, latency: (c) => (c.number === '12015551000' ? 60_000 : 1) });
     const src = source(numbers(1000));
-    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, rates: { lrn: 0 }, concurrency: 4, window: 50 });
+    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, concurrency: 4, window: 50 });
     const it = handle.records[Symbol.asyncIterator]();
     const first = it.next();
     await h.clock.advance(30_000);
@@ -104,7 +105,7 @@ describe('runner: streaming', () => {
   it('stops sending when the consumer stops reading', async () => {
     const h = harness({ latency: () => 10 });
     const src = source(numbers(2000));
-    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, rates: { lrn: 0 } });
+    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 } });
     let seen = 0;
     for await (const _ of handle.records) if (++seen === 5) break;
     const sent = h.transport.calls.length;

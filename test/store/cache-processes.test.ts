@@ -42,7 +42,7 @@ describe('one cache, several processes', () => {
     const stats = await store.stats();
     expect(stats.kinds.lrn.entries).toBe(n);
     expect(stats.kinds.cnam.entries).toBe(n);
-    expect(store.get('cnam', {}, '12015554999')?.result).toEqual({ kind: 'cnam', i: 4999, name: 'caller 4999', flag: false, nested: { n: 4999, none: null } });
+    expect(store.slot('cnam', {}).get('12015554999')?.result).toEqual({ kind: 'cnam', i: 4999, name: 'caller 4999', flag: false, nested: { n: 4999, none: null } });
     await store.close();
     expect(warnings).toEqual([]);
   }, 60_000);
@@ -58,13 +58,13 @@ describe('one cache, several processes', () => {
     expect((await writer.done).signal).toBe('SIGKILL');
 
     const { store, warnings } = await openStore(dir);
-    for (const i of [0, 1, 999, 1999]) expect(store.get('trust', {}, String(12015550000 + i))?.result.i).toBe(i);
+    for (const i of [0, 1, 999, 1999]) expect(store.slot('trust', {}).get(String(12015550000 + i))?.result.i).toBe(i);
     const stats = await store.stats();
     expect(stats.kinds.trust.entries).toBeGreaterThanOrEqual(2000);
-    store.put('lrn', {}, '12015550123', { lrn: '12015550000' }, Date.now());
+    store.slot('lrn', {}).put('12015550123', { lrn: '12015550000' }, Date.now());
     await store.close();
     const again = await openStore(dir);
-    expect(again.store.get('lrn', {}, '12015550123')?.result).toEqual({ lrn: '12015550000' });
+    expect(again.store.slot('lrn', {}).get('12015550123')?.result).toEqual({ lrn: '12015550000' });
     await again.store.close();
     expect([...warnings, ...again.warnings]).toEqual([]);
   }, 60_000);

@@ -42,14 +42,14 @@ describe('the persistent cache', () => {
     const dir = await tempDir();
     const t = fakeClock();
     const first = await openStore(dir, { clock: t.clock });
-    expect(first.store.get('lrn', {}, '12015550123')).toBeUndefined();
-    first.store.put('lrn', { enhanced: true }, '12015550123', ENHANCED, t.clock.now());
-    first.store.put('trust', {}, '12015550123', TRUST, t.clock.now() - 5);
+    expect(first.store.slot('lrn', {}).get('12015550123')).toBeUndefined();
+    first.store.slot('lrn', { enhanced: true }).put('12015550123', ENHANCED, t.clock.now());
+    first.store.slot('trust', {}).put('12015550123', TRUST, t.clock.now() - 5);
     await first.store.close();
 
     const again = await openStore(dir, { clock: t.clock });
-    expect(again.store.get('lrn', { enhanced: true }, '12015550123')).toEqual({ result: ENHANCED, fetchedAt: t.clock.now() });
-    const trust = again.store.get('trust', {}, '12015550123');
+    expect(again.store.slot('lrn', { enhanced: true }).get('12015550123')).toEqual({ result: ENHANCED, fetchedAt: t.clock.now() });
+    const trust = again.store.slot('trust', {}).get('12015550123');
     expect(trust).toEqual({ result: TRUST, fetchedAt: t.clock.now() - 5 });
     // Key order as the service sent it.
     expect(Object.keys(trust?.result ?? {})).toEqual(Object.keys(TRUST));
@@ -60,26 +60,26 @@ describe('the persistent cache', () => {
   it('keys by service origin, lookup, the options that change the answer, and number', async () => {
     const dir = await tempDir();
     const { store } = await openStore(dir);
-    store.put('lrn', { enhanced: true, spam: true }, '12015550123', ENHANCED, T0);
+    store.slot('lrn', { enhanced: true, spam: true }).put('12015550123', ENHANCED, T0);
     // spam is not an LRN option: it does not split the key.
-    expect(store.get('lrn', { enhanced: true }, '12015550123')?.result).toEqual(ENHANCED);
-    expect(store.get('lrn', {}, '12015550123')).toBeUndefined();
-    expect(store.get('lrn', { enhanced: true, messaging: true }, '12015550123')).toBeUndefined();
-    expect(store.get('cnam', { enhanced: true }, '12015550123')).toBeUndefined();
-    expect(store.get('lrn', { enhanced: true }, '12015550124')).toBeUndefined();
+    expect(store.slot('lrn', { enhanced: true }).get('12015550123')?.result).toEqual(ENHANCED);
+    expect(store.slot('lrn', {}).get('12015550123')).toBeUndefined();
+    expect(store.slot('lrn', { enhanced: true, messaging: true }).get('12015550123')).toBeUndefined();
+    expect(store.slot('cnam', { enhanced: true }).get('12015550123')).toBeUndefined();
+    expect(store.slot('lrn', { enhanced: true }).get('12015550124')).toBeUndefined();
     await store.close();
 
     const other = await openStore(dir, { origin: 'https://other.example.com' });
-    expect(other.store.get('lrn', { enhanced: true }, '12015550123')).toBeUndefined();
+    expect(other.store.slot('lrn', { enhanced: true }).get('12015550123')).toBeUndefined();
     await other.store.close();
   });
 
   it('keeps numbers that are not 11 digits (--no-validate) under their own keys', async () => {
     const { store } = await openStore(await tempDir());
-    store.put('lrn', {}, '4420712345678', LRN, T0);
-    store.put('lrn', {}, '555', { ...LRN, lrn: 'x' }, T0);
-    expect(store.get('lrn', {}, '4420712345678')?.result).toEqual(LRN);
-    expect(store.get('lrn', {}, '555')?.result.lrn).toBe('x');
+    store.slot('lrn', {}).put('4420712345678', LRN, T0);
+    store.slot('lrn', {}).put('555', { ...LRN, lrn: 'x' }, T0);
+    expect(store.slot('lrn', {}).get('4420712345678')?.result).toEqual(LRN);
+    expect(store.slot('lrn', {}).get('555')?.result.lrn).toBe('x');
     expect((await store.stats()).kinds.lrn.entries).toBe(2);
     await store.close();
   });
@@ -89,49 +89,49 @@ describe('the persistent cache', () => {
     const t = fakeClock();
     const { store } = await openStore(dir, { clock: t.clock });
     const at = t.clock.now();
-    store.put('lrn', {}, '12015550123', LRN, at);
-    store.put('cnam', {}, '12015550123', { number: '12015550123', cnam: 'X' }, at);
-    store.put('trust', {}, '12015550123', TRUST, at);
+    store.slot('lrn', {}).put('12015550123', LRN, at);
+    store.slot('cnam', {}).put('12015550123', { number: '12015550123', cnam: 'X' }, at);
+    store.slot('trust', {}).put('12015550123', TRUST, at);
     const lrn = store.slot('lrn', {});
     expect(lrn.has('12015550123')).toBe(true); // not committed yet
     await store.stats(); // commits
     t.advance(DAY);
-    expect(store.get('lrn', {}, '12015550123')).toBeDefined();
+    expect(store.slot('lrn', {}).get('12015550123')).toBeDefined();
     expect(lrn.has('12015550123')).toBe(true);
     expect(lrn.has('12015550124')).toBe(false);
     t.advance(1);
-    expect(store.get('lrn', {}, '12015550123')).toBeUndefined();
+    expect(store.slot('lrn', {}).get('12015550123')).toBeUndefined();
     expect(lrn.has('12015550123')).toBe(false);
-    expect(store.get('trust', {}, '12015550123')).toBeUndefined();
-    expect(store.get('cnam', {}, '12015550123')).toBeDefined();
+    expect(store.slot('trust', {}).get('12015550123')).toBeUndefined();
+    expect(store.slot('cnam', {}).get('12015550123')).toBeDefined();
     t.advance(6 * DAY);
-    expect(store.get('cnam', {}, '12015550123')).toBeUndefined();
+    expect(store.slot('cnam', {}).get('12015550123')).toBeUndefined();
     await store.close();
 
     const longer = await openStore(dir, { clock: t.clock, maxAge: parseMaxAge('lrn=30d', 'test') });
-    expect(longer.store.get('lrn', {}, '12015550123')?.result).toEqual(LRN);
-    expect(longer.store.get('trust', {}, '12015550123')).toBeUndefined();
+    expect(longer.store.slot('lrn', {}).get('12015550123')?.result).toEqual(LRN);
+    expect(longer.store.slot('trust', {}).get('12015550123')).toBeUndefined();
     await longer.store.close();
   });
 
   it('--refresh reads nothing and stores what comes back', async () => {
     const dir = await tempDir();
     const a = await openStore(dir);
-    a.store.put('lrn', {}, '12015550123', LRN, T0);
+    a.store.slot('lrn', {}).put('12015550123', LRN, T0);
     await a.store.close();
     const refreshing = await openStore(dir, { refresh: true });
-    expect(refreshing.store.get('lrn', {}, '12015550123')).toBeUndefined();
-    refreshing.store.put('lrn', {}, '12015550123', { ...LRN, lrn: '19735550000' }, T0 + 2);
+    expect(refreshing.store.slot('lrn', {}).get('12015550123')).toBeUndefined();
+    refreshing.store.slot('lrn', {}).put('12015550123', { ...LRN, lrn: '19735550000' }, T0 + 2);
     await refreshing.store.close();
     const b = await openStore(dir);
-    expect(b.store.get('lrn', {}, '12015550123')).toEqual({ result: { ...LRN, lrn: '19735550000' }, fetchedAt: T0 + 2 });
+    expect(b.store.slot('lrn', {}).get('12015550123')).toEqual({ result: { ...LRN, lrn: '19735550000' }, fetchedAt: T0 + 2 });
     await b.store.close();
   });
 
   it('creates the directory 0700 and its files 0600', async () => {
     const dir = join(await tempDir(), 'deep', 'numintel');
     const { store } = await openStore(dir);
-    store.put('lrn', {}, '12015550123', LRN, 1);
+    store.slot('lrn', {}).put('12015550123', LRN, 1);
     await store.close();
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'answers.mdb')).mode & 0o777).toBe(0o600);
@@ -141,17 +141,42 @@ describe('the persistent cache', () => {
   it('read-only: a missing cache is not created, an existing one is read', async () => {
     const dir = join(await tempDir(), 'cache');
     const ro = await openStore(dir, { readOnly: true });
-    expect(ro.store.get('lrn', {}, '12015550123')).toBeUndefined();
-    ro.store.put('lrn', {}, '12015550123', LRN, 1);
+    expect(ro.store.slot('lrn', {}).get('12015550123')).toBeUndefined();
+    ro.store.slot('lrn', {}).put('12015550123', LRN, 1);
     await ro.store.close();
     expect(() => statSync(dir)).toThrow();
     const rw = await openStore(dir);
-    rw.store.put('lrn', {}, '12015550123', LRN, Date.UTC(2026, 0, 1));
+    rw.store.slot('lrn', {}).put('12015550123', LRN, Date.UTC(2026, 0, 1));
     await rw.store.close();
     const ro2 = await openStore(dir, { readOnly: true });
-    expect(ro2.store.get('lrn', {}, '12015550123')?.result).toEqual(LRN);
+    expect(ro2.store.slot('lrn', {}).get('12015550123')?.result).toEqual(LRN);
     expect(ro2.warnings).toEqual([]);
     await ro2.store.close();
+  });
+
+  it('a lookup the cache has no answers of is looked for once a second, not on every row (a dry run)', async () => {
+    const dir = await tempDir();
+    const rw = await openStore(dir);
+    rw.store.slot('lrn', {}).put('12015550123', LRN, T0);
+    await rw.store.close();
+    const t = fakeClock();
+    const ro = await openStore(dir, { readOnly: true, clock: t.clock });
+    const db = (ro.store as unknown as { db: { get(key: unknown): unknown } }).db;
+    const get = db.get.bind(db);
+    let reads = 0;
+    db.get = (key) => {
+      reads += 1;
+      return get(key);
+    };
+    const cnam = ro.store.slot('cnam', {});
+    for (let i = 0; i < 100; i++) expect(cnam.has(String(12015550000 + i))).toBe(false);
+    expect(reads).toBe(1);
+    // Another process may begin to put answers of it: a second later it is looked for again.
+    t.advance(1000);
+    for (let i = 0; i < 100; i++) expect(cnam.has(String(12015550000 + i))).toBe(false);
+    expect(reads).toBe(2);
+    expect(ro.store.slot('lrn', {}).has('12015550123')).toBe(true);
+    await ro.store.close();
   });
 
   it('prune removes expired entries, at most once a day when asked whether due; clear empties one lookup or all', async () => {
@@ -159,8 +184,8 @@ describe('the persistent cache', () => {
     const t = fakeClock();
     const { store } = await openStore(dir, { clock: t.clock });
     for (let i = 0; i < 50; i++) {
-      store.put('lrn', {}, String(12015550000 + i), LRN, t.clock.now() - (i < 20 ? 2 * DAY : 0));
-      store.put('cnam', { spam: true }, String(12015550000 + i), { cnam: `N${i}` }, t.clock.now() - 2 * DAY);
+      store.slot('lrn', {}).put(String(12015550000 + i), LRN, t.clock.now() - (i < 20 ? 2 * DAY : 0));
+      store.slot('cnam', { spam: true }).put(String(12015550000 + i), { cnam: `N${i}` }, t.clock.now() - 2 * DAY);
     }
     expect(await store.pruneIfDue()).toBe(false); // a new cache: the first is due in a day
     const before = await store.stats();
@@ -175,17 +200,17 @@ describe('the persistent cache', () => {
     expect((await store.stats()).kinds.lrn).toEqual({ entries: 0, fresh: 0, expired: 0 });
     expect((await store.stats()).kinds.cnam).toEqual({ entries: 50, fresh: 50, expired: 0 });
     expect(await store.pruneIfDue()).toBe(false);
-    expect(await store.prune()).toBe(0);
+    expect(await store.prune()).toEqual({ removed: 0, left: 50 });
 
     expect(await store.clear('trust')).toBe(0);
     expect(await store.clear('cnam')).toBe(50);
-    store.put('trust', {}, '12015550123', TRUST, t.clock.now());
+    store.slot('trust', {}).put('12015550123', TRUST, t.clock.now());
     expect((await store.stats()).entries).toBe(1);
     expect(await store.clear()).toBe(1);
     expect((await store.stats()).entries).toBe(0);
     // Prefix ids survive a clear: a new answer goes in and comes out.
-    store.put('cnam', { spam: true }, '12015550123', { cnam: 'again' }, t.clock.now());
-    expect(store.get('cnam', { spam: true }, '12015550123')?.result).toEqual({ cnam: 'again' });
+    store.slot('cnam', { spam: true }).put('12015550123', { cnam: 'again' }, t.clock.now());
+    expect(store.slot('cnam', { spam: true }).get('12015550123')?.result).toEqual({ cnam: 'again' });
     await store.close();
   });
 
@@ -193,7 +218,7 @@ describe('the persistent cache', () => {
     const dir = await tempDir();
     const t = fakeClock();
     const first = await openStore(dir, { clock: t.clock });
-    first.store.put('lrn', {}, '12015550123', LRN, t.clock.now());
+    first.store.slot('lrn', {}).put('12015550123', LRN, t.clock.now());
     await first.store.close(); // first prune bookkept, nothing removed
     t.advance(2 * DAY);
     const second = await openStore(dir, { clock: t.clock });
@@ -201,7 +226,7 @@ describe('the persistent cache', () => {
     await second.store.close(); // read only: no prune
     const third = await openStore(dir, { clock: t.clock });
     expect((await third.store.stats()).entries).toBe(1);
-    third.store.put('trust', {}, '12015550123', TRUST, t.clock.now());
+    third.store.slot('trust', {}).put('12015550123', TRUST, t.clock.now());
     await third.store.close();
     const fourth = await openStore(dir, { clock: t.clock });
     const stats = await fourth.store.stats();
@@ -219,18 +244,18 @@ describe('the persistent cache', () => {
     const base = { env: {}, home, baseUrl: 'https://api.example.com/v1', clock: fakeClock().clock, warn };
     const off = await openAnswerStore({ ...base, mode: 'off' });
     expect(off).toBe(NO_STORE);
-    off.put('lrn', {}, '12015550123', LRN, 1);
-    expect(off.get('lrn', {}, '12015550123')).toBeUndefined();
+    off.slot('lrn', {}).put('12015550123', LRN, 1);
+    expect(off.slot('lrn', {}).get('12015550123')).toBeUndefined();
     expect(() => statSync(join(home, '.cache'))).toThrow();
 
     const own = join(home, 'own-cache');
     const on = await openAnswerStore({ ...base, env: { NUMINTEL_CACHE_DIR: own }, mode: 'on' });
-    on.put('lrn', {}, '12015550123', LRN, Date.UTC(2026, 0, 1));
+    on.slot('lrn', {}).put('12015550123', LRN, Date.UTC(2026, 0, 1));
     await on.close();
     expect(statSync(join(own, 'answers.mdb')).isFile()).toBe(true);
     // The path of the base URL is not part of the key: the origin is.
     const again = await openAnswerStore({ ...base, baseUrl: 'https://api.example.com', env: { NUMINTEL_CACHE_DIR: own }, mode: 'on' });
-    expect(again.get('lrn', {}, '12015550123')?.result).toEqual(LRN);
+    expect(again.slot('lrn', {}).get('12015550123')?.result).toEqual(LRN);
     await again.close();
   });
 });
@@ -239,10 +264,10 @@ describe('a cache that cannot be used', () => {
   async function expectNoCache(dir: string, want: RegExp) {
     const { store, warnings } = await openStore(dir);
     expect(store.usable).toBe(false);
-    expect(store.get('lrn', {}, '12015550123')).toBeUndefined();
-    store.put('lrn', {}, '12015550123', LRN, 1);
-    expect(store.get('lrn', {}, '12015550123')).toBeUndefined();
-    expect(await store.prune()).toBe(0);
+    expect(store.slot('lrn', {}).get('12015550123')).toBeUndefined();
+    store.slot('lrn', {}).put('12015550123', LRN, 1);
+    expect(store.slot('lrn', {}).get('12015550123')).toBeUndefined();
+    expect(await store.prune()).toEqual({ removed: 0, left: 0 });
     await store.close();
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(want);
@@ -252,7 +277,7 @@ describe('a cache that cannot be used', () => {
   async function validCache(): Promise<string> {
     const dir = await tempDir();
     const { store } = await openStore(dir);
-    for (let i = 0; i < 3000; i++) store.put('lrn', {}, String(12015550000 + i), { ...LRN, i }, T0);
+    for (let i = 0; i < 3000; i++) store.slot('lrn', {}).put(String(12015550000 + i), { ...LRN, i }, T0);
     await store.close();
     return dir;
   }
@@ -298,8 +323,8 @@ describe('a cache that cannot be used', () => {
       }
       writeFileSync(file, bytes);
       const { store, warnings } = await openStore(dir);
-      for (let i = 0; i < 3000; i++) store.get('lrn', {}, String(12015550000 + i));
-      store.put('trust', {}, '12015550123', TRUST, T0);
+      for (let i = 0; i < 3000; i++) store.slot('lrn', {}).get(String(12015550000 + i));
+      store.slot('trust', {}).put('12015550123', TRUST, T0);
       await store.prune();
       await store.close();
       expect(warnings.length).toBeLessThanOrEqual(1);
@@ -328,7 +353,7 @@ describe('a cache that cannot be used', () => {
     const dir = await validCache();
     writeFileSync(join(dir, 'answers.mdb-lock'), Buffer.alloc(8272, 0xa5));
     const { store, warnings } = await openStore(dir);
-    expect(store.get('lrn', {}, '12015550007')?.result).toEqual({ ...LRN, i: 7 });
+    expect(store.slot('lrn', {}).get('12015550007')?.result).toEqual({ ...LRN, i: 7 });
     await store.close();
     expect(warnings).toEqual([]);
   });

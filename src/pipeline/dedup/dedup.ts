@@ -1,5 +1,6 @@
-// "Never pay twice": one run looks each lookup up once. A duplicate that arrives while the first
-// is in flight joins it; a later one reuses the finished answer, for the whole run.
+// "Never pay twice": one run looks each lookup up once (a RunDedup, store/answer-store.ts). A
+// duplicate that arrives while the first is in flight joins it; a later one reuses the finished
+// answer, for the whole run.
 //
 // Remembering every answer of a million-row run must not cost the heap hundreds of bytes a row:
 // the answers go to an append-only SpillStore (a temp file behind a small buffer), and the heap
@@ -11,18 +12,11 @@
 // kept: a later duplicate tries again, which costs only if it then succeeds. Answers that would
 // not change (invalid number, other refusals) are kept.
 import { tmpdir } from 'node:os';
-import type { LookupError, Result } from '../../core/records.js';
+import type { LookupError } from '../../core/records.js';
+import type { CacheKey, Finished, NewRunDedup, RunDedup } from '../../store/answer-store.js';
 import { NumberIndex, type Located } from './number-index.js';
 import { ResultCodec } from './result-codec.js';
 import { SpillStore } from './spill-store.js';
-
-/**
- * A lookup's final answer. A result carries when it was fetched (epoch ms) and whether it came
- * from the persistent cache; a run fills these in when the answer arrives.
- */
-export type Finished =
-  | { readonly result: Result; readonly error: null; readonly fetchedAt?: number; readonly cached?: boolean }
-  | { readonly result: null; readonly error: LookupError };
 
 export interface CacheOptions {
   /** Directory for the temp file of answers. Default os.tmpdir(). */
@@ -31,23 +25,11 @@ export interface CacheOptions {
   readonly bufferBytes?: number;
 }
 
-/** Up to 15 digits, no leading 0: the number is its own exact integer key. */
-const WHOLE = /^[1-9]\d{0,14}$/;
-/**
- * A number as the cache knows it, worked out once per row (cacheKey) rather than on every call:
- * the number as an exact integer when it is WHOLE, else the number itself.
- */
-export type CacheKey = (number | string) & { readonly __cacheKey: never };
-
-export function cacheKey(number: string): CacheKey {
-  return (WHOLE.test(number) ? Number(number) : number) as CacheKey;
-}
-
 /** Keys of lookup i live in [i·10^15, (i+1)·10^15); 8 lookups stay under 2^53. */
 const STRIDE = 1e15;
 const MAX_LOOKUPS = 8;
 
-export class LookupCache<Pending> {
+export class LookupCache<Pending> implements RunDedup<Pending> {
   private readonly pending: Map<CacheKey, Pending>[] = [];
   private readonly index = new NumberIndex();
   private readonly odd = new Map<string, Located>();
@@ -61,12 +43,10 @@ export class LookupCache<Pending> {
     this.store = new SpillStore({ dir: opts.dir ?? tmpdir(), ...(opts.bufferBytes ? { bufferBytes: opts.bufferBytes } : {}) });
   }
 
-  /** The in-flight lookup `lookup` (index into the run's lookups) of this number, if any. */
   inFlight(lookup: number, key: CacheKey): Pending | undefined {
     return this.pending[lookup]?.get(key);
   }
 
-  /** A fresh copy of the finished answer, if there is one. */
   finished(lookup: number, key: CacheKey): Finished | undefined {
     if (this.closed) return undefined;
     const at = typeof key === 'number' ? this.index.get(lookup * STRIDE + key) : this.odd.get(`${lookup}:${key}`);
@@ -83,7 +63,6 @@ export class LookupCache<Pending> {
     this.pending[lookup]?.set(key, p);
   }
 
-  /** The lookup ended; `answer` undefined means "do not keep it" (a transient failure). */
   finish(lookup: number, key: CacheKey, answer: Finished | undefined): void {
     this.pending[lookup]?.delete(key);
     if (!answer || this.closed) return;
@@ -94,7 +73,6 @@ export class LookupCache<Pending> {
     else this.odd.set(`${lookup}:${key}`, at);
   }
 
-  /** The in-flight entry is abandoned (the run stopped) without an answer. */
   forget(lookup: number, key: CacheKey): void {
     this.pending[lookup]?.delete(key);
   }
@@ -103,9 +81,12 @@ export class LookupCache<Pending> {
     return this.index.size + this.odd.size;
   }
 
-  /** Releases the temp file. Idempotent; the cache answers nothing afterwards. */
+  /** Releases the temp file. */
   close(): void {
     this.closed = true;
     this.store.close();
   }
 }
+
+/** The in-run dedup of the CLI and the library: answers spilled to a temp file, the index in typed arrays. */
+export const newLookupCache: NewRunDedup = (lookups) => new LookupCache(lookups);

@@ -7,7 +7,8 @@ import type { LookupDescriptor, LookupOptions } from '../../core/lookups.js';
 import type { LookupError } from '../../core/records.js';
 import type { RunStats } from '../../core/run.js';
 import type { Attempt, Transport } from '../../core/transport.js';
-import type { Finished } from '../dedup/dedup.js';
+import type { Finished } from '../../store/answer-store.js';
+import type { ConcurrencyGate } from './gate.js';
 import type { PaceTicket, Pacing } from './pacer.js';
 import { decideRetry, type Random } from './retry.js';
 import type { SpendCap } from './spend-cap.js';
@@ -58,7 +59,8 @@ export interface DispatchConfig {
   readonly stats: RunStats;
   /** When each kind's next request may go; told every answer. */
   readonly pacer: Pacing;
-  readonly concurrency: number;
+  /** The client's concurrency limit, shared with its other runs. */
+  readonly gate: ConcurrencyGate;
   readonly retries: number;
   /** The longest server wait hint obeyed, ms (--max-wait). */
   readonly maxWaitMs: number;
@@ -97,6 +99,7 @@ export class Fifo<T> {
 const noop = () => {};
 
 export class Dispatcher<T extends Task> {
+  /** This run's requests in flight (the gate counts the client's). */
   inFlight = 0;
   private stopped = false;
   private readonly fresh: Fifo<T>[] = [];
@@ -104,6 +107,8 @@ export class Dispatcher<T extends Task> {
   /** Per kind: a wakeup is already scheduled. */
   private readonly waking: boolean[] = [];
   private turn = 0;
+  /** How the gate wakes this run when a slot frees up. */
+  private readonly wake = () => this.pump();
 
   /** `kinds`: the lookup kinds of the run, in plan order (a task's `lookup` indexes them). */
   constructor(
@@ -126,14 +131,20 @@ export class Dispatcher<T extends Task> {
   /** No request starts after this, not even a retry already waiting. */
   stop(): void {
     this.stopped = true;
+    this.cfg.gate.leave(this.wake);
   }
 
   /** Sends what may go now; schedules one wakeup per kind that must wait. */
   pump(): void {
-    const { pacer, concurrency, clock } = this.cfg;
+    const { pacer, gate, clock } = this.cfg;
     const kinds = this.kinds;
     let idle = 0;
-    while (!this.stopped && this.inFlight < concurrency && idle < kinds) {
+    while (!this.stopped && idle < kinds) {
+      if (!gate.free) {
+        // Another run (or this one) holds every slot: this one waits its turn.
+        gate.wait(this.wake);
+        return;
+      }
       const i = this.turn;
       this.turn = (i + 1) % kinds;
       const queue = (this.again[i]?.length ? this.again[i] : this.fresh[i]) as Fifo<T>;
@@ -176,6 +187,7 @@ export class Dispatcher<T extends Task> {
   private send(task: T): void {
     const { transport, stats, halt } = this.cfg;
     this.inFlight += 1;
+    this.cfg.gate.take();
     // Counted here, where a request really leaves: rows never dispatched, duplicates and numbers
     // refused before sending never get this far. A retry is a request after one that arrived.
     const retry = task.sent === true;
@@ -191,6 +203,8 @@ export class Dispatcher<T extends Task> {
 
   private answer(task: T, a: Attempt, retry: boolean): void {
     this.inFlight -= 1;
+    // Even after the run was halted: the slot belongs to the client, not to this run.
+    this.cfg.gate.release(this.wake);
     if ('unsent' in a && a.unsent === true) {
       this.uncount(task, retry);
       this.cfg.cap?.giveBack(task.d.kind);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CNAM, LRN } from '../../../src/core/lookups.js';
 import type { LookupRecord } from '../../../src/core/records.js';
-import { cacheKey, LookupCache } from '../../../src/pipeline/dedup/dedup.js';
+import { LookupCache } from '../../../src/pipeline/dedup/dedup.js';
+import { cacheKey, type CacheKey, type Finished, type RunDedup } from '../../../src/store/answer-store.js';
 import { harness, invalid, numbers, ok, runAll, serverError } from '../fakes.js';
 
 describe('dedup: never pay twice', () => {
@@ -34,6 +35,39 @@ describe('dedup: never pay twice', () => {
     expect((records[1] as LookupRecord).error?.code).toBe('server_error');
     expect((records[23] as LookupRecord).result).toEqual({ lrn: 'late' });
     expect((records[22] as LookupRecord).error?.code).toBe('invalid_number');
+  });
+
+  it('is the dedup the caller gives: a plain Map one joins and reuses answers the same way, and is closed', async () => {
+    const made: number[] = [];
+    let closed = 0;
+    const log: string[] = [];
+    const mapDedup = <P>(lookups: number): RunDedup<P> => {
+      made.push(lookups);
+      const pending = new Map<string, P>();
+      const finished = new Map<string, Finished>();
+      const k = (i: number, key: CacheKey) => `${i}:${key}`;
+      return {
+        inFlight: (i, key) => pending.get(k(i, key)),
+        finished: (i, key) => finished.get(k(i, key)),
+        start: (i, key, p) => void pending.set(k(i, key), p),
+        finish: (i, key, answer) => {
+          log.push(`finish ${key}`);
+          pending.delete(k(i, key));
+          if (answer) finished.set(k(i, key), answer);
+        },
+        forget: (i, key) => void pending.delete(k(i, key)),
+        close: () => void (closed += 1),
+      };
+    };
+    const h = harness({ latency: () => 50 });
+    const inputs = ['12015551000', '2015551000', '12015551001', ...numbers(10, 100), '12015551000'];
+    const { records } = await runAll(h, inputs, {}, { dedup: mapDedup, window: 4 });
+    expect(made).toEqual([1]);
+    expect(closed).toBe(1);
+    expect(h.transport.callsOf('12015551000')).toHaveLength(1);
+    expect(log.filter((l) => l === 'finish 12015551000')).toHaveLength(1);
+    expect(records.map((r) => (r as LookupRecord).ok)).toEqual(inputs.map(() => true));
+    expect(h.stats).toMatchObject({ lookups: 12, duplicates: 2 });
   });
 
   it('enrich dedups each kind on its own', async () => {
