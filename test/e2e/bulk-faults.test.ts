@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { ERROR_STYLES, type ErrorStyle } from '../../src/sandbox/options.js';
-import { jsonl, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
-import { normalised, numbers, writeList } from '../fixtures/e2e/support.js';
+import { jsonl, readSummary, runCli } from '../support/cli.js';
+import { sandboxEnv } from '../support/sandbox.js';
+import { tempDir, writeList } from '../support/tmp.js';
+import { normalised, mixedNumbers } from '../support/numbers.js';
 
 let dir = tempDir('numintel-faults-e2e-');
 
@@ -31,7 +33,7 @@ describe.each(ERROR_STYLES)('%s error bodies', (style) => {
 
   describe('transient faults', () => {
     it('failRate 0.3 and resetRate 0.2: every row ok in order, each fault retried once and counted', async () => {
-      const input = numbers(40, 600);
+      const input = mixedNumbers(40, 600);
       const path = writeList(dir, 'faults.txt', input);
       const run = (opts: Partial<SandboxOptions>) =>
         withSandbox({ ...opts, seed: 7 }, async (sb) => {
@@ -55,7 +57,7 @@ describe.each(ERROR_STYLES)('%s error bodies', (style) => {
     }, 60_000);
 
     it('hanging requests with --timeout 1 are abandoned and retried; with no retries left the row says timeout', async () => {
-      const input = numbers(30, 700);
+      const input = mixedNumbers(30, 700);
       const path = writeList(dir, 'hang.txt', input);
       const [retried, exhausted] = await Promise.all([
         withSandbox({ hangRate: 0.15, seed: 3 }, async (sb) => ({
@@ -88,7 +90,7 @@ describe.each(ERROR_STYLES)('%s error bodies', (style) => {
 
   describe('circuit breaker', () => {
     it('a service that always fails stops the run early (exit 5, resume hint); --resume then completes the file', async () => {
-      const input = numbers(50, 800);
+      const input = mixedNumbers(50, 800);
       const path = writeList(dir, 'breaker.txt', input);
       const out = join(dir, 'breaker.jsonl');
       const broken = await withSandbox({ failRate: 1, latencyMs: 5 }, async (sb) => ({

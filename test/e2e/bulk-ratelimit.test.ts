@@ -6,8 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { LookupKind } from '../../src/core/lookups.js';
 import { DEFAULT_LIMITS, startSandbox } from '../../src/sandbox/index.js';
-import { jsonl, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
-import { numbers, writeList } from '../fixtures/e2e/support.js';
+import { jsonl, readSummary, runCli } from '../support/cli.js';
+import { sandboxEnv } from '../support/sandbox.js';
+import { tempDir, writeList } from '../support/tmp.js';
+import { mixedNumbers } from '../support/numbers.js';
 
 const dir = tempDir('numintel-429-e2e-');
 const LIMIT = 10;
@@ -17,7 +19,7 @@ const RETRY_AFTER_MS = 1000;
 async function run(kind: LookupKind, rate429: number, rows: number, from: number) {
   const sb = await startSandbox({ port: 0, limits: { ...DEFAULT_LIMITS, [kind]: LIMIT }, rate429, seed: from });
   try {
-    const input = numbers(rows, from);
+    const input = mixedNumbers(rows, from);
     const path = writeList(dir, `${kind}-${rate429}.txt`, input);
     const r = await runCli([kind, '-i', path, '--rate', '100', '--retries', '10', '--verbose'], { env: sandboxEnv(sb), timeoutMs: 40_000 });
     return { input, r, stats: sb.stats(), key: sb.apiKey };

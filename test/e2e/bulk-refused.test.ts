@@ -5,8 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { jsonl, runCli, sandboxEnv, tempDir } from './harness.js';
-import { numbers, requestLog, startCli, writeList } from '../fixtures/e2e/support.js';
+import { jsonl, runCli, startCli } from '../support/cli.js';
+import { sandboxEnv, requestLog } from '../support/sandbox.js';
+import { tempDir, writeList } from '../support/tmp.js';
+import { mixedNumbers } from '../support/numbers.js';
 
 const dir = tempDir('numintel-refused-e2e-');
 
@@ -15,7 +17,7 @@ describe('refusals mid-run', () => {
     const { log, entries } = requestLog();
     const sb = await startSandbox({ port: 0, latencyMs: 25, verbose: true, log });
     try {
-      const input = numbers(100, 2000);
+      const input = mixedNumbers(100, 2000);
       const path = writeList(dir, 'revoke.txt', input);
       const cli = startCli(['lrn', '-i', path, '--concurrency', '4'], { env: sandboxEnv(sb) });
       await cli.waitForStdout((out) => out.split('\n').length > 10);
@@ -45,7 +47,7 @@ describe('refusals mid-run', () => {
   });
 
   it('quota exhausted mid-run: exit 3 with the finished rows; --resume on a new key completes it byte for byte', async () => {
-    const input = numbers(100, 2200);
+    const input = mixedNumbers(100, 2200);
     const path = writeList(dir, 'quota.txt', input);
     const out = join(dir, 'quota.csv');
     const clean = join(dir, 'quota-clean.csv');

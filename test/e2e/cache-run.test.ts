@@ -6,7 +6,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { jsonl, parseCsv, readSummary, requireBuiltCli, runCli, sandboxEnv, sandboxStats, tempDir, timeless } from './harness.js';
+import { jsonl, parseCsv, readSummary, requireBuiltCli, runCli, timeless } from '../support/cli.js';
+import { sandboxEnv, sandboxStats } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
 
 requireBuiltCli();
 

@@ -4,8 +4,9 @@
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPEC_SCHEMA } from '../api/graphql-spec-schema.js';
-import type { CliResult } from './harness.js';
-import { jsonl, parseCsv, sandboxEnv, timeless } from './harness.js';
+import type { CliResult } from '../support/cli.js';
+import { jsonl, parseCsv, timeless } from '../support/cli.js';
+import { sandboxEnv } from '../support/sandbox.js';
 import { TRANSPORTS, cli, restRequests, sandbox, schemaOutline, writeInputs, type Sandbox, type TransportName } from './graphql-support.js';
 
 interface Combo {

@@ -5,7 +5,8 @@ import { getNamedType, isObjectType, type GraphQLSchema } from 'graphql';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { runCli, tempDir, type CliOptions, type CliResult } from './harness.js';
+import { runCli, type CliOptions, type CliResult } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 export type { Sandbox };
 export type TransportName = 'rest' | 'graphql';

@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
-import { CLI, cleanEnv, jsonl, requireBuiltCli, runCli, tempDir } from './harness.js';
+import { CLI, cleanEnv, jsonl, requireBuiltCli, runCli } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 function interruptAfter(args: string[], ms: number, env: Record<string, string> = cleanEnv()): Promise<{ code: number | null; stderr: string; tookMs: number }> {
   requireBuiltCli();

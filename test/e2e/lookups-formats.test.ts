@@ -5,18 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import {
-  CLI,
-  LOOKUP_CASES as CASES,
-  fileSandbox,
-  flattenResult as flatten,
-  jsonl,
-  parseCsv,
-  restResult,
-  runCli,
-  runShell,
-  sandboxEnv,
-  tempDir, timeless } from './harness.js';
+import { LOOKUP_CASES as CASES, flattenResult as flatten, restResult } from './harness.js';
+import { CLI, jsonl, parseCsv, runCli, runShell, timeless } from '../support/cli.js';
+import { fileSandbox, sandboxEnv } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
 
 const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 const NUMBERS = ['12015550123', '13125550188', '14155550142'];

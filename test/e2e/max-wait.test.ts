@@ -5,7 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, serve, type ScriptedServer } from '../api/server.js';
-import { jsonl, requireBuiltCli, runCli, tempDir } from './harness.js';
+import { jsonl, requireBuiltCli, runCli } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 const KEY = 'sk_test_MAXWAIT_secret_0123456789';
 const env = (url: string) => ({ NUMINTEL_BASE_URL: url, NUMINTEL_API_KEY: KEY });

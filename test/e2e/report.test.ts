@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { chartsFromHtml, chartsFromJson } from '../report/charts-from-json.js';
 import { CARRIERS, INPUT, LINE_TYPE, PORTING, RECORDS, written } from '../report/fixture.js';
-import { CLI, cleanEnv, requireBuiltCli, runCli, tempDir } from './harness.js';
+import { CLI, cleanEnv, requireBuiltCli, runCli } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 const AS_OF = '2026-01-31T00:00:00Z';
 // eslint-disable-next-line no-control-regex

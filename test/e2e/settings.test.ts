@@ -4,7 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { jsonl, requireBuiltCli, runCli, sandboxStats, tempDir, type CliResult } from './harness.js';
+import { jsonl, requireBuiltCli, runCli, type CliResult } from '../support/cli.js';
+import { sandboxStats } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
 
 const KEY = 'sk_test_SUPERSECRET_1234567890';
 const UNUSED_PORT_URL = 'http://127.0.0.1:1';

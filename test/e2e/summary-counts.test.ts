@@ -5,8 +5,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, newRunStats, NumintelError, type RunStats } from '../../src/index.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { readSummary, requireBuiltCli, runCli, sandboxEnv, sandboxStats, tempDir } from './harness.js';
-import { numbers, writeList } from '../fixtures/e2e/support.js';
+import { readSummary, requireBuiltCli, runCli } from '../support/cli.js';
+import { sandboxEnv, sandboxStats } from '../support/sandbox.js';
+import { tempDir, writeList } from '../support/tmp.js';
+import { mixedNumbers } from '../support/numbers.js';
 
 const dir = tempDir('numintel-summary-e2e-');
 const opened: Sandbox[] = [];
@@ -23,7 +25,7 @@ async function sandbox(options: Partial<SandboxOptions> = {}): Promise<Sandbox> 
 
 /** `count` distinct numbers, then 20 repeats and 5 invalid ones: `count` lookups at most. */
 function input(name: string, from: number, count = 200): string {
-  const distinct = numbers(count, from);
+  const distinct = mixedNumbers(count, from);
   return writeList(dir, name, [...distinct, ...distinct.slice(0, 20), 'n/a', '555', '12', 'call me', '0000000000']);
 }
 
@@ -121,7 +123,7 @@ describe.concurrent("the library's run stats count what the service saw", () => 
   }
 
   const list = (from: number) => {
-    const distinct = numbers(100, from);
+    const distinct = mixedNumbers(100, from);
     return [...distinct, ...distinct.slice(0, 10), 'n/a', '12'];
   };
 
@@ -147,7 +149,7 @@ describe.concurrent("the library's run stats count what the service saw", () => 
 
   it('with retries', async () => {
     const sb = await sandbox({ failRate: 0.3, seed: 11 });
-    const { stats, error } = await bulk(sb, sb.apiKey, numbers(100, 5600), 20);
+    const { stats, error } = await bulk(sb, sb.apiKey, mixedNumbers(100, 5600), 20);
     expect(error).toBeUndefined();
     expect(stats.retries).toBeGreaterThan(0);
     expect(stats.lookups).toBe(100);

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { fileSandbox, hasStackTrace, jsonl, parseCsv, runCli, runShell, sandboxStats, tempDir, type CliResult, timeless } from './harness.js';
+import { fileSandbox, sandboxStats } from '../support/sandbox.js';
+import { hasStackTrace, jsonl, parseCsv, runCli, runShell, type CliResult, timeless } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 import { xlsx, zipOf } from '../pipeline/source/zip-fixture.js';
 
 const ctx = fileSandbox();

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CNAM, LRN } from '../../../src/core/lookups.js';
 import type { LookupRecord } from '../../../src/core/records.js';
 import { cacheKey, LookupCache } from '../../../src/pipeline/dedup/dedup.js';
-import { harness, invalid, numbers, ok, runAll, serverError } from '../fakes.js';
+import { harness, invalid, ok, runAll, serverError } from '../fakes.js';
+import { numbers } from '../../support/numbers.js';
 
 describe('dedup: never pay twice', () => {
   it('concurrent duplicates share one request', async () => {
