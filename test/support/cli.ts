@@ -62,6 +62,20 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
 }
 
 /**
+ * runCli's twin for tests that need no process of their own (no signal, terminal, pipe closing,
+ * launcher or certificate trusted through NODE_EXTRA_CA_CERTS): the same program run in this
+ * process against a test world (world.ts) with the same clean environment, the same result.
+ * Skips a Node start and a bundle load per run.
+ */
+export async function runCliInProcess(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  // Loaded on first use: the program is a heavy import that the spawning tests do not need.
+  const { runInProcess } = await import('./world.js');
+  const env = cleanEnv(opts.env);
+  const r = await runInProcess(args, { env, stdin: opts.stdin ?? '', cwd: opts.cwd ?? ROOT, home: env.HOME });
+  return { code: r.code, signal: null, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
  * Runs a shell script in which `numintel` is the CLI under test (for `| head -1` and friends);
  * same clean environment as runCli.
  */

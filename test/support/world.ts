@@ -18,6 +18,8 @@ export interface TestWorldOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
   cwd?: string;
+  /** The home directory (default: a fresh one, removed after the test file). */
+  home?: string;
   clock?: Clock;
 }
 
@@ -47,7 +49,7 @@ function capture(tty: boolean, columns?: number): { stream: OutStream; text: () 
 /** A fresh world: a private home and config directory, an empty environment unless given one. */
 export function testWorld(opts: TestWorldOptions = {}): TestWorld {
   // A private home, removed once the test file that made it is done.
-  const home = tempDir('numintel-world-');
+  const home = opts.home ?? tempDir('numintel-world-');
   const out = capture(opts.stdoutTTY ?? false, opts.columns);
   const err = capture(opts.stderrTTY ?? false);
   const controller = new AbortController();
