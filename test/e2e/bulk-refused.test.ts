@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { jsonl, runCli, startCli } from '../support/cli.js';
+import { jsonl, runCliInProcess, startCli } from '../support/cli.js';
 import { sandboxEnv, requestLog } from '../support/sandbox.js';
 import { tempDir, writeList } from '../support/tmp.js';
 import { mixedNumbers } from '../support/numbers.js';
@@ -58,7 +58,7 @@ describe('refusals mid-run', () => {
     ]);
     try {
       const args = ['lrn', '-i', path, '--concurrency', '4', '-o'];
-      const [stopped, full] = await Promise.all([runCli([...args, out], { env: sandboxEnv(poor) }), runCli([...args, clean], { env: sandboxEnv(reference) })]);
+      const [stopped, full] = await Promise.all([runCliInProcess([...args, out], { env: sandboxEnv(poor) }), runCliInProcess([...args, clean], { env: sandboxEnv(reference) })]);
       expect(full.code, full.stderr).toBe(0);
       expect(stopped.code).toBe(3);
       expect(stopped.stderr).toMatch(/the run stopped/);
@@ -72,7 +72,7 @@ describe('refusals mid-run', () => {
       expect(poor.stats().billed).toBe(20);
       expect(poor.stats().paymentRequired).toBeLessThanOrEqual(4);
 
-      const resumed = await runCli([...args, out, '--resume'], { env: sandboxEnv(rich) });
+      const resumed = await runCliInProcess([...args, out, '--resume'], { env: sandboxEnv(rich) });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(readFileSync(out, 'utf8')).toBe(readFileSync(clean, 'utf8'));
       expect(rich.stats().billed).toBe(100 - rows.length);

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, newRunStats, NumintelError, type RunStats } from '../../src/index.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { readSummary, requireBuiltCli, runCli } from '../support/cli.js';
+import { readSummary, requireBuiltCli, runCliInProcess } from '../support/cli.js';
 import { sandboxEnv, sandboxStats } from '../support/sandbox.js';
 import { tempDir, writeList } from '../support/tmp.js';
 import { mixedNumbers } from '../support/numbers.js';
@@ -47,7 +47,7 @@ function expectRateOf(stderr: string, requests: number): void {
 describe.concurrent('the summary counts what the service saw', () => {
   it.each(['rest', 'graphql'] as const)('a clean run (%s): lookups sent = requests the service saw; duplicates and invalid numbers apart', async (transport) => {
     const sb = await sandbox();
-    const r = await runCli(['lrn', '-i', input(`clean-${transport}.txt`, 1000), '--transport', transport, '--rate', '0'], { env: sandboxEnv(sb) });
+    const r = await runCliInProcess(['lrn', '-i', input(`clean-${transport}.txt`, 1000), '--transport', transport, '--rate', '0'], { env: sandboxEnv(sb) });
     expect(r.code, r.stderr).toBe(4); // the invalid numbers
     const seen = await sandboxStats(sb);
     const summary = readSummary(r.stderr);
@@ -58,7 +58,7 @@ describe.concurrent('the summary counts what the service saw', () => {
 
   it('after a 402: the requests the service saw, not the rows read', async () => {
     const sb = await sandbox({ quota: 11 });
-    const r = await runCli(['lrn', '-i', input('quota.txt', 2000)], { env: sandboxEnv(sb) });
+    const r = await runCliInProcess(['lrn', '-i', input('quota.txt', 2000)], { env: sandboxEnv(sb) });
     expect(r.code, r.stderr).toBe(3);
     const seen = await sandboxStats(sb);
     expect(seen.paymentRequired).toBeGreaterThan(0);
@@ -71,7 +71,7 @@ describe.concurrent('the summary counts what the service saw', () => {
 
   it('after a 401: the refused requests, and a rate from them', async () => {
     const sb = await sandbox();
-    const r = await runCli(['cnam', '-i', input('refused.txt', 3000)], { env: { ...sandboxEnv(sb), NUMINTEL_API_KEY: 'sk_wrong_key_123456' } });
+    const r = await runCliInProcess(['cnam', '-i', input('refused.txt', 3000)], { env: { ...sandboxEnv(sb), NUMINTEL_API_KEY: 'sk_wrong_key_123456' } });
     expect(r.code, r.stderr).toBe(3);
     const seen = await sandboxStats(sb);
     expect(seen.unauthorized).toBe(seen.requests.total);
@@ -84,7 +84,7 @@ describe.concurrent('the summary counts what the service saw', () => {
 
   it('with retries (5xx and 429s): first tries and retries apart, together what the service saw', async () => {
     const sb = await sandbox({ failRate: 0.25, rate429: 0.15, seed: 7 });
-    const r = await runCli(['trust', '-i', input('retries.txt', 4000, 80), '--retries', '20', '--rate', '0'], { env: sandboxEnv(sb), timeoutMs: 60_000 });
+    const r = await runCliInProcess(['trust', '-i', input('retries.txt', 4000, 80), '--retries', '20', '--rate', '0'], { env: sandboxEnv(sb), timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(4); // the invalid numbers only
     const seen = await sandboxStats(sb);
     const summary = readSummary(r.stderr);
@@ -99,7 +99,7 @@ describe.concurrent('the summary counts what the service saw', () => {
   it('nothing reached a service that is not there: nothing sent, no retries', async () => {
     const gone = await startSandbox({ port: 0 });
     await gone.close();
-    const r = await runCli(['lrn', '-i', input('unreachable.txt', 4400, 5), '--retries', '2'], { env: sandboxEnv(gone), timeoutMs: 30_000 });
+    const r = await runCliInProcess(['lrn', '-i', input('unreachable.txt', 4400, 5), '--retries', '2'], { env: sandboxEnv(gone), timeoutMs: 30_000 });
     expect(r.code, r.stderr).toBe(4);
     // 5 numbers and their 5 repeats failed, none of them sent; 5 invalid.
     expect(readSummary(r.stderr)).toMatchObject({ rows: 15, lookups: 0, retries: 0, failed: 10, invalid: 5 });
