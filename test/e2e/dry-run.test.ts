@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { LmdbAnswerStore } from '../../src/store/lmdb-store.js';
 import { fileSandbox, sandboxStats } from '../support/sandbox.js';
-import { runCliInProcess } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
 const ctx = fileSandbox();
@@ -22,7 +22,7 @@ describe('--dry-run', () => {
     await store.close();
 
     const env = { ...ctx.env, NUMINTEL_CACHE_DIR: cacheDir };
-    const r = await runCliInProcess(['enrich', input, '--lookups', 'lrn,cnam', '--spam', '--dry-run', '-f', 'json', '--price', 'lrn=0.0005,cnam=0.006'], { env });
+    const r = await runCli(['enrich', input, '--lookups', 'lrn,cnam', '--spam', '--dry-run', '-f', 'json', '--price', 'lrn=0.0005,cnam=0.006'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     const report = JSON.parse(r.stdout);
@@ -40,7 +40,7 @@ describe('--dry-run', () => {
     expect(report.cost).toBeCloseTo(5 * 0.0005 + 4 * 0.006, 10);
 
     // Plain text when piped; nothing was sent either time, and the dry run created no file.
-    const text = await runCliInProcess(['lrn', '-i', input, '--dry-run', '-o', join(dir, 'out.csv')], { env });
+    const text = await runCli(['lrn', '-i', input, '--dry-run', '-o', join(dir, 'out.csv')], { env });
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^Dry run: nothing was sent\n {2}rows {12}16\n/);
     expect(existsSync(join(dir, 'out.csv'))).toBe(false);
