@@ -1,16 +1,14 @@
 // The output formats of the lookup commands end to end: json, jsonl, csv, table (piped and on a
 // terminal), -o files, and input order kept; values compared with the sandbox's direct REST answers.
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { LOOKUP_CASES as CASES, flattenResult as flatten, restResult } from './harness.js';
-import { CLI, jsonl, parseCsv, runCliInProcess, runShell, timeless } from '../support/cli.js';
+import { HAS_SCRIPT, CLI, jsonl, parseCsv, runCliInProcess, runShell, timeless } from '../support/cli.js';
 import { fileSandbox, sandboxEnv } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 
-const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 const NUMBERS = ['12015550123', '13125550188', '14155550142'];
 
 const ctx = fileSandbox();

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { chartsFromHtml, chartsFromJson } from '../report/charts-from-json.js';
 import { CARRIERS, INPUT, LINE_TYPE, PORTING, RECORDS, written } from '../report/fixture.js';
-import { CLI, cleanEnv, requireBuiltCli, runCliInProcess } from '../support/cli.js';
+import { HAS_SCRIPT, CLI, cleanEnv, requireBuiltCli, runCliInProcess } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
 const AS_OF = '2026-01-31T00:00:00Z';
@@ -119,9 +119,8 @@ describe('--report on a lookup run', () => {
 });
 
 // On a real terminal: util-linux `script` gives the CLI a pseudo-terminal of a set width.
-const hasScript = spawnSync('script', ['--version']).status === 0;
 
-describe.skipIf(!hasScript)('numintel report on a terminal', () => {
+describe.skipIf(!HAS_SCRIPT)('numintel report on a terminal', () => {
   const onTerminal = (env: Record<string, string>) => {
     const command = `stty cols 100; ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} report ${JSON.stringify(csv)} --as-of ${AS_OF}`;
     const run = spawnSync('script', ['-qec', command, '/dev/null'], { env: cleanEnv(env), encoding: 'utf8', timeout: 15_000 });

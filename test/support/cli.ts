@@ -1,7 +1,7 @@
 // Runs the real CLI (bin/numintel.js, built) as a child process with a clean environment: to the
 // end (runCli, runShell) or steered by the test (startCli: stdin, signals, kill). Also readers of
 // what the CLI printed. In-process runs are world.ts's runInProcess.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsvSync } from 'csv-parse/sync';
@@ -13,6 +13,9 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 // someone else rebuilds dist/); by default it is this tree's bin/numintel.js.
 export const CLI = process.env.NUMINTEL_E2E_CLI ?? join(ROOT, 'bin', 'numintel.js');
 const CODE_CACHE = join(ROOT, 'node_modules', '.cache', 'numintel-code');
+
+/** Whether util-linux `script` is here, to give the CLI a pseudo-terminal (the terminal tests skip without it). */
+export const HAS_SCRIPT = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 
 export interface CliResult {
   code: number | null;
