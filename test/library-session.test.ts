@@ -2,7 +2,7 @@
 // client), answers are kept across calls, and an unknown lookup kind is a clear error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, NumintelError, startSandbox, type Sandbox } from '../src/index.js';
-import { sandboxStats } from './e2e/harness.js';
+import { sandboxStats } from './support/sandbox.js';
 
 let sb: Sandbox;
 beforeAll(async () => {

@@ -1,24 +1,13 @@
 // Shared test helpers: a fake clock, a reading context and every set of a lookup's options.
-import type { Clock } from '../../src/core/clock.js';
 import type { LookupDescriptor, LookupOptions } from '../../src/core/lookups.js';
+import { steppedClock } from '../support/clock.js';
 
 /** 2025-01-01T00:00:00Z. */
 export const NOW = Date.UTC(2025, 0, 1);
 export const KEY = 'sk_test_0123456789abcdef';
 
 /** Time stands still unless a test moves it. */
-export function fakeClock(start = NOW): Clock & { advance(ms: number): void } {
-  let t = start;
-  return {
-    now: () => t,
-    sleep: async (ms) => {
-      t += ms;
-    },
-    advance: (ms) => {
-      t += ms;
-    },
-  };
-}
+export const fakeClock = (start = NOW) => steppedClock(start);
 
 export const ctx = { now: NOW, secret: KEY };
 

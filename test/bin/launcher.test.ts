@@ -5,7 +5,8 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, requireBuiltCli, ROOT, runCli, tempDir } from '../e2e/harness.js';
+import { CLI, requireBuiltCli, ROOT, runCli } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 requireBuiltCli();
 const bundleDir = join(ROOT, 'dist', 'bundle');

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requireBuiltCli, ROOT } from '../e2e/harness.js';
+import { requireBuiltCli, ROOT } from '../support/cli.js';
 
 requireBuiltCli();
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown> & { engines: { node: string } };

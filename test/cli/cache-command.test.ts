@@ -2,15 +2,15 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/core/clock.js';
+import { fixedClock } from '../support/clock.js';
 import { LmdbAnswerStore } from '../../src/store/lmdb-store.js';
-import { useTempDirs } from '../settings/temp-dir.js';
+import { useTempDirs } from '../support/tmp.js';
 import { runInProcess } from '../support/world.js';
 
 const tempDir = useTempDirs();
 const T0 = Date.UTC(2026, 0, 10);
 const DAY = 86_400_000;
-const clock: Clock = { now: () => T0, sleep: async () => {} };
+const clock = fixedClock(T0);
 
 /** 4 fresh LRN, 2 LRN two days old, 3 CNAM two days old (fresh for 7 days), 1 trust. */
 async function seeded(): Promise<string> {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { OUTPUT_FORMATS } from '../../src/output/layout.js';
-import { CLI } from '../e2e/harness.js';
+import { CLI } from '../support/cli.js';
 import { runInProcess, testWorld } from '../support/world.js';
 
 const TOP = buildProgram(testWorld().world, () => {});

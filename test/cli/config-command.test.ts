@@ -1,22 +1,20 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { configCommand } from '../../src/cli/config-command.js';
 import type { World } from '../../src/cli/world.js';
 import { systemClock } from '../../src/core/clock.js';
 import { NumintelError } from '../../src/core/errors.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
+import { useTempDirs } from '../support/tmp.js';
 
 const KEY = 'sk_live_9f8e7d6c5b4a3210';
 
+const newDir = useTempDirs('numintel-config-cmd-');
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'numintel-config-cmd-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
+  dir = await newDir();
 });
 
 interface Run {

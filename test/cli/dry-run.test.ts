@@ -4,17 +4,17 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/core/clock.js';
+import { fixedClock } from '../support/clock.js';
 import { invalidReason } from '../../src/cli/dry-run.js';
 import { parseNumber } from '../../src/core/numbers.js';
 import { LmdbAnswerStore } from '../../src/store/lmdb-store.js';
-import { useTempDirs } from '../settings/temp-dir.js';
+import { useTempDirs } from '../support/tmp.js';
 import { runInProcess } from '../support/world.js';
 
 const tempDir = useTempDirs();
 const T0 = Date.UTC(2026, 0, 10);
 const DAY = 86_400_000;
-const clock: Clock = { now: () => T0, sleep: async () => {} };
+const clock = fixedClock(T0);
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'dry-run', 'tricky.csv');
 // Rows 1..16: valid 1, 2, 4, 5, 6(=1), 12(=2), 13(=4), 16 → 8 valid, 5 distinct, 3 duplicates.
 const KNOWN = { rows: 16, valid: 8, invalid: 8, duplicates: 3 };

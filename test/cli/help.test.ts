@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
 import { SETTINGS } from '../../src/settings/known-settings.js';
 import { runInProcess, testWorld } from '../support/world.js';
-import { runShell } from '../e2e/harness.js';
+import { runShell } from '../support/cli.js';
 import type { Command } from 'commander';
 
 function paths(cmd: Command, prefix: string[] = []): string[][] {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRunStore } from '../../src/cli/run-store.js';
 import { NO_STORE } from '../../src/store/answer-store.js';
-import { useTempDirs } from '../settings/temp-dir.js';
+import { useTempDirs } from '../support/tmp.js';
 import { testWorld } from '../support/world.js';
 
 const tempDir = useTempDirs();

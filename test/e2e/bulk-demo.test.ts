@@ -4,8 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, cleanEnv, parseCsv } from './harness.js';
-import { csvRows } from '../fixtures/e2e/support.js';
+import { ROOT, cleanEnv, parseCsv, csvRows } from '../support/cli.js';
 
 function npmRunDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -6,8 +6,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { ERROR_STYLES, type ErrorStyle } from '../../src/sandbox/options.js';
-import { jsonl, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
-import { normalised, numbers, writeList } from '../fixtures/e2e/support.js';
+import { jsonl, readSummary, runCliInProcess } from '../support/cli.js';
+import { sandboxEnv } from '../support/sandbox.js';
+import { tempDir, writeList } from '../support/tmp.js';
+import { normalised, mixedNumbers } from '../support/numbers.js';
 
 let dir = tempDir('numintel-faults-e2e-');
 
@@ -31,11 +33,11 @@ describe.each(ERROR_STYLES)('%s error bodies', (style) => {
 
   describe('transient faults', () => {
     it('failRate 0.3 and resetRate 0.2: every row ok in order, each fault retried once and counted', async () => {
-      const input = numbers(40, 600);
+      const input = mixedNumbers(40, 600);
       const path = writeList(dir, 'faults.txt', input);
       const run = (opts: Partial<SandboxOptions>) =>
         withSandbox({ ...opts, seed: 7 }, async (sb) => {
-          const r = await runCli(['cnam', '-i', path, '--retries', '12', '--concurrency', '8'], { env: sandboxEnv(sb), timeoutMs: 50_000 });
+          const r = await runCliInProcess(['cnam', '-i', path, '--retries', '12', '--concurrency', '8'], { env: sandboxEnv(sb), timeoutMs: 50_000 });
           return { r, stats: sb.stats() };
         });
       const results = await Promise.all([run({ failRate: 0.3 }), run({ resetRate: 0.2 })]);
@@ -55,15 +57,15 @@ describe.each(ERROR_STYLES)('%s error bodies', (style) => {
     }, 60_000);
 
     it('hanging requests with --timeout 1 are abandoned and retried; with no retries left the row says timeout', async () => {
-      const input = numbers(30, 700);
+      const input = mixedNumbers(30, 700);
       const path = writeList(dir, 'hang.txt', input);
       const [retried, exhausted] = await Promise.all([
         withSandbox({ hangRate: 0.15, seed: 3 }, async (sb) => ({
-          r: await runCli(['trust', '-i', path, '--timeout', '1', '--retries', '8'], { env: sandboxEnv(sb), timeoutMs: 40_000 }),
+          r: await runCliInProcess(['trust', '-i', path, '--timeout', '1', '--retries', '8'], { env: sandboxEnv(sb), timeoutMs: 40_000 }),
           stats: sb.stats(),
         })),
         withSandbox({ hangRate: 0.3, seed: 5 }, async (sb) => ({
-          r: await runCli(['trust', '-i', path, '--timeout', '1', '--retries', '0', '--max-failures', '0'], { env: sandboxEnv(sb), timeoutMs: 40_000 }),
+          r: await runCliInProcess(['trust', '-i', path, '--timeout', '1', '--retries', '0', '--max-failures', '0'], { env: sandboxEnv(sb), timeoutMs: 40_000 }),
           stats: sb.stats(),
         })),
       ]);
@@ -88,11 +90,11 @@ describe.each(ERROR_STYLES)('%s error bodies', (style) => {
 
   describe('circuit breaker', () => {
     it('a service that always fails stops the run early (exit 5, resume hint); --resume then completes the file', async () => {
-      const input = numbers(50, 800);
+      const input = mixedNumbers(50, 800);
       const path = writeList(dir, 'breaker.txt', input);
       const out = join(dir, 'breaker.jsonl');
       const broken = await withSandbox({ failRate: 1, latencyMs: 5 }, async (sb) => ({
-        r: await runCli(['lrn', '-i', path, '-o', out, '--retries', '0', '--max-failures', '5', '--concurrency', '4'], { env: sandboxEnv(sb) }),
+        r: await runCliInProcess(['lrn', '-i', path, '-o', out, '--retries', '0', '--max-failures', '5', '--concurrency', '4'], { env: sandboxEnv(sb) }),
         stats: sb.stats(),
       }));
       expect(broken.r.code).toBe(5);
@@ -108,7 +110,7 @@ describe.each(ERROR_STYLES)('%s error bodies', (style) => {
       expect(JSON.stringify(prefix)).toMatch(errorStyle === 'vri' ? /upstream provider unavailable|internal error \(|bad gateway \(/ : /Server error: /);
 
       const healed = await withSandbox({}, async (sb) => ({
-        r: await runCli(['lrn', '-i', path, '-o', out, '--retries', '0', '--max-failures', '5', '--concurrency', '4', '--resume'], { env: sandboxEnv(sb) }),
+        r: await runCliInProcess(['lrn', '-i', path, '-o', out, '--retries', '0', '--max-failures', '5', '--concurrency', '4', '--resume'], { env: sandboxEnv(sb) }),
         stats: sb.stats(),
       }));
       // The file holds the failed rows of the first run: the exit code covers the whole file.

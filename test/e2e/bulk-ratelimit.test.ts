@@ -2,12 +2,18 @@
 // reset; CNAM and trust: Retry-After and a Unix-time reset): every row ends ok, few 429s when the
 // client can learn the limit from the headers, and never a request of that key and kind before
 // the advertised retry time once a 429 was answered (judged from the client's own timed --verbose
-// trace, so a loaded machine delaying the server's bookkeeping cannot blur it).
+// trace). The CLI runs in-process and the sandbox on the same virtual clock: the windows, the
+// waits and the trace's times are all virtual, so a loaded machine cannot blur them, and no test
+// waits out a real second.
 import { describe, expect, it } from 'vitest';
 import type { LookupKind } from '../../src/core/lookups.js';
 import { DEFAULT_LIMITS, startSandbox } from '../../src/sandbox/index.js';
-import { jsonl, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
-import { numbers, writeList } from '../fixtures/e2e/support.js';
+import { jsonl, readSummary } from '../support/cli.js';
+import { FakeClock } from '../support/clock.js';
+import { runInProcess } from '../support/world.js';
+import { sandboxEnv } from '../support/sandbox.js';
+import { tempDir, writeList } from '../support/tmp.js';
+import { mixedNumbers } from '../support/numbers.js';
 
 const dir = tempDir('numintel-429-e2e-');
 const LIMIT = 10;
@@ -15,11 +21,12 @@ const LIMIT = 10;
 const RETRY_AFTER_MS = 1000;
 
 async function run(kind: LookupKind, rate429: number, rows: number, from: number) {
-  const sb = await startSandbox({ port: 0, limits: { ...DEFAULT_LIMITS, [kind]: LIMIT }, rate429, seed: from });
+  const clock = new FakeClock();
+  const sb = await startSandbox({ port: 0, limits: { ...DEFAULT_LIMITS, [kind]: LIMIT }, rate429, seed: from }, clock);
   try {
-    const input = numbers(rows, from);
+    const input = mixedNumbers(rows, from);
     const path = writeList(dir, `${kind}-${rate429}.txt`, input);
-    const r = await runCli([kind, '-i', path, '--rate', '100', '--retries', '10', '--verbose'], { env: sandboxEnv(sb), timeoutMs: 40_000 });
+    const r = await runInProcess([kind, '-i', path, '--rate', '100', '--retries', '10', '--verbose'], { env: sandboxEnv(sb), clock });
     return { input, r, stats: sb.stats(), key: sb.apiKey };
   } finally {
     await sb.close();

@@ -5,8 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { jsonl, runCli, sandboxEnv, tempDir } from './harness.js';
-import { numbers, requestLog, startCli, writeList } from '../fixtures/e2e/support.js';
+import { jsonl, runCliInProcess, startCli } from '../support/cli.js';
+import { sandboxEnv, requestLog } from '../support/sandbox.js';
+import { tempDir, writeList } from '../support/tmp.js';
+import { mixedNumbers } from '../support/numbers.js';
 
 const dir = tempDir('numintel-refused-e2e-');
 
@@ -15,7 +17,7 @@ describe('refusals mid-run', () => {
     const { log, entries } = requestLog();
     const sb = await startSandbox({ port: 0, latencyMs: 25, verbose: true, log });
     try {
-      const input = numbers(100, 2000);
+      const input = mixedNumbers(100, 2000);
       const path = writeList(dir, 'revoke.txt', input);
       const cli = startCli(['lrn', '-i', path, '--concurrency', '4'], { env: sandboxEnv(sb) });
       await cli.waitForStdout((out) => out.split('\n').length > 10);
@@ -45,7 +47,7 @@ describe('refusals mid-run', () => {
   });
 
   it('quota exhausted mid-run: exit 3 with the finished rows; --resume on a new key completes it byte for byte', async () => {
-    const input = numbers(100, 2200);
+    const input = mixedNumbers(100, 2200);
     const path = writeList(dir, 'quota.txt', input);
     const out = join(dir, 'quota.csv');
     const clean = join(dir, 'quota-clean.csv');
@@ -56,7 +58,7 @@ describe('refusals mid-run', () => {
     ]);
     try {
       const args = ['lrn', '-i', path, '--concurrency', '4', '-o'];
-      const [stopped, full] = await Promise.all([runCli([...args, out], { env: sandboxEnv(poor) }), runCli([...args, clean], { env: sandboxEnv(reference) })]);
+      const [stopped, full] = await Promise.all([runCliInProcess([...args, out], { env: sandboxEnv(poor) }), runCliInProcess([...args, clean], { env: sandboxEnv(reference) })]);
       expect(full.code, full.stderr).toBe(0);
       expect(stopped.code).toBe(3);
       expect(stopped.stderr).toMatch(/the run stopped/);
@@ -70,7 +72,7 @@ describe('refusals mid-run', () => {
       expect(poor.stats().billed).toBe(20);
       expect(poor.stats().paymentRequired).toBeLessThanOrEqual(4);
 
-      const resumed = await runCli([...args, out, '--resume'], { env: sandboxEnv(rich) });
+      const resumed = await runCliInProcess([...args, out, '--resume'], { env: sandboxEnv(rich) });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(readFileSync(out, 'utf8')).toBe(readFileSync(clean, 'utf8'));
       expect(rich.stats().billed).toBe(100 - rows.length);

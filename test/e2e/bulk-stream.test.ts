@@ -2,8 +2,10 @@
 // stderr (never stdout), --quiet, no progress bar when stderr is not a terminal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { jsonl, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
-import { normalised, numbers, startCli, writeList } from '../fixtures/e2e/support.js';
+import { jsonl, readSummary, runCli, startCli } from '../support/cli.js';
+import { sandboxEnv } from '../support/sandbox.js';
+import { tempDir, writeList } from '../support/tmp.js';
+import { normalised, mixedNumbers } from '../support/numbers.js';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -14,7 +16,7 @@ const dir = tempDir('numintel-bulk-e2e-');
 
 describe('streaming', () => {
   it('writes the first row of a slow stdin producer before the producer ends', async () => {
-    const input = numbers(20, 300);
+    const input = mixedNumbers(20, 300);
     const cli = startCli(['lrn', '-f', 'jsonl'], { env: sandboxEnv(sb) });
     try {
       cli.child.stdin.write(`${input[0]}\n`);
@@ -39,7 +41,7 @@ describe('duplicates', () => {
   it('are looked up once each, whatever their form, and the summary says how many were saved', async () => {
     const own = await startSandbox({ port: 0, latencyMs: 15 });
     try {
-      const distinct = numbers(40, 400);
+      const distinct = mixedNumbers(40, 400);
       // 200 rows: every number five times, in different forms, scattered through the file.
       const rows = Array.from({ length: 200 }, (_, i) => {
         const n = normalised(distinct[(i * 7) % 40] as string);
@@ -71,7 +73,7 @@ describe('duplicates', () => {
 
 describe('summary and progress', () => {
   it('the summary goes to stderr with every counter; stdout holds only records; no progress bar on a pipe', async () => {
-    const input = [...numbers(30, 500), 'not a number', '', '2015550500'];
+    const input = [...mixedNumbers(30, 500), 'not a number', '', '2015550500'];
     const path = writeList(dir, 'summary.txt', input);
     const [plain, quiet] = await Promise.all([
       runCli(['trust', '-i', path], { env: sandboxEnv(sb) }),

@@ -6,7 +6,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { jsonl, parseCsv, readSummary, requireBuiltCli, runCli, sandboxEnv, sandboxStats, tempDir, timeless } from './harness.js';
+import { jsonl, parseCsv, readSummary, requireBuiltCli, runCli, runCliInProcess, timeless } from '../support/cli.js';
+import { sandboxEnv, sandboxStats } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
 
 requireBuiltCli();
 
@@ -35,10 +37,10 @@ describe('the lookup cache across runs', () => {
   it('a second run of the same file sends nothing and writes the same records, cached', async () => {
     await withSandbox(async (sb) => {
       const { list, env } = setup(sb);
-      const first = await runCli(['lrn', '--enhanced', '-i', list], { env });
+      const first = await runCliInProcess(['lrn', '--enhanced', '-i', list], { env });
       expect(first.code, first.stderr).toBe(0);
       expect(await requests(sb)).toBe(NUMBERS.length);
-      const second = await runCli(['lrn', '--enhanced', '-i', list], { env });
+      const second = await runCliInProcess(['lrn', '--enhanced', '-i', list], { env });
       expect(second.code, second.stderr).toBe(0);
       expect(await requests(sb)).toBe(NUMBERS.length);
       const [a, b] = [jsonl(first.stdout), jsonl(second.stdout)];
@@ -83,13 +85,13 @@ describe('the lookup cache across runs', () => {
   it('options are part of the key: --enhanced after a plain run is sent again; cnam --spam apart from cnam', async () => {
     await withSandbox(async (sb) => {
       const { list, env } = setup(sb, NUMBERS.slice(0, 4));
-      await runCli(['lrn', '-i', list], { env });
-      await runCli(['lrn', '--enhanced', '-i', list], { env });
-      await runCli(['cnam', '-i', list], { env });
-      await runCli(['cnam', '--spam', '-i', list], { env });
+      await runCliInProcess(['lrn', '-i', list], { env });
+      await runCliInProcess(['lrn', '--enhanced', '-i', list], { env });
+      await runCliInProcess(['cnam', '-i', list], { env });
+      await runCliInProcess(['cnam', '--spam', '-i', list], { env });
       expect(await requests(sb)).toBe(16);
       // Every one of those four is now cached.
-      for (const args of [['lrn'], ['lrn', '--enhanced'], ['cnam'], ['cnam', '--spam']]) await runCli([...args, '-i', list], { env });
+      for (const args of [['lrn'], ['lrn', '--enhanced'], ['cnam'], ['cnam', '--spam']]) await runCliInProcess([...args, '-i', list], { env });
       expect(await requests(sb)).toBe(16);
     });
   });
@@ -97,11 +99,11 @@ describe('the lookup cache across runs', () => {
   it('--refresh sends every number again (and stores the new answers); --no-cache neither reads nor writes', async () => {
     await withSandbox(async (sb) => {
       const { dir, list, env } = setup(sb, NUMBERS.slice(0, 5));
-      await runCli(['trust', '-i', list], { env });
-      const refreshed = await runCli(['trust', '-i', list, '--refresh'], { env });
+      await runCliInProcess(['trust', '-i', list], { env });
+      const refreshed = await runCliInProcess(['trust', '-i', list, '--refresh'], { env });
       expect(jsonl(refreshed.stdout).every((r) => r.cached === false)).toBe(true);
       expect(await requests(sb)).toBe(10);
-      const off = await runCli(['trust', '-i', list, '--no-cache'], { env: { ...env, NUMINTEL_CACHE_DIR: join(dir, 'other-cache') } });
+      const off = await runCliInProcess(['trust', '-i', list, '--no-cache'], { env: { ...env, NUMINTEL_CACHE_DIR: join(dir, 'other-cache') } });
       expect(jsonl(off.stdout).every((r) => r.cached === false)).toBe(true);
       expect(existsSync(join(dir, 'other-cache'))).toBe(false);
       expect(await requests(sb)).toBe(15);
@@ -111,11 +113,11 @@ describe('the lookup cache across runs', () => {
   it('--max-age: answers older than it are sent again', async () => {
     await withSandbox(async (sb) => {
       const { list, env } = setup(sb, NUMBERS.slice(0, 3));
-      await runCli(['cnam', '-i', list], { env });
+      await runCliInProcess(['cnam', '-i', list], { env });
       await new Promise((r) => setTimeout(r, 1200));
-      await runCli(['cnam', '-i', list, '--max-age', 'cnam=1s'], { env });
+      await runCliInProcess(['cnam', '-i', list, '--max-age', 'cnam=1s'], { env });
       expect(await requests(sb)).toBe(6);
-      await runCli(['cnam', '-i', list, '--max-age', '1h'], { env });
+      await runCliInProcess(['cnam', '-i', list, '--max-age', '1h'], { env });
       expect(await requests(sb)).toBe(6);
     });
   });
@@ -125,11 +127,11 @@ describe('the lookup cache across runs', () => {
     await withSandbox(
       async (sb) => {
         const { list, env } = setup(sb);
-        const first = await runCli(['lrn', '-i', list, '--retries', '0'], { env });
+        const first = await runCliInProcess(['lrn', '-i', list, '--retries', '0'], { env });
         const failed = jsonl(first.stdout).filter((r) => !r.ok).map((r) => r.number);
         expect(first.code).toBe(failed.length > 0 ? 4 : 0);
         const before = await requests(sb);
-        const again = await runCli(['lrn', '-i', list, '--retries', '0'], { env });
+        const again = await runCliInProcess(['lrn', '-i', list, '--retries', '0'], { env });
         const sent = (await requests(sb)) - before;
         expect(sent).toBe(failed.length);
         const cachedNow = jsonl(again.stdout).filter((r) => r.cached === true).length;
@@ -144,14 +146,14 @@ describe('the lookup cache across runs', () => {
       const { dir, env } = setup(sb);
       const csv = join(dir, 'in.csv');
       writeFileSync(csv, 'name,phone\nAda,2015550100\nBo,2015550101\n');
-      const plain = await runCli(['lrn', '-i', csv], { env });
+      const plain = await runCliInProcess(['lrn', '-i', csv], { env });
       expect(parseCsv(plain.stdout)[0]).toEqual(['name', 'phone', 'number', 'lrn', 'lrn_activated_at', 'error']);
-      const withCols = await runCli(['lrn', '-i', csv, '--cache-columns'], { env });
+      const withCols = await runCliInProcess(['lrn', '-i', csv, '--cache-columns'], { env });
       const rows = parseCsv(withCols.stdout);
       expect(rows[0]).toEqual(['name', 'phone', 'number', 'lrn', 'lrn_activated_at', 'error', 'cached', 'fetched_at']);
       expect(rows.slice(1).map((r) => r[6])).toEqual(['true', 'true']);
       expect(rows[1]?.[7]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      const enrich = await runCli(['enrich', csv, '--lookups', 'lrn,trust', '--cache-columns'], { env });
+      const enrich = await runCliInProcess(['enrich', csv, '--lookups', 'lrn,trust', '--cache-columns'], { env });
       const head = parseCsv(enrich.stdout)[0]!;
       expect(head.slice(head.indexOf('lrn_error'), head.indexOf('lrn_error') + 3)).toEqual(['lrn_error', 'lrn_cached', 'lrn_fetched_at']);
       expect(head.slice(-3)).toEqual(['trust_error', 'trust_cached', 'trust_fetched_at']);
@@ -160,7 +162,7 @@ describe('the lookup cache across runs', () => {
 
   it('--sandbox never writes the cache a real run reads', async () => {
     const dir = tempDir();
-    const run = await runCli(['lrn', '12015550123', '2015550124', '--sandbox'], { env: { NUMINTEL_CACHE_DIR: join(dir, 'cache') } });
+    const run = await runCliInProcess(['lrn', '12015550123', '2015550124', '--sandbox'], { env: { NUMINTEL_CACHE_DIR: join(dir, 'cache') } });
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(join(dir, 'cache'))).toBe(false);
   });
@@ -172,14 +174,14 @@ describe('a run the service stops (402)', () => {
       async (sb) => {
         const { dir, list, env } = setup(sb, Array.from({ length: 40 }, (_, i) => `201555${String(300 + i).padStart(4, '0')}`));
         const out = join(dir, 'out.csv');
-        const stopped = await runCli(['lrn', '-i', list, '-o', out, '--concurrency', '8'], { env });
+        const stopped = await runCliInProcess(['lrn', '-i', list, '-o', out, '--concurrency', '8'], { env });
         expect(stopped.code, stopped.stderr).toBe(3);
         const billedFirst = (await sandboxStats(sb)).billed;
         // More credit, then the resume: every number the service already answered comes from the
         // cache, even those behind the refused row that the first run could not write.
         const raised = await fetch(`${sb.url}/__sandbox/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"quota":null}' });
         expect(raised.ok).toBe(true);
-        const resumed = await runCli(['lrn', '-i', list, '-o', out, '--resume'], { env });
+        const resumed = await runCliInProcess(['lrn', '-i', list, '-o', out, '--resume'], { env });
         expect(resumed.code, resumed.stderr).toBe(0);
         const stats = await sandboxStats(sb);
         expect(stats.billed).toBe(40);
@@ -197,17 +199,17 @@ describe('the spend cap', () => {
     await withSandbox(async (sb) => {
       const { dir, list, env } = setup(sb);
       const out = join(dir, 'out.csv');
-      const capped = await runCli(['lrn', '-i', list, '-o', out, '--max-lookups', '5', '--concurrency', '2'], { env });
+      const capped = await runCliInProcess(['lrn', '-i', list, '-o', out, '--max-lookups', '5', '--concurrency', '2'], { env });
       expect(capped.code, capped.stderr).toBe(5);
       expect(await requests(sb)).toBe(5);
       expect(capped.stderr).toContain('stopped: the spend cap is reached (--max-lookups 5)');
       expect(capped.stderr).toContain('--resume');
       expect(parseCsv(readFileSync(out, 'utf8'))).toHaveLength(6);
-      const resumed = await runCli(['lrn', '-i', list, '-o', out, '--resume'], { env });
+      const resumed = await runCliInProcess(['lrn', '-i', list, '-o', out, '--resume'], { env });
       expect(resumed.code, resumed.stderr).toBe(0);
       // Every number paid once: the five before the cap and the seven after it.
       expect(await requests(sb)).toBe(NUMBERS.length);
-      const reference = await runCli(['lrn', '-i', list, '--no-cache', '-f', 'csv'], { env });
+      const reference = await runCliInProcess(['lrn', '-i', list, '--no-cache', '-f', 'csv'], { env });
       expect(timeless(readFileSync(out, 'utf8'))).toBe(timeless(reference.stdout));
     });
   });
@@ -216,10 +218,10 @@ describe('the spend cap', () => {
     await withSandbox(
       async (sb) => {
         const { list, env } = setup(sb);
-        const capped = await runCli(['trust', '-i', list, '--max-spend', '0.05', '--price', 'trust=0.01', '--no-cache'], { env });
+        const capped = await runCliInProcess(['trust', '-i', list, '--max-spend', '0.05', '--price', 'trust=0.01', '--no-cache'], { env });
         expect(capped.code, capped.stderr).toBe(5);
         expect(await requests(sb)).toBe(5);
-        const unpriced = await runCli(['trust', '-i', list, '--max-spend', '1'], { env });
+        const unpriced = await runCliInProcess(['trust', '-i', list, '--max-spend', '1'], { env });
         expect(unpriced.code).toBe(2);
         expect(unpriced.stderr).toContain('--max-spend needs the price of every lookup of the run; none for trust');
         expect(await requests(sb)).toBe(5);

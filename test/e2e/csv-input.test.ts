@@ -4,8 +4,9 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ROOT, jsonl, parseCsv, readSummary, runCli, sandboxEnv, startTlsSandbox, tempDir } from './harness.js';
-import { FIXTURES, csvRows } from '../fixtures/e2e/support.js';
+import { ROOT, jsonl, parseCsv, readSummary, runCli, csvRows } from '../support/cli.js';
+import { sandboxEnv, startTlsSandbox } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
 
 let sb: Sandbox;
 let env: Record<string, string | undefined>;
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const fixture = (name: string) => join(FIXTURES, name);
+const fixture = (name: string) => join(import.meta.dirname, '..', 'fixtures', 'e2e', name);
 
 /** Every input row appears once, in order, with its cells unchanged, followed by the added columns. */
 function expectRowsKept(inputRows: string[][], output: string, opts: { header?: boolean } = {}): string[][] {

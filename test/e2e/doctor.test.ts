@@ -2,7 +2,8 @@
 // service never bills (checked in its own counts), for a good key, a bad key and an untrusted
 // certificate.
 import { describe, expect, it } from 'vitest';
-import { fileSandbox, requireBuiltCli, runCli, sandboxEnv, sandboxStats, startTlsSandbox } from './harness.js';
+import { fileSandbox, sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
+import { requireBuiltCli, runCli } from '../support/cli.js';
 
 requireBuiltCli();
 const ctx = fileSandbox({ tls: true });

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { LmdbAnswerStore } from '../../src/store/lmdb-store.js';
-import { fileSandbox, runCli, sandboxStats, tempDir } from './harness.js';
+import { fileSandbox, sandboxStats } from '../support/sandbox.js';
+import { runCli } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 const ctx = fileSandbox();
 

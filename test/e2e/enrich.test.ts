@@ -4,14 +4,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, startSandbox } from '../../src/sandbox/index.js';
-import { jsonl, parseCsv, readSummary, runCli, sandboxEnv, tempDir } from './harness.js';
-import { csvRows, normalised, numbers } from '../fixtures/e2e/support.js';
+import { jsonl, parseCsv, readSummary, runCli, csvRows } from '../support/cli.js';
+import { sandboxEnv } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
+import { normalised, mixedNumbers } from '../support/numbers.js';
 
 const dir = tempDir('numintel-enrich-e2e-');
 
 describe('enrich', () => {
   it('--lookups lrn,cnam,trust --enhanced --messaging --spam on a CSV (csv and jsonl)', async () => {
-    const nums = numbers(24, 5000);
+    const nums = mixedNumbers(24, 5000);
     const lines = ['name,phone,error,number'];
     nums.forEach((n, i) => lines.push(`P${i},${i === 7 ? 'call me' : i === 9 ? (nums[2] as string) : n},e${i},n${i}`));
     const input = join(dir, 'enrich.csv');

@@ -7,23 +7,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ERROR_STYLES } from '../../src/sandbox/options.js';
-import {
-  ROOT,
-  hasStackTrace,
-  jsonl,
-  requireBuiltCli,
-  runCli,
-  runShell,
-  sandboxEnv,
-  sandboxStats,
-  tempDir,
-  type CliResult,
-} from './harness.js';
+import { ROOT, hasStackTrace, jsonl, requireBuiltCli, runCli, runShell, type CliResult } from '../support/cli.js';
+import { sandboxEnv, sandboxStats } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
+import { numbersIn } from '../support/numbers.js';
 
 const KEY = 'sk_test_SUPERSECRET_1234567890';
 const WRONG_KEY = 'sk_live_WRONGKEY_0987654321abc';
 const SECRETS = [KEY, WRONG_KEY, 'SUPERSECRET_1234567890', 'WRONGKEY_0987654321'];
-const NUMBERS = Array.from({ length: 12 }, (_, i) => `1973555${String(1200 + i).padStart(4, '0')}`);
+const NUMBERS = numbersIn('973', 12, 1200);
 
 /** Every run: no secret anywhere, no stack trace, never the "unexpected failure" exit code. */
 function expectClean(run: CliResult): void {
@@ -235,7 +227,7 @@ describe('a closed stdout (`| head -1`)', () => {
     try {
       const dir = tempDir();
       const list = join(dir, 'many.txt');
-      const many = Array.from({ length: 1000 }, (_, i) => `1609555${String(i).padStart(4, '0')}`);
+      const many = numbersIn('609', 1000);
       writeFileSync(list, many.join('\n'));
       const pipe = (args: string, sb: Sandbox) =>
         runShell(`{ numintel ${args}; echo "numintel-exit=$?" >&2; } | head -1`, { env: sandboxEnv(sb) });

@@ -2,8 +2,9 @@
 // Each case runs both transports at once, each against its own sandbox with the same settings.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SandboxOptions } from '../../src/sandbox/index.js';
-import type { CliResult } from './harness.js';
-import { jsonl, readSummary, sandboxEnv, timeless } from './harness.js';
+import type { CliResult } from '../support/cli.js';
+import { jsonl, readSummary, timeless } from '../support/cli.js';
+import { sandboxEnv } from '../support/sandbox.js';
 import { TRANSPORTS, cli, restRequests, sandbox, type Sandbox, type TransportName } from './graphql-support.js';
 
 const opened: Sandbox[] = [];

@@ -4,8 +4,9 @@
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPEC_SCHEMA } from '../api/graphql-spec-schema.js';
-import type { CliResult } from './harness.js';
-import { jsonl, parseCsv, sandboxEnv, timeless } from './harness.js';
+import type { CliResult } from '../support/cli.js';
+import { jsonl, parseCsv, timeless } from '../support/cli.js';
+import { sandboxEnv } from '../support/sandbox.js';
 import { TRANSPORTS, cli, restRequests, sandbox, schemaOutline, writeInputs, type Sandbox, type TransportName } from './graphql-support.js';
 
 interface Combo {
@@ -45,7 +46,8 @@ const id = (c: Combo, s: Shape) => `${c.name} | ${s}`;
 
 beforeAll(async () => {
   const inputs = writeInputs();
-  // Over HTTPS, as the service speaks (trusted through NODE_EXTRA_CA_CERTS, see sandboxEnv).
+  // Over HTTPS, as the service speaks, its certificate trusted through NUMINTEL_CA_FILE, so the
+  // runs need no process of their own (NODE_EXTRA_CA_CERTS, which does, is tls.test.ts's).
   for (const t of TRANSPORTS) servers[t] = await sandbox({ tls: true });
   const argsFor = (s: Shape): string[] => ['-f', s.split(' ')[0] ?? '', '-i', s.endsWith('CSV') ? inputs.csv : inputs.list, '--quiet'];
   const jobs = COMBOS.flatMap((c) =>
@@ -53,7 +55,7 @@ beforeAll(async () => {
       const pair = {} as Record<TransportName, CliResult>;
       await Promise.all(
         TRANSPORTS.map(async (t) => {
-          pair[t] = await cli([...c.args, ...argsFor(s), '--transport', t], { env: sandboxEnv(servers[t]) });
+          pair[t] = await cli([...c.args, ...argsFor(s), '--transport', t], { env: sandboxEnv(servers[t], { NODE_EXTRA_CA_CERTS: undefined, NUMINTEL_CA_FILE: servers[t].caFile }) });
         }),
       );
       runs.set(id(c, s), pair);

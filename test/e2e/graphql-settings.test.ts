@@ -2,7 +2,9 @@
 // `numintel config set transport`), default rest; flag > env > config. Each run gets a sandbox of
 // its own, whose stats say which endpoint the CLI really used.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonl, sandboxEnv, tempDir, timeless } from './harness.js';
+import { jsonl, timeless } from '../support/cli.js';
+import { sandboxEnv } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
 import { cli, restRequests, sandbox, type Sandbox, type TransportName } from './graphql-support.js';
 
 const opened: Sandbox[] = [];

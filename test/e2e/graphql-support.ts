@@ -5,7 +5,8 @@ import { getNamedType, isObjectType, type GraphQLSchema } from 'graphql';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { runCli, tempDir, type CliOptions, type CliResult } from './harness.js';
+import { runCli, runCliInProcess, type CliOptions, type CliResult } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 export type { Sandbox };
 export type TransportName = 'rest' | 'graphql';
@@ -64,7 +65,12 @@ export function sandbox(opts: Partial<SandboxOptions> = {}): Promise<Sandbox> {
 // Two cores are shared by every suite: a few CLI processes at a time finish sooner than dozens.
 const slots = pLimit(4);
 
+/**
+ * The CLI in-process, or as a process of its own when it must trust a certificate through
+ * NODE_EXTRA_CA_CERTS (which Node reads only at start).
+ */
 export function cli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  if (opts.env?.NODE_EXTRA_CA_CERTS === undefined) return runCliInProcess(args, opts);
   return slots(() => runCli(args, { timeoutMs: 25_000, ...opts }));
 }
 

@@ -1,31 +1,21 @@
 // Ctrl-C while the input is silent: an idle stdin pipe, a FIFO with no writer (as input or as
 // --api-key-file). Each ends at once with exit 130, not when the input finally speaks.
-import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
-import { CLI, cleanEnv, jsonl, requireBuiltCli, runCli, tempDir } from './harness.js';
+import { jsonl, requireBuiltCli, runCli, startCli } from '../support/cli.js';
+import { sleep, tempDir } from '../support/tmp.js';
 
-function interruptAfter(args: string[], ms: number, env: Record<string, string> = cleanEnv()): Promise<{ code: number | null; stderr: string; tookMs: number }> {
+/** Starts the CLI with its stdin kept open and silent, sends SIGINT after `ms`; how long it took to end after that. */
+async function interruptAfter(args: string[], ms: number, env?: Record<string, string>): Promise<{ code: number | null; stderr: string; tookMs: number }> {
   requireBuiltCli();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let sentAt = 0;
-    const timer = setTimeout(() => {
-      sentAt = Date.now();
-      child.kill('SIGINT');
-    }, ms);
-    // Kept open and silent: the input never speaks.
-    const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      clearTimeout(guard);
-      resolve({ code, stderr, tookMs: Date.now() - sentAt });
-    });
-  });
+  const cli = startCli(args, { ...(env ? { env } : {}), timeoutMs: 15_000 });
+  await sleep(ms);
+  const sentAt = Date.now();
+  cli.child.kill('SIGINT');
+  const r = await cli.done;
+  return { code: r.code, stderr: r.stderr, tookMs: Date.now() - sentAt };
 }
 
 describe('Ctrl-C while the input is silent', () => {
@@ -43,7 +33,7 @@ describe('Ctrl-C while the input is silent', () => {
     const asInput = await interruptAfter(['lrn', '--sandbox', '-i', fifo], 700);
     expect(asInput.code, asInput.stderr).toBe(130);
     expect(asInput.tookMs).toBeLessThan(3000);
-    const env = cleanEnv({ NUMINTEL_BASE_URL: 'http://127.0.0.1:9' });
+    const env = { NUMINTEL_BASE_URL: 'http://127.0.0.1:9' };
     const asKey = await interruptAfter(['lrn', '12015550123', '--api-key-file', fifo], 700, env);
     expect(asKey.code, asKey.stderr).toBe(130);
     expect(asKey.tookMs).toBeLessThan(3000);

@@ -7,8 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { parseCsv, requireBuiltCli, runCli, sandboxEnv, sandboxStats, tempDir, timeless } from './harness.js';
-import { numbers, sleep, startCli, waitForLines, writeList, type LiveCli } from '../fixtures/e2e/support.js';
+import { parseCsv, requireBuiltCli, runCli, timeless, startCli, type LiveCli } from '../support/cli.js';
+import { sandboxEnv, sandboxStats } from '../support/sandbox.js';
+import { tempDir, sleep, waitForLines, writeList } from '../support/tmp.js';
+import { mixedNumbers } from '../support/numbers.js';
 
 const dir = tempDir('numintel-interrupt-e2e-');
 const opened: Sandbox[] = [];
@@ -50,7 +52,7 @@ describe.concurrent('Ctrl-C', () => {
     const LATENCY = 2500;
     const sb = await sandbox(LATENCY);
     const out = join(dir, `once.${format}`);
-    const input = writeList(dir, `once-${format}.txt`, numbers(40, 100));
+    const input = writeList(dir, `once-${format}.txt`, mixedNumbers(40, 100));
     const cli = startCli(['lrn', '-i', input, '-o', out, '--concurrency', '4'], { env: sandboxEnv(sb) });
     // Four requests reached the service and wait out its latency.
     await until('4 requests at the sandbox', async () => (await sandboxStats(sb)).requests.total >= 4);
@@ -69,11 +71,11 @@ describe.concurrent('Ctrl-C', () => {
       expect(r.stderr).toMatch(/run the same command again with --resume to continue/);
       const rows = parseCsv(text);
       expect(rows[0]?.slice(0, 2)).toEqual(['input', 'number']);
-      expect(rows.slice(1).map((row) => row[0])).toEqual(numbers(4, 100));
+      expect(rows.slice(1).map((row) => row[0])).toEqual(mixedNumbers(4, 100));
     } else {
       // json cannot be resumed, and the hint says so; the file is one whole array of the finished rows.
       expect(r.stderr).toMatch(/json output cannot be resumed/);
-      expect((JSON.parse(text) as { input: string }[]).map((x) => x.input)).toEqual(numbers(4, 100));
+      expect((JSON.parse(text) as { input: string }[]).map((x) => x.input)).toEqual(mixedNumbers(4, 100));
     }
   }, 30_000);
 
@@ -83,7 +85,7 @@ describe.concurrent('Ctrl-C', () => {
   ] as const)('%s twice (%s): quits without waiting, no torn line, the resume hint; --resume completes the file', async (signal, format) => {
     const sb = await sandbox(0);
     const from = signal === 'SIGINT' ? 300 : 600;
-    const input = writeList(dir, `twice-${format}.txt`, numbers(200, from));
+    const input = writeList(dir, `twice-${format}.txt`, mixedNumbers(200, from));
     const out = join(dir, `twice.${format}`);
     const clean = join(dir, `twice-clean.${format}`);
     const args = ['lrn', '--enhanced', '-i', input, '--concurrency', '4', '--rate', '50'];

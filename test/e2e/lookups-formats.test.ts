@@ -1,24 +1,14 @@
 // The output formats of the lookup commands end to end: json, jsonl, csv, table (piped and on a
 // terminal), -o files, and input order kept; values compared with the sandbox's direct REST answers.
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import {
-  CLI,
-  LOOKUP_CASES as CASES,
-  fileSandbox,
-  flattenResult as flatten,
-  jsonl,
-  parseCsv,
-  restResult,
-  runCli,
-  runShell,
-  sandboxEnv,
-  tempDir, timeless } from './harness.js';
+import { LOOKUP_CASES as CASES, flattenResult as flatten, restResult } from './harness.js';
+import { HAS_SCRIPT, CLI, jsonl, parseCsv, runCliInProcess, runShell, timeless } from '../support/cli.js';
+import { fileSandbox, sandboxEnv } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
 
-const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 const NUMBERS = ['12015550123', '13125550188', '14155550142'];
 
 const ctx = fileSandbox();
@@ -26,9 +16,9 @@ const ctx = fileSandbox();
 describe('formats', () => {
   it('-f json is one valid array of the jsonl records, and [] for no input', async () => {
     const [json, lines, empty] = await Promise.all([
-      runCli(['cnam', '--spam', '-f', 'json', ...NUMBERS, '123'], { env: ctx.env }),
-      runCli(['cnam', '--spam', ...NUMBERS, '123'], { env: ctx.env }),
-      runCli(['cnam', '-f', 'json'], { env: ctx.env, stdin: '' }),
+      runCliInProcess(['cnam', '--spam', '-f', 'json', ...NUMBERS, '123'], { env: ctx.env }),
+      runCliInProcess(['cnam', '--spam', ...NUMBERS, '123'], { env: ctx.env }),
+      runCliInProcess(['cnam', '-f', 'json'], { env: ctx.env, stdin: '' }),
     ]);
     expect(json.code).toBe(4);
     const parsed = JSON.parse(timeless(json.stdout)) as unknown;
@@ -40,9 +30,9 @@ describe('formats', () => {
   it('-f csv: a header that depends only on command and options, flattened results, `code: message` errors', async () => {
     const invalidOnly = [CASES[3]!, CASES[5]!, CASES[6]!];
     const [runs, bad, invalid] = await Promise.all([
-      Promise.all(CASES.map((c) => runCli([c.kind, ...c.flags, '-f', 'csv', ...NUMBERS, '123'], { env: ctx.env }))),
-      Promise.all(invalidOnly.map((c) => runCli([c.kind, ...c.flags, '-f', 'csv', '123'], { env: ctx.env }))),
-      runCli(['lrn', '123'], { env: ctx.env }),
+      Promise.all(CASES.map((c) => runCliInProcess([c.kind, ...c.flags, '-f', 'csv', ...NUMBERS, '123'], { env: ctx.env }))),
+      Promise.all(invalidOnly.map((c) => runCliInProcess([c.kind, ...c.flags, '-f', 'csv', '123'], { env: ctx.env }))),
+      runCliInProcess(['lrn', '123'], { env: ctx.env }),
     ]);
     const message = (jsonl(invalid.stdout)[0]!.error as { message: string }).message;
     for (const [i, c] of CASES.entries()) {
@@ -66,7 +56,7 @@ describe('formats', () => {
 
   it('CSV leaves normal service values alone (a timezone like -0500 stays a value), with or without --raw-csv', async () => {
     const args = ['lrn', '--enhanced', '-f', 'csv', ...NUMBERS];
-    const [safe, raw] = await Promise.all([runCli(args, { env: ctx.env }), runCli([...args, '--raw-csv'], { env: ctx.env })]);
+    const [safe, raw] = await Promise.all([runCliInProcess(args, { env: ctx.env }), runCliInProcess([...args, '--raw-csv'], { env: ctx.env })]);
     expect(raw.code).toBe(0);
     expect(timeless(raw.stdout)).toBe(timeless(safe.stdout));
     const rows = parseCsv(safe.stdout);
@@ -77,10 +67,10 @@ describe('formats', () => {
   it('-f table is readable, plain unless CLICOLOR_FORCE=1, and NO_COLOR / --no-color win', async () => {
     const args = ['lrn', '-f', 'table', NUMBERS[0]!, '123'];
     const [plain, forced, noColor, flag] = await Promise.all([
-      runCli(args, { env: ctx.env }),
-      runCli(args, { env: { ...ctx.env, CLICOLOR_FORCE: '1' } }),
-      runCli(args, { env: { ...ctx.env, CLICOLOR_FORCE: '1', NO_COLOR: '1' } }),
-      runCli([...args, '--no-color'], { env: { ...ctx.env, CLICOLOR_FORCE: '1' } }),
+      runCliInProcess(args, { env: ctx.env }),
+      runCliInProcess(args, { env: { ...ctx.env, CLICOLOR_FORCE: '1' } }),
+      runCliInProcess(args, { env: { ...ctx.env, CLICOLOR_FORCE: '1', NO_COLOR: '1' } }),
+      runCliInProcess([...args, '--no-color'], { env: { ...ctx.env, CLICOLOR_FORCE: '1' } }),
     ]);
     expect(plain.code).toBe(4);
     expect(plain.stdout).not.toContain('\x1b');
@@ -122,11 +112,11 @@ describe('formats', () => {
     const dir = tempDir();
     const path = (name: string) => join(dir, name);
     const runs = await Promise.all([
-      runCli(['lrn', ...NUMBERS, '-o', path('out.csv')], { env: ctx.env }),
-      runCli(['lrn', ...NUMBERS, '-o', path('out.json')], { env: ctx.env }),
-      runCli(['lrn', ...NUMBERS, '-o', path('out.jsonl')], { env: ctx.env }),
-      runCli(['lrn', ...NUMBERS, '-o', path('other.csv'), '-f', 'jsonl'], { env: ctx.env }),
-      runCli(['lrn', ...NUMBERS], { env: ctx.env }),
+      runCliInProcess(['lrn', ...NUMBERS, '-o', path('out.csv')], { env: ctx.env }),
+      runCliInProcess(['lrn', ...NUMBERS, '-o', path('out.json')], { env: ctx.env }),
+      runCliInProcess(['lrn', ...NUMBERS, '-o', path('out.jsonl')], { env: ctx.env }),
+      runCliInProcess(['lrn', ...NUMBERS, '-o', path('other.csv'), '-f', 'jsonl'], { env: ctx.env }),
+      runCliInProcess(['lrn', ...NUMBERS], { env: ctx.env }),
     ]);
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
     for (const run of runs.slice(0, 4)) expect(run.stdout).toBe('');
@@ -144,7 +134,7 @@ describe('formats', () => {
     const own = await startSandbox({ port: 0, jitterMs: 40 });
     try {
       const numbers = Array.from({ length: 40 }, (_, i) => `1212555${String(1000 + i * 37).padStart(4, '0')}`).reverse();
-      const run = await runCli(['cnam', '--concurrency', '16', '-i', '-'], { env: sandboxEnv(own), stdin: numbers.join('\n') });
+      const run = await runCliInProcess(['cnam', '--concurrency', '16', '-i', '-'], { env: sandboxEnv(own), stdin: numbers.join('\n') });
       expect(run.code, run.stderr).toBe(0);
       expect(jsonl(run.stdout).map((r) => r.input)).toEqual(numbers);
     } finally {

@@ -3,7 +3,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOOKUP_CASES as CASES, fileSandbox, jsonl, parseCsv, restResult, runCli, sandboxEnv, sandboxStats, startTlsSandbox, tempDir, timeless } from './harness.js';
+import { LOOKUP_CASES as CASES, restResult } from './harness.js';
+import { fileSandbox, sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
+import { jsonl, parseCsv, runCli, timeless } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 const RECORD_KEYS = ['input', 'number', 'lookup', 'ok', 'result', 'error', 'cached', 'fetched_at'];
 const NUMBERS = ['12015550123', '13125550188', '14155550142'];

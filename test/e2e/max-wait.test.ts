@@ -5,7 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, serve, type ScriptedServer } from '../api/server.js';
-import { jsonl, requireBuiltCli, runCli, tempDir } from './harness.js';
+import { jsonl, requireBuiltCli, runCliInProcess } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 const KEY = 'sk_test_MAXWAIT_secret_0123456789';
 const env = (url: string) => ({ NUMINTEL_BASE_URL: url, NUMINTEL_API_KEY: KEY });
@@ -32,7 +33,7 @@ describe('--max-wait', () => {
     const out = join(dir, 'out.jsonl');
     writeFileSync(input, ['12015550101', '12015550102', '12015550103', '12015550104'].join('\n'));
     const started = Date.now();
-    const r = await runCli(['lrn', '-i', input, '-o', out, '--concurrency', '1'], { env: env(server.url), timeoutMs: 20_000 });
+    const r = await runCliInProcess(['lrn', '-i', input, '-o', out, '--concurrency', '1'], { env: env(server.url), timeoutMs: 20_000 });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toContain('numintel: stopped: the service asked to wait 24 h, longer than --max-wait allows (rate limited (HTTP 429');
@@ -48,7 +49,7 @@ describe('--max-wait', () => {
       json(res, 200, lrn(n), { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3 * 86_400) });
     });
     try {
-      const r = await runCli(['lrn', '12015550101', '12015550102', '-f', 'jsonl', '--concurrency', '1'], { env: env(far.url), timeoutMs: 20_000 });
+      const r = await runCliInProcess(['lrn', '12015550101', '12015550102', '-f', 'jsonl', '--concurrency', '1'], { env: env(far.url), timeoutMs: 20_000 });
       expect(r.code, r.stderr).toBe(5);
       expect(r.stderr).toMatch(/asked to wait 3 days/);
       expect(jsonl(r.stdout).map((x) => x.input)).toEqual(['12015550101']);
@@ -64,7 +65,7 @@ describe('--max-wait', () => {
     const absurd = await serve((_req, res) => json(res, 429, { error: 'rate_limited' }, headers as Record<string, string>));
     try {
       const started = Date.now();
-      const r = await runCli(['lrn', '12015550101'], { env: env(absurd.url), timeoutMs: 20_000 });
+      const r = await runCliInProcess(['lrn', '12015550101'], { env: env(absurd.url), timeoutMs: 20_000 });
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(r.code, r.stderr).toBe(5);
       expect(r.stderr).toMatch(/asked to wait \d+ (years|days)/);
@@ -75,11 +76,11 @@ describe('--max-wait', () => {
   });
 
   it('--max-wait 0 refuses any hint; bad values are usage errors; a config setting works too', async () => {
-    const r = await runCli(['lrn', '12015550103', '--max-wait', '0'], { env: env(server.url) });
+    const r = await runCliInProcess(['lrn', '12015550103', '--max-wait', '0'], { env: env(server.url) });
     expect(r.code).toBe(5);
-    const bad = await runCli(['lrn', '12015550101', '--max-wait', '-1'], { env: env(server.url) });
+    const bad = await runCliInProcess(['lrn', '12015550101', '--max-wait', '-1'], { env: env(server.url) });
     expect(bad.code).toBe(2);
-    const big = await runCli(['lrn', '12015550101', '--max-wait', '99999999'], { env: env(server.url) });
+    const big = await runCliInProcess(['lrn', '12015550101', '--max-wait', '99999999'], { env: env(server.url) });
     expect(big.code).toBe(2);
     expect(big.stderr).toMatch(/max-wait/);
   });
@@ -97,7 +98,7 @@ describe('a long wait is said', () => {
       json(res, 200, lrn(n));
     });
     try {
-      const r = await runCli(['lrn', '12015550101', '-f', 'jsonl', '--verbose'], { env: env(slow.url), timeoutMs: 20_000 });
+      const r = await runCliInProcess(['lrn', '12015550101', '-f', 'jsonl', '--verbose'], { env: env(slow.url), timeoutMs: 20_000 });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/waiting 3 s for the rate limit: retry 1 of lrn 12015550101/);
     } finally {
@@ -113,7 +114,7 @@ describe('timer-bound flags', () => {
     [['--rate', '1e-9'], /rate/],
   ])('%o is a usage error, nothing sent', async (flags, pattern) => {
     const before = served;
-    const r = await runCli(['lrn', '12015550101', ...flags], { env: env(server.url) });
+    const r = await runCliInProcess(['lrn', '12015550101', ...flags], { env: env(server.url) });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(pattern);
     expect(served).toBe(before);

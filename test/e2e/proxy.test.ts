@@ -7,7 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/index.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { startConnectProxy, type RecordingProxy } from './connect-proxy.js';
-import { jsonl, requireBuiltCli, runCli, sandboxEnv, startTlsSandbox, tempDir } from './harness.js';
+import { jsonl, requireBuiltCli, runCli } from '../support/cli.js';
+import { sandboxEnv, startTlsSandbox } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
 
 const NUMBERS = ['12015550123', '13125550188', '14155550142'];
 const KEY = 'proxy-test-key-7f3a9c21';

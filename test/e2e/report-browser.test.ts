@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { chartsFromJson } from '../report/charts-from-json.js';
 import { HOSTILE_CARRIER, RECORDS, written } from '../report/fixture.js';
-import { requireBuiltCli, runCli, tempDir } from './harness.js';
+import { requireBuiltCli, runCli } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);

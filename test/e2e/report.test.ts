@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { chartsFromHtml, chartsFromJson } from '../report/charts-from-json.js';
 import { CARRIERS, INPUT, LINE_TYPE, PORTING, RECORDS, written } from '../report/fixture.js';
-import { CLI, cleanEnv, requireBuiltCli, runCli, tempDir } from './harness.js';
+import { HAS_SCRIPT, CLI, cleanEnv, requireBuiltCli, runCliInProcess } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 
 const AS_OF = '2026-01-31T00:00:00Z';
 // eslint-disable-next-line no-control-regex
@@ -26,7 +27,7 @@ beforeAll(async () => {
 
 describe('numintel report', () => {
   it('-f json: every figure, the same from CSV, JSON lines and stdin', async () => {
-    const fromCsv = await runCli(['report', csv, '-f', 'json', '--as-of', AS_OF]);
+    const fromCsv = await runCliInProcess(['report', csv, '-f', 'json', '--as-of', AS_OF]);
     expect(fromCsv.stderr).toBe('');
     expect(fromCsv.code).toBe(0);
     const r = JSON.parse(fromCsv.stdout) as Report;
@@ -36,8 +37,8 @@ describe('numintel report', () => {
     expect(r.line_type).toEqual(LINE_TYPE);
     expect(r.porting).toEqual(PORTING);
     expect(r.carriers).toEqual(CARRIERS);
-    const fromJsonl = JSON.parse((await runCli(['report', join(dir, 'leads.jsonl'), '-f', 'json', '--as-of', AS_OF])).stdout) as Report;
-    const fromStdin = JSON.parse((await runCli(['report', '-', '-f', 'json', '--as-of', AS_OF], { stdin: readFileSync(csv, 'utf8') })).stdout) as Report;
+    const fromJsonl = JSON.parse((await runCliInProcess(['report', join(dir, 'leads.jsonl'), '-f', 'json', '--as-of', AS_OF])).stdout) as Report;
+    const fromStdin = JSON.parse((await runCliInProcess(['report', '-', '-f', 'json', '--as-of', AS_OF], { stdin: readFileSync(csv, 'utf8') })).stdout) as Report;
     // JSON lines say whether each answer was cached (none here: 0); a CSV without --cache-columns cannot (null).
     const uncached = (rep: Report) => JSON.parse(JSON.stringify({ ...rep, source: null }).replaceAll('"cached":0', '"cached":null')) as unknown;
     expect(uncached(fromJsonl)).toEqual(uncached(r));
@@ -46,19 +47,19 @@ describe('numintel report', () => {
   });
 
   it('piped: plain text within COLUMNS, # bars, no colour; CLICOLOR_FORCE=1 colours it, NO_COLOR and --no-color win', async () => {
-    const piped = await runCli(['report', csv, '--as-of', AS_OF], { env: { COLUMNS: '120' } });
+    const piped = await runCliInProcess(['report', csv, '--as-of', AS_OF], { env: { COLUMNS: '120' } });
     expect(piped.code).toBe(0);
     expect(piped.stdout).not.toMatch(ANSI);
     expect(piped.stdout).toMatch(/^ {4}mobile \(wireless\) +3 +37\.5% +#+$/m);
     for (const line of piped.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(120);
-    expect((await runCli(['report', csv], { env: { CLICOLOR_FORCE: '1' } })).stdout).toMatch(ANSI);
-    expect((await runCli(['report', csv], { env: { CLICOLOR_FORCE: '1', NO_COLOR: '1' } })).stdout).not.toMatch(ANSI);
-    expect((await runCli(['report', csv, '--no-color'], { env: { CLICOLOR_FORCE: '1' } })).stdout).not.toMatch(ANSI);
+    expect((await runCliInProcess(['report', csv], { env: { CLICOLOR_FORCE: '1' } })).stdout).toMatch(ANSI);
+    expect((await runCliInProcess(['report', csv], { env: { CLICOLOR_FORCE: '1', NO_COLOR: '1' } })).stdout).not.toMatch(ANSI);
+    expect((await runCliInProcess(['report', csv, '--no-color'], { env: { CLICOLOR_FORCE: '1' } })).stdout).not.toMatch(ANSI);
   });
 
   it('--html writes one page with the same figures; --price adds the cost', async () => {
     const html = join(dir, 'page.html');
-    const run = await runCli(['report', csv, '--html', html, '--as-of', AS_OF, '--price', 'lrn=0.0005,cnam=0.006', '-f', 'json']);
+    const run = await runCliInProcess(['report', csv, '--html', html, '--as-of', AS_OF, '--price', 'lrn=0.0005,cnam=0.006', '-f', 'json']);
     expect(run.code).toBe(0);
     const r = JSON.parse(run.stdout) as Report;
     expect(r.cost).toEqual({ total: 0.0455 });
@@ -68,15 +69,15 @@ describe('numintel report', () => {
   });
 
   it('refuses what it cannot read, with exit 2 and the reason', async () => {
-    const missing = await runCli(['report', join(dir, 'nope.csv')]);
+    const missing = await runCliInProcess(['report', join(dir, 'nope.csv')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read .*nope\.csv: no such file/);
     const other = join(dir, 'other.csv');
     writeFileSync(other, 'name,phone\nA,2015550123\n');
-    const notOurs = await runCli(['report', other]);
+    const notOurs = await runCliInProcess(['report', other]);
     expect(notOurs.code).toBe(2);
     expect(notOurs.stderr).toMatch(/not a numintel output/);
-    const price = await runCli(['report', csv, '--price', 'lrn=cheap']);
+    const price = await runCliInProcess(['report', csv, '--price', 'lrn=cheap']);
     expect(price.code).toBe(2);
     expect(price.stderr).toMatch(/lookup=price/);
   });
@@ -86,10 +87,10 @@ describe('--report on a lookup run', () => {
   it('enrich against the sandbox: the page holds what `report` finds in the file the run wrote', async () => {
     const out = join(dir, 'contacts.enriched.csv');
     const page = join(dir, 'run.html');
-    const run = await runCli(['enrich', 'samples/contacts.csv', '--sandbox', '--enhanced', '--messaging', '--spam', '-o', out, '-q', '--report', page]);
+    const run = await runCliInProcess(['enrich', 'samples/contacts.csv', '--sandbox', '--enhanced', '--messaging', '--spam', '-o', out, '-q', '--report', page]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(4); // the sample holds invalid numbers on purpose
-    const r = JSON.parse((await runCli(['report', out, '-f', 'json'])).stdout) as Report;
+    const r = JSON.parse((await runCliInProcess(['report', out, '-f', 'json'])).stdout) as Report;
     expect(r.input.rows).toBe(24);
     const html = readFileSync(page, 'utf8');
     expect(chartsFromHtml(html)).toEqual(chartsFromJson(r));
@@ -99,9 +100,9 @@ describe('--report on a lookup run', () => {
   it('lrn to JSON lines: the same', async () => {
     const out = join(dir, 'numbers.jsonl');
     const page = join(dir, 'lrn.html');
-    const run = await runCli(['lrn', '-i', 'samples/numbers.txt', '--sandbox', '--enhanced', '-o', out, '-q', '--report', page]);
+    const run = await runCliInProcess(['lrn', '-i', 'samples/numbers.txt', '--sandbox', '--enhanced', '-o', out, '-q', '--report', page]);
     expect([0, 4]).toContain(run.code);
-    const r = JSON.parse((await runCli(['report', out, '-f', 'json'])).stdout) as Report;
+    const r = JSON.parse((await runCliInProcess(['report', out, '-f', 'json'])).stdout) as Report;
     expect(r.line_type?.base).toBeGreaterThan(0);
     expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
   });
@@ -109,18 +110,17 @@ describe('--report on a lookup run', () => {
   it('--report with --price: the page shows what the run cost, as report --price of the file does', async () => {
     const out = join(dir, 'priced.csv');
     const page = join(dir, 'priced.html');
-    const run = await runCli(['enrich', 'samples/contacts.csv', '--sandbox', '--lookups', 'lrn,cnam', '-o', out, '-q', '--report', page, '--price', 'lrn=0.001,cnam=0.01']);
+    const run = await runCliInProcess(['enrich', 'samples/contacts.csv', '--sandbox', '--lookups', 'lrn,cnam', '-o', out, '-q', '--report', page, '--price', 'lrn=0.001,cnam=0.01']);
     expect([0, 4]).toContain(run.code);
-    const r = JSON.parse((await runCli(['report', out, '-f', 'json', '--price', 'lrn=0.001,cnam=0.01'])).stdout) as Report;
+    const r = JSON.parse((await runCliInProcess(['report', out, '-f', 'json', '--price', 'lrn=0.001,cnam=0.01'])).stdout) as Report;
     expect(r.cost?.total).toBeGreaterThan(0);
     expect(readFileSync(page, 'utf8')).toContain(`data-value="${r.cost?.total}"`);
   });
 });
 
 // On a real terminal: util-linux `script` gives the CLI a pseudo-terminal of a set width.
-const hasScript = spawnSync('script', ['--version']).status === 0;
 
-describe.skipIf(!hasScript)('numintel report on a terminal', () => {
+describe.skipIf(!HAS_SCRIPT)('numintel report on a terminal', () => {
   const onTerminal = (env: Record<string, string>) => {
     const command = `stty cols 100; ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} report ${JSON.stringify(csv)} --as-of ${AS_OF}`;
     const run = spawnSync('script', ['-qec', command, '/dev/null'], { env: cleanEnv(env), encoding: 'utf8', timeout: 15_000 });

@@ -4,8 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv, tempDir, timeless } from './harness.js';
-import { numbers, startCli, waitForLines, writeList } from '../fixtures/e2e/support.js';
+import { runCli, timeless, startCli } from '../support/cli.js';
+import { sandboxEnv } from '../support/sandbox.js';
+import { tempDir, waitForLines, writeList } from '../support/tmp.js';
+import { mixedNumbers } from '../support/numbers.js';
 
 const dir = tempDir('numintel-kill-e2e-');
 const CONCURRENCY = 4;
@@ -18,7 +20,7 @@ describe.concurrent('kill -9 and --resume', () => {
       startSandbox({ port: 0 }),
     ]);
     try {
-      const input = writeList(dir, `kill-${format}.txt`, numbers(150, format === 'csv' ? 4000 : 4200));
+      const input = writeList(dir, `kill-${format}.txt`, mixedNumbers(150, format === 'csv' ? 4000 : 4200));
       const out = join(dir, `kill.${format}`);
       const clean = join(dir, `kill-clean.${format}`);
       const args = ['cnam', '--spam', '-i', input, '-f', format, '--concurrency', String(CONCURRENCY), '--rate', '0'];

@@ -5,8 +5,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv, tempDir, timeless } from './harness.js';
-import { numbers, startCli, waitForLines } from '../fixtures/e2e/support.js';
+import { runCli, timeless, startCli } from '../support/cli.js';
+import { sandboxEnv } from '../support/sandbox.js';
+import { tempDir, waitForLines } from '../support/tmp.js';
+import { mixedNumbers } from '../support/numbers.js';
 
 const dir = tempDir('numintel-sigint-e2e-');
 let slow: Sandbox;
@@ -18,7 +20,7 @@ afterAll(() => Promise.all([slow.close(), fast.close()]));
 
 /** A CSV input of `rows` contacts (some invalid, some repeated), so rows carry columns too. */
 function contacts(name: string, rows: number, from: number): string {
-  const nums = numbers(rows, from);
+  const nums = mixedNumbers(rows, from);
   const lines = ['name,phone,city'];
   nums.forEach((n, i) => lines.push(`"Person ${i}, Jr",${i % 17 === 5 ? 'n/a' : i % 11 === 3 ? (nums[0] as string) : n},City ${i}`));
   const path = join(dir, name);

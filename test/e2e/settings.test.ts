@@ -4,7 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { jsonl, requireBuiltCli, runCli, sandboxStats, tempDir, type CliResult } from './harness.js';
+import { jsonl, requireBuiltCli, runCliInProcess, type CliResult } from '../support/cli.js';
+import { sandboxStats } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
 
 const KEY = 'sk_test_SUPERSECRET_1234567890';
 const UNUSED_PORT_URL = 'http://127.0.0.1:1';
@@ -35,7 +37,7 @@ async function reached(kind: string, number: string): Promise<string[]> {
 function configDir() {
   const dir = tempDir('numintel-cfg-');
   const config = async (args: string[], stdin?: string) => {
-    const run = await runCli(['config', ...args], { env: { NUMINTEL_CONFIG_DIR: dir }, stdin });
+    const run = await runCliInProcess(['config', ...args], { env: { NUMINTEL_CONFIG_DIR: dir }, stdin });
     expect(run.code, run.stderr).toBe(0);
     return run;
   };
@@ -53,9 +55,9 @@ describe('base URL and API key precedence', () => {
     await config(['set', 'base-url', a.url]);
     await config(['set', 'api-key'], `${KEY}\n`);
     const [fromConfig, fromEnv, fromFlag] = await Promise.all([
-      runCli(['lrn', '12015550001'], { env: { NUMINTEL_CONFIG_DIR: dir } }),
-      runCli(['lrn', '12015550002'], { env: { NUMINTEL_CONFIG_DIR: dir, NUMINTEL_BASE_URL: b.url } }),
-      runCli(['lrn', '12015550003', '--base-url', c.url], { env: { NUMINTEL_CONFIG_DIR: dir, NUMINTEL_BASE_URL: b.url } }),
+      runCliInProcess(['lrn', '12015550001'], { env: { NUMINTEL_CONFIG_DIR: dir } }),
+      runCliInProcess(['lrn', '12015550002'], { env: { NUMINTEL_CONFIG_DIR: dir, NUMINTEL_BASE_URL: b.url } }),
+      runCliInProcess(['lrn', '12015550003', '--base-url', c.url], { env: { NUMINTEL_CONFIG_DIR: dir, NUMINTEL_BASE_URL: b.url } }),
     ]);
     for (const run of [fromConfig, fromEnv, fromFlag]) expectOk(run);
     expect(await reached('lrn', '12015550001')).toEqual(['a']);
@@ -69,10 +71,10 @@ describe('base URL and API key precedence', () => {
     await config(['set', '--profile', 'staging', 'base-url', b.url]);
     const env = { NUMINTEL_CONFIG_DIR: dir, NUMINTEL_API_KEY: KEY };
     const [flag, variable, both, unknown] = await Promise.all([
-      runCli(['cnam', '12015550011', '--profile', 'staging'], { env }),
-      runCli(['cnam', '12015550012'], { env: { ...env, NUMINTEL_PROFILE: 'staging' } }),
-      runCli(['cnam', '12015550013', '--profile', 'default'], { env: { ...env, NUMINTEL_PROFILE: 'staging' } }),
-      runCli(['cnam', '12015550014', '--profile', 'stagign'], { env }),
+      runCliInProcess(['cnam', '12015550011', '--profile', 'staging'], { env }),
+      runCliInProcess(['cnam', '12015550012'], { env: { ...env, NUMINTEL_PROFILE: 'staging' } }),
+      runCliInProcess(['cnam', '12015550013', '--profile', 'default'], { env: { ...env, NUMINTEL_PROFILE: 'staging' } }),
+      runCliInProcess(['cnam', '12015550014', '--profile', 'stagign'], { env }),
     ]);
     for (const run of [flag, variable, both]) expectOk(run);
     expect(await reached('cnam', '12015550011')).toEqual(['b']);
@@ -90,10 +92,10 @@ describe('base URL and API key precedence', () => {
     const env = { NUMINTEL_CONFIG_DIR: dir, NUMINTEL_BASE_URL: a.url };
     const wrongEnv = { ...env, NUMINTEL_API_KEY: 'sk_wrong_key_from_env_00000' };
     const [configOnly, fromEnv, fromFile, fromStdin] = await Promise.all([
-      runCli(['trust', '12015550021'], { env }),
-      runCli(['trust', '12015550022'], { env: { ...env, NUMINTEL_API_KEY: KEY } }),
-      runCli(['trust', '12015550023', '--api-key-file', keyFile], { env: wrongEnv }),
-      runCli(['trust', '12015550024', '12015550025', '--api-key-file', '-'], { env: wrongEnv, stdin: `${KEY}\n` }),
+      runCliInProcess(['trust', '12015550021'], { env }),
+      runCliInProcess(['trust', '12015550022'], { env: { ...env, NUMINTEL_API_KEY: KEY } }),
+      runCliInProcess(['trust', '12015550023', '--api-key-file', keyFile], { env: wrongEnv }),
+      runCliInProcess(['trust', '12015550024', '12015550025', '--api-key-file', '-'], { env: wrongEnv, stdin: `${KEY}\n` }),
     ]);
     expect(configOnly.code).toBe(3);
     expectOk(fromEnv);
@@ -104,8 +106,8 @@ describe('base URL and API key precedence', () => {
 
   it('--api-key-file - with the numbers also on stdin is a usage error, not a silent empty run', async () => {
     const [dash, none] = await Promise.all([
-      runCli(['lrn', '-i', '-', '--api-key-file', '-'], { env: { NUMINTEL_BASE_URL: a.url }, stdin: `${KEY}\n12015550123\n` }),
-      runCli(['lrn', '--api-key-file', '-'], { env: { NUMINTEL_BASE_URL: a.url }, stdin: `${KEY}\n` }),
+      runCliInProcess(['lrn', '-i', '-', '--api-key-file', '-'], { env: { NUMINTEL_BASE_URL: a.url }, stdin: `${KEY}\n12015550123\n` }),
+      runCliInProcess(['lrn', '--api-key-file', '-'], { env: { NUMINTEL_BASE_URL: a.url }, stdin: `${KEY}\n` }),
     ]);
     for (const run of [dash, none]) {
       expect(run.code).toBe(2);
@@ -122,9 +124,9 @@ describe('other settings follow the same precedence', () => {
     const env = { NUMINTEL_CONFIG_DIR: dir, NUMINTEL_API_KEY: KEY };
     const before = await Promise.all([a, b, c].map((s) => sandboxStats(s)));
     const runs = await Promise.all([
-      runCli(['lrn', '12015550031', '--base-url', a.url], { env }),
-      runCli(['lrn', '12015550032', '--base-url', b.url], { env: { ...env, NUMINTEL_TRANSPORT: 'rest' } }),
-      runCli(['lrn', '12015550033', '--base-url', c.url, '--transport', 'graphql'], { env: { ...env, NUMINTEL_TRANSPORT: 'rest' } }),
+      runCliInProcess(['lrn', '12015550031', '--base-url', a.url], { env }),
+      runCliInProcess(['lrn', '12015550032', '--base-url', b.url], { env: { ...env, NUMINTEL_TRANSPORT: 'rest' } }),
+      runCliInProcess(['lrn', '12015550033', '--base-url', c.url, '--transport', 'graphql'], { env: { ...env, NUMINTEL_TRANSPORT: 'rest' } }),
     ]);
     runs.forEach(expectOk);
     const after = await Promise.all([a, b, c].map((s) => sandboxStats(s)));
@@ -139,12 +141,12 @@ describe('other settings follow the same precedence', () => {
     const env = { NUMINTEL_CONFIG_DIR: dir, NUMINTEL_API_KEY: KEY, NUMINTEL_BASE_URL: a.url };
     const numbers = ['12015550041', '12015550042', '12015550043', '12015550044', '12015550045', '12015550046'];
     const [serial, parallel, noRetry, retried] = await Promise.all([
-      runCli(['lrn', '-v', ...numbers], { env }),
-      runCli(['lrn', '-v', '--concurrency', '3', ...numbers.map((n) => n.replace(/^1201/, '1202'))], { env }),
+      runCliInProcess(['lrn', '-v', ...numbers], { env }),
+      runCliInProcess(['lrn', '-v', '--concurrency', '3', ...numbers.map((n) => n.replace(/^1201/, '1202'))], { env }),
       // A closed port: every attempt fails at once, so the trace shows each attempt (the summary
       // counts none: nothing reached a service).
-      runCli(['lrn', '-v', '12015550047', '12015550048'], { env: { ...env, NUMINTEL_BASE_URL: UNUSED_PORT_URL } }),
-      runCli(['lrn', '-v', '12015550047', '12015550048', '--retries', '1'], { env: { ...env, NUMINTEL_BASE_URL: UNUSED_PORT_URL } }),
+      runCliInProcess(['lrn', '-v', '12015550047', '12015550048'], { env: { ...env, NUMINTEL_BASE_URL: UNUSED_PORT_URL } }),
+      runCliInProcess(['lrn', '-v', '12015550047', '12015550048', '--retries', '1'], { env: { ...env, NUMINTEL_BASE_URL: UNUSED_PORT_URL } }),
     ]);
     expectOk(serial);
     expectOk(parallel);
@@ -178,10 +180,10 @@ describe('setup errors stop the run before anything is sent (exit 2)', () => {
   it('no base URL, no key, or a plain-http remote base URL; --sandbox needs neither', async () => {
     const before = await sandboxStats(a);
     const [noUrl, noKey, plainHttp, sandbox] = await Promise.all([
-      runCli(['lrn', '12015550123'], { env: { NUMINTEL_API_KEY: KEY } }),
-      runCli(['lrn', '12015550123'], { env: { NUMINTEL_BASE_URL: a.url } }),
-      runCli(['lrn', '-v', '12015550123', '--base-url', 'http://numintel.example.invalid'], { env: { NUMINTEL_API_KEY: KEY } }),
-      runCli(['cnam', '--sandbox', '12015550123']),
+      runCliInProcess(['lrn', '12015550123'], { env: { NUMINTEL_API_KEY: KEY } }),
+      runCliInProcess(['lrn', '12015550123'], { env: { NUMINTEL_BASE_URL: a.url } }),
+      runCliInProcess(['lrn', '-v', '12015550123', '--base-url', 'http://numintel.example.invalid'], { env: { NUMINTEL_API_KEY: KEY } }),
+      runCliInProcess(['cnam', '--sandbox', '12015550123']),
     ]);
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toMatch(/base URL/);

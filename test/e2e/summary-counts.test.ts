@@ -5,8 +5,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, newRunStats, NumintelError, type RunStats } from '../../src/index.js';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { readSummary, requireBuiltCli, runCli, sandboxEnv, sandboxStats, tempDir } from './harness.js';
-import { numbers, writeList } from '../fixtures/e2e/support.js';
+import { readSummary, requireBuiltCli, runCliInProcess } from '../support/cli.js';
+import { sandboxEnv, sandboxStats } from '../support/sandbox.js';
+import { tempDir, writeList } from '../support/tmp.js';
+import { mixedNumbers } from '../support/numbers.js';
 
 const dir = tempDir('numintel-summary-e2e-');
 const opened: Sandbox[] = [];
@@ -23,7 +25,7 @@ async function sandbox(options: Partial<SandboxOptions> = {}): Promise<Sandbox> 
 
 /** `count` distinct numbers, then 20 repeats and 5 invalid ones: `count` lookups at most. */
 function input(name: string, from: number, count = 200): string {
-  const distinct = numbers(count, from);
+  const distinct = mixedNumbers(count, from);
   return writeList(dir, name, [...distinct, ...distinct.slice(0, 20), 'n/a', '555', '12', 'call me', '0000000000']);
 }
 
@@ -45,7 +47,7 @@ function expectRateOf(stderr: string, requests: number): void {
 describe.concurrent('the summary counts what the service saw', () => {
   it.each(['rest', 'graphql'] as const)('a clean run (%s): lookups sent = requests the service saw; duplicates and invalid numbers apart', async (transport) => {
     const sb = await sandbox();
-    const r = await runCli(['lrn', '-i', input(`clean-${transport}.txt`, 1000), '--transport', transport, '--rate', '0'], { env: sandboxEnv(sb) });
+    const r = await runCliInProcess(['lrn', '-i', input(`clean-${transport}.txt`, 1000), '--transport', transport, '--rate', '0'], { env: sandboxEnv(sb) });
     expect(r.code, r.stderr).toBe(4); // the invalid numbers
     const seen = await sandboxStats(sb);
     const summary = readSummary(r.stderr);
@@ -56,7 +58,7 @@ describe.concurrent('the summary counts what the service saw', () => {
 
   it('after a 402: the requests the service saw, not the rows read', async () => {
     const sb = await sandbox({ quota: 11 });
-    const r = await runCli(['lrn', '-i', input('quota.txt', 2000)], { env: sandboxEnv(sb) });
+    const r = await runCliInProcess(['lrn', '-i', input('quota.txt', 2000)], { env: sandboxEnv(sb) });
     expect(r.code, r.stderr).toBe(3);
     const seen = await sandboxStats(sb);
     expect(seen.paymentRequired).toBeGreaterThan(0);
@@ -69,7 +71,7 @@ describe.concurrent('the summary counts what the service saw', () => {
 
   it('after a 401: the refused requests, and a rate from them', async () => {
     const sb = await sandbox();
-    const r = await runCli(['cnam', '-i', input('refused.txt', 3000)], { env: { ...sandboxEnv(sb), NUMINTEL_API_KEY: 'sk_wrong_key_123456' } });
+    const r = await runCliInProcess(['cnam', '-i', input('refused.txt', 3000)], { env: { ...sandboxEnv(sb), NUMINTEL_API_KEY: 'sk_wrong_key_123456' } });
     expect(r.code, r.stderr).toBe(3);
     const seen = await sandboxStats(sb);
     expect(seen.unauthorized).toBe(seen.requests.total);
@@ -82,7 +84,7 @@ describe.concurrent('the summary counts what the service saw', () => {
 
   it('with retries (5xx and 429s): first tries and retries apart, together what the service saw', async () => {
     const sb = await sandbox({ failRate: 0.25, rate429: 0.15, seed: 7 });
-    const r = await runCli(['trust', '-i', input('retries.txt', 4000, 80), '--retries', '20', '--rate', '0'], { env: sandboxEnv(sb), timeoutMs: 60_000 });
+    const r = await runCliInProcess(['trust', '-i', input('retries.txt', 4000, 80), '--retries', '20', '--rate', '0'], { env: sandboxEnv(sb), timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(4); // the invalid numbers only
     const seen = await sandboxStats(sb);
     const summary = readSummary(r.stderr);
@@ -97,7 +99,7 @@ describe.concurrent('the summary counts what the service saw', () => {
   it('nothing reached a service that is not there: nothing sent, no retries', async () => {
     const gone = await startSandbox({ port: 0 });
     await gone.close();
-    const r = await runCli(['lrn', '-i', input('unreachable.txt', 4400, 5), '--retries', '2'], { env: sandboxEnv(gone), timeoutMs: 30_000 });
+    const r = await runCliInProcess(['lrn', '-i', input('unreachable.txt', 4400, 5), '--retries', '2'], { env: sandboxEnv(gone), timeoutMs: 30_000 });
     expect(r.code, r.stderr).toBe(4);
     // 5 numbers and their 5 repeats failed, none of them sent; 5 invalid.
     expect(readSummary(r.stderr)).toMatchObject({ rows: 15, lookups: 0, retries: 0, failed: 10, invalid: 5 });
@@ -121,7 +123,7 @@ describe.concurrent("the library's run stats count what the service saw", () => 
   }
 
   const list = (from: number) => {
-    const distinct = numbers(100, from);
+    const distinct = mixedNumbers(100, from);
     return [...distinct, ...distinct.slice(0, 10), 'n/a', '12'];
   };
 
@@ -147,7 +149,7 @@ describe.concurrent("the library's run stats count what the service saw", () => 
 
   it('with retries', async () => {
     const sb = await sandbox({ failRate: 0.3, seed: 11 });
-    const { stats, error } = await bulk(sb, sb.apiKey, numbers(100, 5600), 20);
+    const { stats, error } = await bulk(sb, sb.apiKey, mixedNumbers(100, 5600), 20);
     expect(error).toBeUndefined();
     expect(stats.retries).toBeGreaterThan(0);
     expect(stats.lookups).toBe(100);

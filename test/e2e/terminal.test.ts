@@ -1,14 +1,16 @@
 // The key prompt at a real terminal: the CLI runs in a pseudo-terminal made by util-linux
 // `script`, and the test types into it as a user would. What the terminal showed is captured, so
 // "the key is not echoed" is checked where echo would appear, not on a pipe.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { CLI, ROOT, cleanEnv, requireBuiltCli, runCli, sandboxStats, tempDir } from './harness.js';
+import { HAS_SCRIPT, CLI, ROOT, cleanEnv, requireBuiltCli, runCli } from '../support/cli.js';
+import { sandboxStats } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
+import { numbers } from '../support/numbers.js';
 
-const HAS_SCRIPT = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 const PROMPT = 'API key (input hidden): ';
 const KEY = 'sk_live_terminal_typed_9f8e7d6c';
 
@@ -146,7 +148,7 @@ describe.skipIf(!HAS_SCRIPT)(`the key prompt at a terminal${HAS_SCRIPT ? '' : ' 
     try {
       const dir = tempDir('numintel-tty-run-');
       const list = join(dir, 'numbers.txt');
-      writeFileSync(list, `${Array.from({ length: 50 }, (_, i) => `1201555${String(2000 + i)}`).join('\n')}\n`);
+      writeFileSync(list, `${numbers(50, 1000).join('\n')}\n`);
       const out = join(dir, 'out.csv');
       const term = inTerminal(['lrn', '-i', list, '-o', out, '--concurrency', '4', '--base-url', slow.url], { ...configEnv(), NUMINTEL_API_KEY: KEY });
       // The file opens with its header before any answer; then the four requests wait a minute.

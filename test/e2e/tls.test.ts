@@ -7,8 +7,11 @@ import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { startCli } from '../fixtures/e2e/support.js';
-import { jsonl, parseCsv, requireBuiltCli, restResult, runCli, sandboxEnv, sandboxStats, startTlsSandbox, tempDir, type CliResult } from './harness.js';
+import { startCli, jsonl, parseCsv, requireBuiltCli, runCli, type CliResult } from '../support/cli.js';
+import { restResult } from './harness.js';
+import { sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
+import { numbers } from '../support/numbers.js';
 
 const NUMBERS = ['12015550123', '13125550188', '14155550142'];
 const dir = tempDir('numintel-tls-e2e-');
@@ -131,7 +134,7 @@ describe('a certificate the client cannot trust', () => {
   const UNTRUSTED = /^numintel: TLS: the certificate of 127\.0\.0\.1:\d+ is not trusted \(self-signed certificate\); if this is a private CA, pass --ca-file <pem> or set NODE_EXTRA_CA_CERTS\n$/;
 
   it('stops every path at the first failure: one line, exit 2, no records, nothing reached the service', async () => {
-    const many = Array.from({ length: 200 }, (_, i) => `1201555${String(1000 + i)}`);
+    const many = numbers(200);
     const out = join(dir, 'untrusted.csv');
     const env = sandboxEnv(sb, { NODE_EXTRA_CA_CERTS: undefined });
     const before = await sandboxStats(sb);
@@ -154,7 +157,7 @@ describe('a certificate the client cannot trust', () => {
       const single = await runCli(['cnam', '--retries', '5', NUMBERS[0]!], { env });
       expect(single.code).toBe(2);
       expect(own.stats()).toMatchObject({ tlsFailures: 1, requests: { total: 0 } });
-      const many = Array.from({ length: 300 }, (_, i) => `1201555${String(2000 + i)}`);
+      const many = numbers(300, 1000);
       const bulk = await runCli(['cnam', '--retries', '5', '--concurrency', '4'], { env, stdin: many.join('\n') });
       expect(bulk.code).toBe(2);
       const failed = own.stats().tlsFailures - 1;

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { fileSandbox, hasStackTrace, jsonl, parseCsv, runCli, runShell, sandboxStats, tempDir, type CliResult, timeless } from './harness.js';
+import { fileSandbox, sandboxStats } from '../support/sandbox.js';
+import { hasStackTrace, jsonl, parseCsv, runCliInProcess, runShell, type CliResult, timeless } from '../support/cli.js';
+import { tempDir } from '../support/tmp.js';
 import { xlsx, zipOf } from '../pipeline/source/zip-fixture.js';
 
 const ctx = fileSandbox();
@@ -53,13 +55,13 @@ describe('-i and -o naming the same file', () => {
     ['with --resume', ['-i', 'leads.csv', '-o', './leads.csv', '--resume']],
     ['with an explicit format', ['-i', 'leads.csv', '-o', 'hard.csv', '-f', 'jsonl']],
   ])('%s: exit 2 before anything is written or sent, the input byte-identical', async (_, args) => {
-    const run = await nothingSent(() => runCli(['lrn', ...args], { cwd: dir, env: ctx.env }));
+    const run = await nothingSent(() => runCliInProcess(['lrn', ...args], { cwd: dir, env: ctx.env }));
     expectRefused(run, /^numintel: -i and -o name the same file \(.+\); writing the output would destroy the input, so write it to another file$/);
     expect(readFileSync(input, 'utf8')).toBe(CSV);
   });
 
   it('enrich with the file as its argument', async () => {
-    const run = await nothingSent(() => runCli(['enrich', 'leads.csv', '-o', 'link.csv'], { cwd: dir, env: ctx.env }));
+    const run = await nothingSent(() => runCliInProcess(['enrich', 'leads.csv', '-o', 'link.csv'], { cwd: dir, env: ctx.env }));
     expectRefused(run, /-i and -o name the same file/);
     expect(readFileSync(input, 'utf8')).toBe(CSV);
   });
@@ -81,7 +83,7 @@ describe('-i and -o naming the same file', () => {
 
   it('two different files with the same content are not the same file', async () => {
     writeFileSync(join(dir, 'copy.csv'), CSV);
-    const run = await runCli(['lrn', '-i', 'leads.csv', '-o', 'copy.csv'], { cwd: dir, env: ctx.env });
+    const run = await runCliInProcess(['lrn', '-i', 'leads.csv', '-o', 'copy.csv'], { cwd: dir, env: ctx.env });
     expect(run.code, run.stderr).toBe(0);
     expect(parseCsv(readFileSync(join(dir, 'copy.csv'), 'utf8'))).toHaveLength(NUMBERS.length + 1);
   });
@@ -102,18 +104,18 @@ describe('an -o that cannot be written', () => {
     // case that holds whoever runs the suite. Read-only where /sys is mounted so (containers).
     ['a file nobody may create', '/sys/numintel-out.csv', /^numintel: cannot write \/sys\/numintel-out\.csv: (permission denied|read-only file system)\b/],
   ])('%s: exit 2 with one line, nothing sent', async (_, out, message) => {
-    const run = await nothingSent(() => runCli(['lrn', '-i', 'list.txt', '-o', out], { cwd: dir, env: ctx.env }));
+    const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'list.txt', '-o', out], { cwd: dir, env: ctx.env }));
     expectRefused(run, message);
   });
 
   // Root ignores permission bits, so a read-only directory only refuses other users: skipped as root.
   it.skipIf(process.getuid?.() === 0)('a file in a read-only directory: exit 2 with one line, nothing sent', async () => {
-    const run = await nothingSent(() => runCli(['lrn', '-i', 'list.txt', '-o', join(readOnly, 'out.csv')], { cwd: dir, env: ctx.env }));
+    const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'list.txt', '-o', join(readOnly, 'out.csv')], { cwd: dir, env: ctx.env }));
     expectRefused(run, /^numintel: cannot write .+out\.csv: permission denied \(cannot create files in .+read-only\)$/);
   });
 
   it.skipIf(!existsSync('/dev/full'))('a full disk while writing the -o file: one line naming it, exit 2', async () => {
-    const run = await runCli(['lrn', '-i', 'list.txt', '-o', '/dev/full', '-q'], { cwd: dir, env: ctx.env });
+    const run = await runCliInProcess(['lrn', '-i', 'list.txt', '-o', '/dev/full', '-q'], { cwd: dir, env: ctx.env });
     expectRefused(run, /^numintel: cannot write \/dev\/full: no space left on device \(ENOSPC\)$/);
   });
 });
@@ -138,7 +140,7 @@ describe('the output format from the -o extension', () => {
   it('csv, tsv, json, jsonl and ndjson (any case) each as its name says, TSV with the CSV columns', async () => {
     const out = (name: string) => readFileSync(join(dir, name), 'utf8');
     const names = ['o.csv', 'o.tsv', 'o.json', 'o.jsonl', 'o.ndjson', 'O.TSV', 'o.Json'];
-    const runs = await Promise.all(names.map((name) => runCli(['lrn', '-i', 'leads.csv', '-o', name, '-q'], { cwd: dir, env: ctx.env })));
+    const runs = await Promise.all(names.map((name) => runCliInProcess(['lrn', '-i', 'leads.csv', '-o', name, '-q'], { cwd: dir, env: ctx.env })));
     for (const [i, run] of runs.entries()) expect(run.code, `${names[i]}: ${run.stderr}`).toBe(0);
     const csv = parseCsv(out('o.csv'));
     expect(csv[0]).toEqual(['name', 'phone', 'number', 'lrn', 'lrn_activated_at', 'error']);
@@ -155,13 +157,13 @@ describe('the output format from the -o extension', () => {
   });
 
   it('-f tsv on stdout is the same TSV', async () => {
-    const run = await runCli(['lrn', '-i', 'leads.csv', '-f', 'tsv', '-q'], { cwd: dir, env: ctx.env });
+    const run = await runCliInProcess(['lrn', '-i', 'leads.csv', '-f', 'tsv', '-q'], { cwd: dir, env: ctx.env });
     expect(run.code, run.stderr).toBe(0);
     expect(timeless(run.stdout)).toBe(timeless(readFileSync(join(dir, 'o.tsv'), 'utf8')));
   });
 
   it('a TSV output is a TSV input: read back, the same rows and columns plus the new ones', async () => {
-    const run = await runCli(['cnam', '-i', 'o.tsv', '-o', 'again.tsv', '-q'], { cwd: dir, env: ctx.env });
+    const run = await runCliInProcess(['cnam', '-i', 'o.tsv', '-o', 'again.tsv', '-q'], { cwd: dir, env: ctx.env });
     expect(run.code, run.stderr).toBe(0);
     const again = parse(readFileSync(join(dir, 'again.tsv'), 'utf8'), { delimiter: '\t' }) as string[][];
     expect(again[0]).toEqual(['name', 'phone', 'number', 'lrn', 'lrn_activated_at', 'error', 'numintel_number', 'cnam_number', 'cnam', 'numintel_error']);
@@ -169,13 +171,13 @@ describe('the output format from the -o extension', () => {
   });
 
   it.each(['out.xlsx', 'out.txt', 'out.csv.gz'])('%s without -f: exit 2 naming the known extensions and -f, no file, nothing sent', async (name) => {
-    const run = await nothingSent(() => runCli(['lrn', '-i', 'list.txt', '-o', name], { cwd: dir, env: ctx.env }));
+    const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'list.txt', '-o', name], { cwd: dir, env: ctx.env }));
     expectRefused(run, /^numintel: cannot tell the output format of .+: numintel writes \.csv \.tsv \.json \.jsonl \.ndjson files, not \.\w+; rename it, or give the format with -f \(table, json, jsonl, csv, tsv\)$/);
     expect(existsSync(join(dir, name))).toBe(false);
   });
 
   it('an unknown extension with -f writes that format', async () => {
-    const run = await runCli(['lrn', '-i', 'list.txt', '-o', 'out.txt', '-f', 'csv', '-q'], { cwd: dir, env: ctx.env });
+    const run = await runCliInProcess(['lrn', '-i', 'list.txt', '-o', 'out.txt', '-f', 'csv', '-q'], { cwd: dir, env: ctx.env });
     expect(run.code, run.stderr).toBe(0);
     expect(parseCsv(readFileSync(join(dir, 'out.txt'), 'utf8'))[0]).toEqual(['input', 'number', 'lrn', 'lrn_activated_at', 'error']);
   });
@@ -194,7 +196,7 @@ describe('an input that is no text', () => {
     ['a ZIP archive', ['-i', 'leads.zip'], /^numintel: cannot read leads\.zip: it looks like a ZIP archive; extract the CSV or list inside and pass that$/],
     ['a gzip file', ['-i', 'leads.csv.gz'], /^numintel: cannot read leads\.csv\.gz: it looks like a gzip-compressed file; decompress it first/],
   ])('%s: exit 2 saying what to do, nothing sent', async (_, args, message) => {
-    const run = await nothingSent(() => runCli(['lrn', ...args], { cwd: dir, env: ctx.env }));
+    const run = await nothingSent(() => runCliInProcess(['lrn', ...args], { cwd: dir, env: ctx.env }));
     expectRefused(run, message);
   });
 
@@ -205,7 +207,7 @@ describe('an input that is no text', () => {
 
   it('UTF-16 text with a byte-order mark (Excel "Unicode Text") is read like UTF-8', async () => {
     writeFileSync(join(dir, 'unicode.txt'), Buffer.from(`\ufeff${CSV.replaceAll(',', '\t')}`, 'utf16le'));
-    const run = await runCli(['lrn', '-i', 'unicode.txt', '-f', 'jsonl', '-q'], { cwd: dir, env: ctx.env });
+    const run = await runCliInProcess(['lrn', '-i', 'unicode.txt', '-f', 'jsonl', '-q'], { cwd: dir, env: ctx.env });
     expect(run.code, run.stderr).toBe(0);
     expect(jsonl(run.stdout).map((r) => [r.input, (r.row as Record<string, string>).name])).toEqual(NUMBERS.map((n, i) => [n, `contact ${i}`]));
   });
@@ -222,7 +224,7 @@ describe('--resume with the rows of another input', () => {
 
   /** The whole output of `input`, and the file an interrupted run left: its first `rows` rows. */
   async function interrupted(input: string, out: string, rows: number): Promise<string> {
-    const full = await runCli(['lrn', '-i', input, '-o', `full-${out}`, '-q'], { cwd: dir, env: ctx.env });
+    const full = await runCliInProcess(['lrn', '-i', input, '-o', `full-${out}`, '-q'], { cwd: dir, env: ctx.env });
     expect(full.code, full.stderr).toBe(0);
     const whole = readFileSync(join(dir, `full-${out}`), 'utf8');
     const header = out.endsWith('.jsonl') ? 0 : 1;
@@ -239,13 +241,13 @@ describe('--resume with the rows of another input', () => {
   ])('%s: another input is refused (exit 2, first differing row named), file byte-identical; the right one resumes', async (_, right, wrong, out, message) => {
     const whole = await interrupted(right, out, 3);
     const before = readFileSync(join(dir, out));
-    const refused = await nothingSent(() => runCli(['lrn', '-i', wrong, '-o', out, '--resume'], { cwd: dir, env: ctx.env }));
+    const refused = await nothingSent(() => runCliInProcess(['lrn', '-i', wrong, '-o', out, '--resume'], { cwd: dir, env: ctx.env }));
     expectRefused(refused, new RegExp(`^numintel: cannot resume ${out.replace('.', '\\.')}: ${message.source}`), 2);
     expect(refused.stderr).toMatch(/\nresume with the input of the interrupted run, or write to a new file\n$/);
     expect(readFileSync(join(dir, out)).equals(before)).toBe(true);
 
     const sent = await requests();
-    const resumed = await runCli(['lrn', '-i', right, '-o', out, '--resume', '-q'], { cwd: dir, env: ctx.env });
+    const resumed = await runCliInProcess(['lrn', '-i', right, '-o', out, '--resume', '-q'], { cwd: dir, env: ctx.env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(timeless(readFileSync(join(dir, out), 'utf8'))).toBe(timeless(whole));
     // Only the rows the file did not hold were looked up.
@@ -255,7 +257,7 @@ describe('--resume with the rows of another input', () => {
   it('a file with more rows than the input: exit 2, file byte-identical', async () => {
     await interrupted('a.txt', 'long.jsonl', NUMBERS.length);
     const before = readFileSync(join(dir, 'long.jsonl'));
-    const run = await nothingSent(() => runCli(['lrn', '-i', 'short.txt', '-o', 'long.jsonl', '--resume'], { cwd: dir, env: ctx.env }));
+    const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'short.txt', '-o', 'long.jsonl', '--resume'], { cwd: dir, env: ctx.env }));
     expectRefused(run, /^numintel: cannot resume long\.jsonl: it holds 5 rows, but the input has only 2$/, 2);
     expect(readFileSync(join(dir, 'long.jsonl')).equals(before)).toBe(true);
   });

@@ -1,21 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LookupCache } from '../../src/pipeline/dedup/dedup.js';
 import { cacheKey } from '../../src/store/answer-store.js';
 import { NumberIndex } from '../../src/pipeline/dedup/number-index.js';
 import { SpillStore } from '../../src/pipeline/dedup/spill-store.js';
+import { tempDir } from '../support/tmp.js';
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'numintel-store-test-'));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 describe('NumberIndex', () => {
   it('maps many phone-number keys exactly, through several growths', () => {

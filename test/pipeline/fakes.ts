@@ -1,5 +1,7 @@
-// Fakes for the runner's world: a virtual clock and a scripted transport that records every call.
+// Fakes for the runner's world: a scripted transport that records every call, on virtual time
+// (test/support/clock.ts).
 import type { Clock } from '../../src/core/clock.js';
+import { FakeClock } from '../support/clock.js';
 import { LRN, type LookupDescriptor, type LookupKind, type LookupOptions } from '../../src/core/lookups.js';
 import type { LookupError, LookupErrorCode, OutputRecord, Result } from '../../src/core/records.js';
 import { newRunStats, type RunStats, type SourceItem } from '../../src/core/run.js';
@@ -7,89 +9,6 @@ import { runPipeline, type RunDeps, type RunOutcome, type RunPlan } from '../../
 import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
 import type { Attempt, RateInfo, Transport } from '../../src/core/transport.js';
 import { prng } from '../../src/core/prng.js';
-
-interface Timer {
-  at: number;
-  seq: number;
-  resolve: () => void;
-}
-
-/**
- * Virtual time. `sleep` resolves when time passes its deadline: by `advance(ms)`, or, with `auto`,
- * by jumping to the earliest deadline whenever the program has nothing else to do (no pending
- * microtasks: checked on setImmediate, since fakes do no real I/O).
- */
-export class FakeClock implements Clock {
-  private t: number;
-  private seq = 0;
-  private timers: Timer[] = [];
-  private checking = false;
-  fired = 0;
-
-  constructor(start = 1_700_000_000_000, private readonly auto = true) {
-    this.t = start;
-  }
-
-  now(): number {
-    return this.t;
-  }
-
-  get pending(): number {
-    return this.timers.length;
-  }
-
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const timer: Timer = { at: this.t + Math.max(0, ms), seq: this.seq++, resolve: () => {} };
-      const onAbort = () => {
-        this.timers = this.timers.filter((x) => x !== timer);
-        reject(signal?.reason);
-      };
-      timer.resolve = () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.timers.push(timer);
-      this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
-      if (this.auto) this.scheduleCheck();
-    });
-  }
-
-  /** Moves time forward by `ms`, firing due timers in order and letting each one's work settle. */
-  async advance(ms: number): Promise<void> {
-    const end = this.t + ms;
-    await idle();
-    for (let next = this.timers[0]; next && next.at <= end; next = this.timers[0]) {
-      this.fire();
-      await idle();
-    }
-    this.t = end;
-  }
-
-  private fire(): void {
-    const timer = this.timers.shift();
-    if (!timer) return;
-    this.t = Math.max(this.t, timer.at);
-    this.fired += 1;
-    timer.resolve();
-  }
-
-  private scheduleCheck(): void {
-    if (this.checking) return;
-    this.checking = true;
-    setImmediate(() => {
-      this.checking = false;
-      if (this.timers.length === 0) return;
-      this.fire();
-      this.scheduleCheck();
-    });
-  }
-}
-
-/** Resolves once every pending microtask (and promise chain) has run. */
-export const idle = () => new Promise<void>((r) => setImmediate(r));
 
 export interface Call {
   readonly kind: LookupKind;
@@ -188,13 +107,6 @@ export function source(inputs: readonly string[], rows?: (i: number) => Record<s
   };
   return src;
 }
-
-/** `n` distinct valid numbers: 1201555xxxx. */
-export function numbers(n: number, from = 0): string[] {
-  return Array.from({ length: n }, (_, i) => `1201555${String(1000 + from + i).padStart(4, '0')}`);
-}
-
-
 
 export interface Harness {
   readonly clock: FakeClock;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { runPipeline } from '../../src/pipeline/runner.js';
 import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
 import { LRN } from '../../src/core/lookups.js';
-import { harness, numbers, refused, runAll, serverError, source } from './fakes.js';
+import { harness, refused, runAll, serverError, source } from './fakes.js';
+import { numbers } from '../support/numbers.js';
 import { prng } from '../../src/core/prng.js';
 
 const plan = { mode: 'single', lookups: [LRN], options: {}, validate: true } as const;

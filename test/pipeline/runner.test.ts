@@ -3,7 +3,9 @@ import { CNAM, LRN, TRUST } from '../../src/core/lookups.js';
 import type { EnrichRecord, LookupRecord } from '../../src/core/records.js';
 import { runPipeline } from '../../src/pipeline/runner.js';
 import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
-import { harness, idle, invalid, numbers, ok, runAll, source } from './fakes.js';
+import { harness, invalid, ok, runAll, source } from './fakes.js';
+import { idle } from '../support/clock.js';
+import { numbers } from '../support/numbers.js';
 import { prng } from '../../src/core/prng.js';
 
 describe('runner: order and completeness', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { maskSecret } from '../../src/core/secret.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { gql, lrn, post, sandbox } from './helpers.js';
+import { gql, lrn, post } from './helpers.js';
+import { sandbox } from '../support/sandbox.js';
 
 const admin = async (url: string, path: string, body?: unknown, method = 'POST') => {
   const res = await fetch(`${url}${path}`, {

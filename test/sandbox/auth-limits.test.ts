@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cnam, gql, lrn, numbers, sandbox, trust } from './helpers.js';
+import { cnam, gql, lrn, trust } from './helpers.js';
+import { numbersIn } from '../support/numbers.js';
+import { sandbox } from '../support/sandbox.js';
 
 describe('authentication', () => {
   it('refuses missing, malformed, unknown and revoked keys with 401 and WWW-Authenticate', async () => {
@@ -46,7 +48,7 @@ describe('authentication', () => {
 describe('rate limits', () => {
   it('LRN: limit per second, Reset in seconds, 429 with retry_after', async () => {
     const sb = await sandbox({ limits: { lrn: 5, cnam: 0, trust: 0 } });
-    const replies = await Promise.all(numbers('212', 12).map((n) => lrn(sb, { phone_number: n })));
+    const replies = await Promise.all(numbersIn('212', 12).map((n) => lrn(sb, { phone_number: n })));
     const limited = replies.filter((r) => r.status === 429);
     const ok = replies.filter((r) => r.status === 200);
     // Bursts may straddle a second boundary, so up to two windows' worth can pass.
@@ -73,8 +75,8 @@ describe('rate limits', () => {
   it('CNAM and trust: Reset is a Unix timestamp and 429 bodies keep their dialect', async () => {
     const sb = await sandbox({ limits: { lrn: 0, cnam: 3, trust: 3 } });
     const now = Math.floor(Date.now() / 1000);
-    const c = await Promise.all(numbers('415', 8).map((n) => cnam(sb, { phone_number: n })));
-    const t = await Promise.all(numbers('415', 8).map((n) => trust(sb, { phone_number: n })));
+    const c = await Promise.all(numbersIn('415', 8).map((n) => cnam(sb, { phone_number: n })));
+    const t = await Promise.all(numbersIn('415', 8).map((n) => trust(sb, { phone_number: n })));
     for (const r of [...c, ...t]) {
       const reset = Number(r.headers.get('x-ratelimit-reset'));
       expect(reset).toBeGreaterThan(1e9);
@@ -102,7 +104,7 @@ describe('rate limits', () => {
 
   it('0 means unlimited and then sends no rate headers', async () => {
     const sb = await sandbox({ limits: { lrn: 0, cnam: 0, trust: 0 } });
-    const replies = await Promise.all(numbers('212', 30).map((n) => lrn(sb, { phone_number: n })));
+    const replies = await Promise.all(numbersIn('212', 30).map((n) => lrn(sb, { phone_number: n })));
     for (const r of replies) {
       expect(r.status).toBe(200);
       expect(r.headers.get('x-ratelimit-limit')).toBeNull();

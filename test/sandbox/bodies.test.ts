@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { lrn, post, sandbox } from './helpers.js';
+import { lrn, post } from './helpers.js';
+import { sandbox } from '../support/sandbox.js';
 
 /** Raw HTTP exchange, for bodies fetch would not send. */
 function raw(url: string, text: string): Promise<string> {

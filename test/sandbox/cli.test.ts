@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { generate } from 'selfsigned';
@@ -9,6 +8,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { NumintelError } from '../../src/core/errors.js';
 import { sandboxCommand } from '../../src/cli/sandbox-command.js';
 import type { World } from '../../src/cli/world.js';
+import { tempDir } from '../support/tmp.js';
 
 function fakeWorld() {
   const stdout = new PassThrough();
@@ -120,24 +120,20 @@ describe('numintel sandbox', () => {
   });
 
   it('--tls-cert and --tls-key serve the given files; one without the other, or a file without PEM, is a usage error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'numintel-sandbox-tls-'));
-    try {
-      const pems = await generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec', algorithm: 'sha256' });
-      writeFileSync(join(dir, 'cert.pem'), pems.cert);
-      writeFileSync(join(dir, 'key.pem'), pems.private);
-      const { world, out, abort } = fakeWorld();
-      const run = sandboxCommand(world).parseAsync(['--port', '0', '--tls-cert', join(dir, 'cert.pem'), '--tls-key', join(dir, 'key.pem')], { from: 'user' });
-      await until(() => out.join('').split('\n').length > 2);
-      expect(out.join('')).toMatch(/listening on https:\/\/127\.0\.0\.1:\d+ .*\nnumintel sandbox certificate: .*cert\.pem /);
-      abort();
-      await run;
-      for (const args of [['--tls-cert', join(dir, 'cert.pem')], ['--tls-cert', join(dir, 'key.pem'), '--tls-key', join(dir, 'key.pem')], ['--tls-cert', join(dir, 'none.pem'), '--tls-key', join(dir, 'key.pem')]]) {
-        const err = await sandboxCommand(fakeWorld().world).exitOverride().parseAsync(['--port', '0', ...args], { from: 'user' }).catch((e: unknown) => e);
-        expect(err, args.join(' ')).toBeInstanceOf(NumintelError);
-        expect((err as NumintelError).kind).toBe('usage');
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    const dir = tempDir('numintel-sandbox-tls-');
+    const pems = await generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec', algorithm: 'sha256' });
+    writeFileSync(join(dir, 'cert.pem'), pems.cert);
+    writeFileSync(join(dir, 'key.pem'), pems.private);
+    const { world, out, abort } = fakeWorld();
+    const run = sandboxCommand(world).parseAsync(['--port', '0', '--tls-cert', join(dir, 'cert.pem'), '--tls-key', join(dir, 'key.pem')], { from: 'user' });
+    await until(() => out.join('').split('\n').length > 2);
+    expect(out.join('')).toMatch(/listening on https:\/\/127\.0\.0\.1:\d+ .*\nnumintel sandbox certificate: .*cert\.pem /);
+    abort();
+    await run;
+    for (const args of [['--tls-cert', join(dir, 'cert.pem')], ['--tls-cert', join(dir, 'key.pem'), '--tls-key', join(dir, 'key.pem')], ['--tls-cert', join(dir, 'none.pem'), '--tls-key', join(dir, 'key.pem')]]) {
+      const err = await sandboxCommand(fakeWorld().world).exitOverride().parseAsync(['--port', '0', ...args], { from: 'user' }).catch((e: unknown) => e);
+      expect(err, args.join(' ')).toBeInstanceOf(NumintelError);
+      expect((err as NumintelError).kind).toBe('usage');
     }
   });
 

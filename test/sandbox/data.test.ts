@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { cnamResult, lrnResult, spamClass, subject, trustResult } from '../../src/sandbox/data.js';
 import { seedValue } from '../../src/sandbox/hash.js';
 import { AREA_CODES } from '../../src/sandbox/npa-table.js';
-import { cnam, lrn, numbers, sandbox, trust } from './helpers.js';
+import { cnam, lrn, trust } from './helpers.js';
+import { numbersIn } from '../support/numbers.js';
+import { sandbox } from '../support/sandbox.js';
 
 const SEED = seedValue(0);
-const sample = (npa: string, count: number) => numbers(npa, count).map((n, i) => `${n.slice(0, 5)}${String((i * 7919) % 100000).padStart(5, '0')}`.slice(0, 11));
+const sample = (npa: string, count: number) => numbersIn(npa, count).map((n, i) => `${n.slice(0, 5)}${String((i * 7919) % 100000).padStart(5, '0')}`.slice(0, 11));
 
 describe('synthetic data', () => {
   it('is the same across restarts and changes with the seed', async () => {

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { cnam, gql, lrn, sandbox, trust } from './helpers.js';
+import { cnam, gql, lrn, trust } from './helpers.js';
+import { sandbox } from '../support/sandbox.js';
+import { numbersIn } from '../support/numbers.js';
 
 describe('fault injection', () => {
   it('failRate answers 500/502/503 with a short JSON body in the endpoint dialect', async () => {
     const sb = await sandbox({ failRate: 1 });
     const replies = [
-      ...(await Promise.all(Array.from({ length: 12 }, (_, i) => lrn(sb, { phone_number: `1212555${String(i).padStart(4, '0')}` })))),
+      ...(await Promise.all(numbersIn('212', 12).map((n) => lrn(sb, { phone_number: n })))),
       await cnam(sb, { phone_number: '12125550123' }),
       await trust(sb, { phone_number: '12125550123' }),
       await gql(sb, '{ lookupLrn(phoneNumber: "12125550123") { lrn } }'),

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildLookupSchema } from '../../src/sandbox/index.js';
 import { SPEC_SCHEMA } from '../api/graphql-spec-schema.js';
 import { schemaOutline } from '../e2e/graphql-support.js';
-import { cnam, gql, lrn, post, sandbox, trust } from './helpers.js';
+import { cnam, gql, lrn, post, trust } from './helpers.js';
+import { sandbox } from '../support/sandbox.js';
 
 const LRN_Q = `query($n: String!, $e: Boolean, $m: Boolean) {
   lookupLrn(phoneNumber: $n, includeEnhancedLrn: $e, includeMessaging: $m) {

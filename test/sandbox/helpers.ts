@@ -1,6 +1,5 @@
-// Small fetch wrappers for talking to a sandbox under test.
-import { afterEach } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+// Small fetch wrappers for talking to a sandbox under test (started by test/support/sandbox.ts).
+import type { Sandbox } from '../../src/sandbox/index.js';
 
 export interface Reply {
   status: number;
@@ -8,19 +7,6 @@ export interface Reply {
   text: string;
   json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
-
-const open: Sandbox[] = [];
-
-/** A sandbox on port 0 that is closed after the test. */
-export async function sandbox(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
-  const sb = await startSandbox({ port: 0, ...options });
-  open.push(sb);
-  return sb;
-}
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((sb) => sb.close()));
-});
 
 export interface PostOptions {
   key?: string | null;
@@ -53,8 +39,3 @@ export const cnam = (sb: Sandbox, body: Record<string, unknown>, opts?: PostOpti
 export const trust = (sb: Sandbox, body: Record<string, unknown>, opts?: PostOptions) => post(sb, '/api/v1/trust', body, opts);
 export const gql = (sb: Sandbox, query: string, variables?: Record<string, unknown>, opts?: PostOptions) =>
   post(sb, '/graphql', variables ? { query, variables } : { query }, opts);
-
-/** Distinct valid numbers in one area code. */
-export function numbers(npa: string, count: number, start = 0): string[] {
-  return Array.from({ length: count }, (_, i) => `1${npa}555${String(start + i).padStart(4, '0')}`);
-}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cnam, lrn, post, sandbox, trust } from './helpers.js';
+import { cnam, lrn, post, trust } from './helpers.js';
+import { sandbox } from '../support/sandbox.js';
 
 describe('REST lookups', () => {
   it('LRN answers at top level with only lrn and lrn_activated_at by default', async () => {

@@ -1,19 +1,15 @@
 // The sandbox's rate windows over HTTP with a clock the test steps: window length, one budget
 // shared by every lookup, and the busiest window in its stats.
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
+import type { SandboxOptions } from '../../src/sandbox/index.js';
+import { steppedClock } from '../support/clock.js';
+import { sandbox } from '../support/sandbox.js';
 import { cnam, lrn, trust } from './helpers.js';
 
-const started: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((s) => s.close()));
-});
-
 async function stepped(options: Partial<SandboxOptions>) {
-  let t = 1_700_000_020_000; // 40 s into a minute
-  const sb = await startSandbox({ port: 0, ...options }, { now: () => t });
-  started.push(sb);
-  return { sb, advance: (ms: number) => void (t += ms) };
+  const clock = steppedClock(1_700_000_020_000); // 40 s into a minute
+  const sb = await sandbox(options, clock);
+  return { sb, advance: clock.advance };
 }
 
 const body = (i: number) => ({ phone_number: `1212555${String(1000 + i)}` });

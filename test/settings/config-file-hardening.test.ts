@@ -7,7 +7,7 @@ import { NumintelError } from '../../src/core/errors.js';
 import { loadConfig, saveConfig, withValue } from '../../src/settings/config-file.js';
 import { makeDirs } from '../../src/settings/make-dirs.js';
 import { runInProcess } from '../support/world.js';
-import { useTempDirs } from './temp-dir.js';
+import { useTempDirs } from '../support/tmp.js';
 
 const tempDir = useTempDirs();
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NumintelError } from '../../src/core/errors.js';
 import { loadConfig, saveConfig, withValue } from '../../src/settings/config-file.js';
-import { useTempDirs } from './temp-dir.js';
+import { useTempDirs } from '../support/tmp.js';
 
 const tempDir = useTempDirs();
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777;

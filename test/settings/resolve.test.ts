@@ -6,7 +6,7 @@ import { NumintelError } from '../../src/core/errors.js';
 import { saveConfig } from '../../src/settings/config-file.js';
 import { requireApiKey, requireBaseUrl, resolveSettings, type ResolveInput } from '../../src/settings/resolve.js';
 import { apiKeyFileReader } from '../../src/settings/secret-input.js';
-import { useTempDirs } from './temp-dir.js';
+import { useTempDirs } from '../support/tmp.js';
 
 const tempDir = useTempDirs();
 

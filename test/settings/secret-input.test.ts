@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { apiKeyFileReader, readHiddenLine, readSecretStream, trimOneNewline } from '../../src/settings/secret-input.js';
-import { useTempDirs } from './temp-dir.js';
+import { useTempDirs } from '../support/tmp.js';
 
 const tempDir = useTempDirs();
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { LmdbAnswerStore } from '../../src/store/lmdb-store.js';
-import { useTempDirs } from '../settings/temp-dir.js';
+import { useTempDirs } from '../support/tmp.js';
 
 const tempDir = useTempDirs();
 const CHILD = join(import.meta.dirname, 'fixtures', 'cache-child.mjs');

@@ -3,12 +3,12 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../src/core/clock.js';
+import { steppedClock } from '../support/clock.js';
 import { LmdbAnswerStore, type LmdbStoreOptions } from '../../src/store/lmdb-store.js';
 import { openAnswerStore } from '../../src/store/open.js';
 import { NO_STORE } from '../../src/store/answer-store.js';
 import { parseMaxAge } from '../../src/settings/max-age.js';
-import { useTempDirs } from '../settings/temp-dir.js';
+import { useTempDirs } from '../support/tmp.js';
 
 const tempDir = useTempDirs();
 const HOUR = 3_600_000;
@@ -16,9 +16,8 @@ const T0 = Date.UTC(2026, 0, 1);
 const DAY = 24 * HOUR;
 
 function fakeClock(start = T0) {
-  let now = start;
-  const clock: Clock = { now: () => now, sleep: async () => {} };
-  return { clock, advance: (ms: number) => void (now += ms) };
+  const clock = steppedClock(start);
+  return { clock, advance: clock.advance };
 }
 
 async function openStore(dir: string, extra: Partial<LmdbStoreOptions> = {}) {

@@ -1,15 +1,13 @@
 // A World for running commands in-process (as cli/cli's iostreams.Test()): captured stdout and
 // stderr that tests flip between terminal and pipe, a given environment and stdin, and an
 // interrupt the test can fire.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { afterAll } from 'vitest';
 import { systemClock, type Clock } from '../../src/core/clock.js';
 import { runProgram } from '../../src/cli/main.js';
 import type { ProgramHooks } from '../../src/cli/program.js';
 import type { InStream, OutStream, World } from '../../src/cli/world.js';
+import { tempDir } from './tmp.js';
 
 export interface TestWorldOptions {
   stdoutTTY?: boolean;
@@ -20,6 +18,8 @@ export interface TestWorldOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
   cwd?: string;
+  /** The home directory (default: a fresh one, removed after the test file). */
+  home?: string;
   clock?: Clock;
 }
 
@@ -30,12 +30,6 @@ export interface TestWorld {
   /** Fires the world's interrupt, as a first Ctrl-C would. */
   interrupt(): void;
 }
-
-// Every home testWorld makes, removed once the test file that made it is done.
-const homes: string[] = [];
-afterAll(() => {
-  for (const dir of homes.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 function capture(tty: boolean, columns?: number): { stream: OutStream; text: () => string } {
   let text = '';
@@ -54,8 +48,8 @@ function capture(tty: boolean, columns?: number): { stream: OutStream; text: () 
 
 /** A fresh world: a private home and config directory, an empty environment unless given one. */
 export function testWorld(opts: TestWorldOptions = {}): TestWorld {
-  const home = mkdtempSync(join(tmpdir(), 'numintel-world-'));
-  homes.push(home);
+  // A private home, removed once the test file that made it is done.
+  const home = opts.home ?? tempDir('numintel-world-');
   const out = capture(opts.stdoutTTY ?? false, opts.columns);
   const err = capture(opts.stderrTTY ?? false);
   const controller = new AbortController();

@@ -3,7 +3,8 @@ import { CNAM, LRN } from '../../../src/core/lookups.js';
 import type { LookupRecord } from '../../../src/core/records.js';
 import { LookupCache } from '../../../src/pipeline/dedup/dedup.js';
 import { cacheKey, type CacheKey, type Finished, type RunDedup } from '../../../src/store/answer-store.js';
-import { harness, invalid, numbers, ok, runAll, serverError } from '../fakes.js';
+import { harness, invalid, ok, runAll, serverError } from '../fakes.js';
+import { numbers } from '../../support/numbers.js';
 
 describe('dedup: never pay twice', () => {
   it('concurrent duplicates share one request', async () => {

@@ -9,7 +9,8 @@ import { ConcurrencyGate } from '../../../src/pipeline/dispatch/gate.js';
 import { Session } from '../../../src/pipeline/session.js';
 import { newLookupCache } from '../../../src/pipeline/dedup/dedup.js';
 import { MemoryAnswerStore, NO_STORE } from '../../../src/store/answer-store.js';
-import { harness, numbers, runAll, type Harness } from '../fakes.js';
+import { harness, runAll, type Harness } from '../fakes.js';
+import { numbers } from '../../support/numbers.js';
 
 /** A second run on the same fakes: its own stats, the same transport and clock. */
 const beside = (h: Harness): Harness => ({ ...h, stats: newRunStats(h.clock.now()) });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CNAM, LRN, TRUST, type LookupKind } from '../../../src/core/lookups.js';
 import { RateLimiter } from '../../../src/pipeline/dispatch/rate-limiter.js';
 import type { Attempt } from '../../../src/core/transport.js';
-import { harness, numbers, ok, runAll, tooMany, type Call } from '../fakes.js';
+import { harness, ok, runAll, tooMany, type Call } from '../fakes.js';
+import { numbers } from '../../support/numbers.js';
 
 /** The most requests in any one-second interval [t, t+1000). */
 function busiestSecond(times: number[]): number {

@@ -8,7 +8,9 @@ import { prng } from '../../../src/core/prng.js';
 import { Pacer, pacerFor } from '../../../src/pipeline/dispatch/pacer.js';
 import { runPipeline, type RunDeps } from '../../../src/pipeline/runner.js';
 import { newLookupCache } from '../../../src/pipeline/dedup/dedup.js';
-import { FakeClock, numbers, source } from '../fakes.js';
+import { source } from '../fakes.js';
+import { FakeClock } from '../../support/clock.js';
+import { numbers } from '../../support/numbers.js';
 import { FakeService, ServiceTransport, type ServiceShape } from '../fake-service.js';
 
 interface Scenario {

@@ -5,7 +5,8 @@ import type { LookupRecord } from '../../../src/core/records.js';
 import { decideRetry, formatWait, isTransient, TRANSIENT } from '../../../src/pipeline/dispatch/retry.js';
 import { stopFailure } from '../../../src/pipeline/stop.js';
 import { CircuitBreaker } from '../../../src/pipeline/dispatch/breaker.js';
-import { harness, httpError, invalid, numbers, ok, refused, runAll, serverError, tooMany } from '../fakes.js';
+import { harness, httpError, invalid, ok, refused, runAll, serverError, tooMany } from '../fakes.js';
+import { numbers } from '../../support/numbers.js';
 
 const policy = { retries: 3, maxWaitMs: 300_000, random: () => 0.5 };
 const NOW = 1_700_000_000_000;

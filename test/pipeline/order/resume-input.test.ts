@@ -1,10 +1,9 @@
 // --resume's check that the rows already written came from this input: files written by the real
 // sinks (csv, tsv, jsonl; list and CSV input), compared with the input's first rows as the real
 // source reads them.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LRN } from '../../../src/core/lookups.js';
 import type { OutputRecord } from '../../../src/core/records.js';
 import type { SourceItem } from '../../../src/core/run.js';
@@ -13,12 +12,9 @@ import { checkResumedInput, inspectOutputForResume, type ResumableFormat } from 
 import { openSource } from '../../../src/pipeline/source/source.js';
 import { Collect, ok } from '../../output/helpers.js';
 import { collect, io, usageFailure } from '../source/helpers.js';
+import { tempDir } from '../../support/tmp.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'numintel-resume-input-'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
+const dir = tempDir('numintel-resume-input-');
 
 const FORMATS: ResumableFormat[] = ['csv', 'tsv', 'jsonl'];
 const RESULT = { lrn: '12015550000', lrn_activated_at: '2021-09-01T00:00:00+00:00' };

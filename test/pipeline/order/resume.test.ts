@@ -1,17 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NumintelError } from '../../../src/core/errors.js';
 import { inspectOutputForResume, truncateForResume } from '../../../src/pipeline/order/resume.js';
+import { tempDir } from '../../support/tmp.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'numintel-resume-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDir('numintel-resume-');
 
 async function file(name: string, content: string | Buffer): Promise<string> {
   const path = join(dir, name);

@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openSource, type SourceSpec } from '../../../src/pipeline/source/source.js';
 import { collect, inputs, io, pipedStdin, usageFailure } from './helpers.js';
+import { tempDir } from '../../support/tmp.js';
 
 const fromFile = (input: string, more: Partial<SourceSpec> = {}) => openSource({ args: [], input, ...more }, io());
 const fromStdin = (text: string, more: Partial<SourceSpec> = {}) => openSource({ args: [], ...more }, io({ stdin: pipedStdin(text) }));
@@ -226,13 +226,10 @@ describe('a large file', () => {
   let dir: string;
   const ROWS = 200_000;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'numintel-csv-'));
+    dir = tempDir('numintel-csv-');
     const lines = ['id,name,phone'];
     for (let i = 0; i < ROWS; i++) lines.push(`${i},"Name ${i}, Jr",201555${String(i % 10_000).padStart(4, '0')}`);
     await writeFile(join(dir, 'big.csv'), `${lines.join('\n')}\n`);
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('streams: the first item comes before the file is read, every row comes once, in order', async () => {

@@ -1,15 +1,15 @@
 // What an input's first bytes say: text (UTF-8, or UTF-16 decoded to it) or a file that is no input
 // at all, refused with what to do. Through openSource too, so a list, a CSV and stdin all get it.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openSource } from '../../../src/pipeline/source/source.js';
 import { sniffInput, textInput } from '../../../src/pipeline/source/sniff.js';
 import { collect, inputs, io, usageFailure } from './helpers.js';
 import { xlsx, zipOf } from './zip-fixture.js';
+import { tempDir } from '../../support/tmp.js';
 
 const refusal = (bytes: Buffer) => {
   const sniffed = sniffInput(bytes);
@@ -91,10 +91,9 @@ describe('textInput', () => {
 
 describe('openSource refuses what is no text', () => {
   let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'numintel-sniff-'));
+  beforeAll(() => {
+    dir = tempDir('numintel-sniff-');
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('an XLSX given with -i, naming the file and what to do', async () => {
     await writeFile(join(dir, 'leads.xlsx'), xlsx());

@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openSource } from '../../../src/pipeline/source/source.js';
 import { collect, FIXTURES, inputs, io, pipedStdin, terminalStdin, usageFailure } from './helpers.js';
+import { tempDir } from '../../support/tmp.js';
 
 describe('where numbers come from', () => {
   it('takes arguments first, in order, and counts them', async () => {
@@ -157,11 +157,8 @@ describe('unreadable input', () => {
 
 describe('total', () => {
   let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'numintel-source-'));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
+  beforeAll(() => {
+    dir = tempDir('numintel-source-');
   });
 
   it('counts list entries of a regular file', async () => {

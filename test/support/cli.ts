@@ -1,0 +1,224 @@
+// Runs the real CLI (bin/numintel.js, built) as a child process with a clean environment: to the
+// end (runCli, runShell) or steered by the test (startCli: stdin, signals, kill). Also readers of
+// what the CLI printed. In-process runs are world.ts's runInProcess.
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseCsvSync } from 'csv-parse/sync';
+import type { RunStats } from '../../src/core/run.js';
+import { tempDir } from './tmp.js';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+// NUMINTEL_E2E_CLI points the suite at another build of the launcher (e.g. a private copy while
+// someone else rebuilds dist/); by default it is this tree's bin/numintel.js.
+export const CLI = process.env.NUMINTEL_E2E_CLI ?? join(ROOT, 'bin', 'numintel.js');
+const CODE_CACHE = join(ROOT, 'node_modules', '.cache', 'numintel-code');
+
+/** Whether util-linux `script` is here, to give the CLI a pseudo-terminal (the terminal tests skip without it). */
+export const HAS_SCRIPT = spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * A fresh environment: no key, no base URL, a private HOME and config directory (new for every
+ * call, removed after the test file), no colour forcing.
+ */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const root = tempDir('numintel-env-');
+  const home = join(root, 'home');
+  const config = join(root, 'config');
+  mkdirSync(home);
+  mkdirSync(config);
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: home,
+    NUMINTEL_CONFIG_DIR: config,
+    // One V8 code cache for the whole suite (the launcher's, keyed by the bundle): a fresh one per
+    // run would make every spawn compile the bundle and write a cache.
+    NUMINTEL_CODE_CACHE_DIR: CODE_CACHE,
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/** Fails early, with the fix, when the CLI was not built (the suite runs bin/numintel.js). */
+export function requireBuiltCli(): void {
+  const bundle = join(CLI, '..', '..', 'dist', 'bundle', 'main.cjs');
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build\` before the e2e tests`);
+}
+
+/** Runs `numintel <args…>` as a child process to its end. */
+export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  return spawnClean(process.execPath, [CLI, ...args], opts);
+}
+
+/**
+ * runCli's twin for tests that need no process of their own (no signal, terminal, pipe closing,
+ * launcher or certificate trusted through NODE_EXTRA_CA_CERTS): the same program run in this
+ * process against a test world (world.ts) with the same clean environment, the same result.
+ * Skips a Node start and a bundle load per run.
+ */
+export async function runCliInProcess(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  // Loaded on first use: the program is a heavy import that the spawning tests do not need.
+  const { runInProcess } = await import('./world.js');
+  const env = cleanEnv(opts.env);
+  const r = await runInProcess(args, { env, stdin: opts.stdin ?? '', cwd: opts.cwd ?? ROOT, home: env.HOME });
+  return { code: r.code, signal: null, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * Runs a shell script in which `numintel` is the CLI under test (for `| head -1` and friends);
+ * same clean environment as runCli.
+ */
+export function runShell(script: string, opts: CliOptions = {}): Promise<CliResult> {
+  const define = 'numintel() { "$NUMINTEL_NODE" "$NUMINTEL_CLI" "$@"; }';
+  return spawnClean('sh', ['-c', `${define}\n${script}`], {
+    ...opts,
+    env: { NUMINTEL_NODE: process.execPath, NUMINTEL_CLI: CLI, ...opts.env },
+  });
+}
+
+function spawnClean(command: string, args: string[], opts: CliOptions): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: opts.cwd ?? ROOT,
+      env: cleanEnv(opts.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 15_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(opts.stdin ?? '');
+  });
+}
+
+export interface LiveCli {
+  readonly child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once `test` holds for stdout (checked on every chunk); rejects if the CLI ends first. */
+  waitForStdout(test: (out: string) => boolean): Promise<void>;
+  readonly done: Promise<CliResult>;
+}
+
+/** Starts the CLI and leaves stdin open; `timeoutMs` kills it (SIGKILL) so no test can hang. */
+export function startCli(args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {}): LiveCli {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: cleanEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const waiters = new Set<() => void>();
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+    for (const w of [...waiters]) w();
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  child.stdin.on('error', () => {});
+  const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      for (const w of [...waiters]) w();
+      resolve({ code, signal, stdout: out, stderr: err });
+    });
+  });
+  let ended = false;
+  void done.then(() => (ended = true));
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    done,
+    waitForStdout: (test) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (test(out)) {
+            waiters.delete(check);
+            resolve();
+          } else if (ended || child.exitCode !== null || child.signalCode !== null) {
+            waiters.delete(check);
+            reject(new Error(`the CLI ended before the expected output; stdout:\n${out}\nstderr:\n${err}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+  };
+}
+
+/** Parses JSON-lines output. */
+export function jsonl(text: string): Record<string, unknown>[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** The CLI's CSV output as rows of cells, parsed strictly: every row as wide as the header, quotes well formed. */
+export function parseCsv(text: string): string[][] {
+  return parseCsvSync(text, { relax_column_count: false }) as string[][];
+}
+
+/**
+ * An input fixture's CSV text → rows of cells (header included), read as leniently as the CLI reads
+ * its input (BOM, ragged rows, stray quotes). Never for the CLI's own output: parse that strictly
+ * with `parseCsv`.
+ */
+export function csvRows(text: string): string[][] {
+  return parseCsvSync(text, { bom: true, relax_column_count: true, relax_quotes: true }) as string[][];
+}
+
+/** A Node stack trace line, or an uncaught error banner: never on a user's stderr. */
+export function hasStackTrace(text: string): boolean {
+  return /^\s+at .+[:(]\d+:\d+\)?$/m.test(text) || /\b(?:Type|Reference|Range)?Error \[?[A-Z_]*\]?:/.test(text) || text.includes('node:internal');
+}
+
+/** What the closing summary shows of the run's counters. */
+export type Summary = Pick<RunStats, 'rows' | 'lookups' | 'duplicates' | 'invalid' | 'failed' | 'retries' | 'rateLimited'>;
+
+/** The counters of the closing summary on stderr (its wording is part of the contract); throws when it is missing. */
+export function readSummary(stderr: string): Summary {
+  const num = (re: RegExp) => {
+    const m = re.exec(stderr);
+    if (!m?.[1]) throw new Error(`no summary in stderr: ${stderr}`);
+    return Number(m[1]);
+  };
+  return {
+    rows: num(/rows: (\d+)/),
+    lookups: num(/lookups sent: (\d+)/),
+    duplicates: num(/duplicates saved: (\d+)/),
+    invalid: num(/invalid: (\d+)/),
+    failed: num(/failed: (\d+)/),
+    retries: num(/retries: (\d+)/),
+    rateLimited: num(/429s: (\d+)/),
+  };
+}
+
+/**
+ * Output with every fetch time (`fetched_at`, ISO 8601 with milliseconds) replaced by a marker: two
+ * runs over the same numbers write the same records except when each answer was fetched. (The
+ * service's own times, such as trust's last_updated, have no milliseconds and stay.)
+ */
+export function timeless(text: string): string {
+  return text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<fetched_at>');
+}

@@ -1,0 +1,54 @@
+// Temporary directories and files for tests: each directory is removed when its test (useTempDirs)
+// or its test file (tempDir) is done, so no test leaves anything behind or sees another's files.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach } from 'vitest';
+
+// Every directory tempDir makes, removed once the test file that made it is done. (Test files run
+// with their own copy of this module, so the hook is registered for each file that imports it.)
+const madeDirs: string[] = [];
+afterAll(() => {
+  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary directory, removed after the current test file. */
+export function tempDir(prefix = 'numintel-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
+}
+
+/** A maker of fresh temporary directories, each removed after the test that made it. */
+export function useTempDirs(prefix = 'numintel-'): () => Promise<string> {
+  const made: string[] = [];
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+  return async () => {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    made.push(dir);
+    return dir;
+  };
+}
+
+/** Writes `lines` (one a line, newline-terminated) to `dir/name`; returns the path. */
+export function writeList(dir: string, name: string, lines: readonly string[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits (bounded) until the file at `path` holds at least `lines` newline characters. */
+export async function waitForLines(path: string, lines: number, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    if (text.split('\n').length > lines) return;
+    await sleep(20);
+  }
+  throw new Error(`${path} did not reach ${lines} lines in ${timeoutMs} ms`);
+}
