@@ -4,7 +4,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ROOT, jsonl, parseCsv, readSummary, runCli, csvRows } from '../support/cli.js';
+import { ROOT, jsonl, parseCsv, readSummary, runCli, runCliInProcess, csvRows } from '../support/cli.js';
 import { sandboxEnv, startTlsSandbox } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -14,7 +14,9 @@ const dir = tempDir('numintel-csv-e2e-');
 
 beforeAll(async () => {
   sb = await startTlsSandbox();
-  env = sandboxEnv(sb);
+  // In-process runs trust the certificate through NUMINTEL_CA_FILE (NODE_EXTRA_CA_CERTS is read at
+  // a process's start); the spawned run of the sample below trusts it through NODE_EXTRA_CA_CERTS.
+  env = sandboxEnv(sb, { NUMINTEL_CA_FILE: sb.caFile });
 });
 afterAll(() => sb.close());
 
@@ -50,10 +52,10 @@ describe('CSV detection', () => {
     writeFileSync(csvPath, text);
     writeFileSync(txtPath, text);
     const [byName, byFlag, bySniff, byStdin] = await Promise.all([
-      runCli(['lrn', '-i', csvPath], { env }),
-      runCli(['lrn', '--csv', '-i', txtPath, '-f', 'csv'], { env }),
-      runCli(['lrn', '-i', txtPath], { env }),
-      runCli(['lrn'], { env, stdin: text }),
+      runCliInProcess(['lrn', '-i', csvPath], { env }),
+      runCliInProcess(['lrn', '--csv', '-i', txtPath, '-f', 'csv'], { env }),
+      runCliInProcess(['lrn', '-i', txtPath], { env }),
+      runCliInProcess(['lrn'], { env, stdin: text }),
     ]);
     const input = csvRows(text);
     for (const r of [byName, byFlag, bySniff, byStdin]) {
@@ -64,7 +66,7 @@ describe('CSV detection', () => {
   });
 
   it('a one-column list stays a list: jsonl by default, no row objects', async () => {
-    const r = await runCli(['lrn'], { env, stdin: '2015550211\n# comment\n\n(201) 555-0212\n' });
+    const r = await runCliInProcess(['lrn'], { env, stdin: '2015550211\n# comment\n\n(201) 555-0212\n' });
     expect(r.code, r.stderr).toBe(0);
     const recs = jsonl(r.stdout);
     expect(recs.map((x) => x.number)).toEqual(['12015550211', '12015550212']);
@@ -76,9 +78,9 @@ describe('choosing the number column', () => {
   it('--column by name and by 1-based index; without it the header decides', async () => {
     const path = fixture('two-phones.csv');
     const [byName, byIndex, auto] = await Promise.all([
-      runCli(['lrn', '-i', path, '--column', 'work'], { env }),
-      runCli(['lrn', '-i', path, '--column', '2'], { env }),
-      runCli(['lrn', '-i', path], { env }),
+      runCliInProcess(['lrn', '-i', path, '--column', 'work'], { env }),
+      runCliInProcess(['lrn', '-i', path, '--column', '2'], { env }),
+      runCliInProcess(['lrn', '-i', path], { env }),
     ]);
     const input = csvRows(readFileSync(path, 'utf8'));
     expect(byName.code, byName.stderr).toBe(0);
@@ -91,7 +93,7 @@ describe('choosing the number column', () => {
 
   it('a phone header (any case, with dashes or spaces) wins over an earlier column of numbers', async () => {
     const text = 'id,alt,Phone-Number\n1,2015550191,2015550181\n2,2015550192,2015550182\n';
-    const r = await runCli(['lrn', '--csv', '-f', 'csv'], { env, stdin: text });
+    const r = await runCliInProcess(['lrn', '--csv', '-f', 'csv'], { env, stdin: text });
     expect(r.code, r.stderr).toBe(0);
     expect(column(expectRowsKept(csvRows(text), r.stdout), 'number')).toEqual(['12015550181', '12015550182']);
   });
@@ -99,8 +101,8 @@ describe('choosing the number column', () => {
   it('an unknown --column (name or index) exits 2 and sends nothing', async () => {
     const before = sb.stats().requests.total;
     const [byName, byIndex] = await Promise.all([
-      runCli(['lrn', '-i', fixture('two-phones.csv'), '--column', 'fax'], { env }),
-      runCli(['lrn', '-i', fixture('two-phones.csv'), '--column', '9'], { env }),
+      runCliInProcess(['lrn', '-i', fixture('two-phones.csv'), '--column', 'fax'], { env }),
+      runCliInProcess(['lrn', '-i', fixture('two-phones.csv'), '--column', '9'], { env }),
     ]);
     for (const r of [byName, byIndex]) {
       expect(r.code).toBe(2);
@@ -114,8 +116,8 @@ describe('choosing the number column', () => {
     const path = fixture('headerless.dat');
     const input = csvRows(readFileSync(path, 'utf8'));
     const [auto, noHeader] = await Promise.all([
-      runCli(['lrn', '--csv', '-i', path, '-f', 'csv'], { env }),
-      runCli(['lrn', '--csv', '--no-header', '-i', path, '-f', 'csv', '--column', '3'], { env }),
+      runCliInProcess(['lrn', '--csv', '-i', path, '-f', 'csv'], { env }),
+      runCliInProcess(['lrn', '--csv', '--no-header', '-i', path, '-f', 'csv', '--column', '3'], { env }),
     ]);
     for (const r of [auto, noHeader]) {
       expect(r.code, r.stderr).toBe(0);
@@ -126,7 +128,7 @@ describe('choosing the number column', () => {
   });
 
   it('--no-header makes a header-looking first line a data row that comes out with an error', async () => {
-    const r = await runCli(['lrn', '--no-header', '--column', '2', '-f', 'jsonl'], { env, stdin: 'name,phone\nAnn,2015550221\n' });
+    const r = await runCliInProcess(['lrn', '--no-header', '--column', '2', '-f', 'jsonl'], { env, stdin: 'name,phone\nAnn,2015550221\n' });
     expect(r.code).toBe(4);
     const recs = jsonl(r.stdout);
     expect(recs).toHaveLength(2);
@@ -138,7 +140,7 @@ describe('choosing the number column', () => {
 describe('awkward CSV', () => {
   it('--delimiter ";" on a .txt file (commas inside cells stay cells)', async () => {
     const path = fixture('semicolon.txt');
-    const r = await runCli(['lrn', '-i', path, '--delimiter', ';', '-f', 'csv'], { env });
+    const r = await runCliInProcess(['lrn', '-i', path, '--delimiter', ';', '-f', 'csv'], { env });
     expect(r.code, r.stderr).toBe(0);
     const out = parseCsv(r.stdout);
     expect(out[0]?.slice(0, 3)).toEqual(['name', 'mobile', 'city']);
@@ -152,7 +154,7 @@ describe('awkward CSV', () => {
   it('BOM, CRLF, quoted commas and newlines, ragged rows, an empty number cell: one row each, in order', async () => {
     const path = fixture('tricky.csv');
     const input = csvRows(readFileSync(path, 'utf8'));
-    const [csv, lines] = await Promise.all([runCli(['lrn', '-i', path], { env }), runCli(['lrn', '-i', path, '-f', 'jsonl'], { env })]);
+    const [csv, lines] = await Promise.all([runCliInProcess(['lrn', '-i', path], { env }), runCliInProcess(['lrn', '-i', path, '-f', 'jsonl'], { env })]);
     expect(csv.code).toBe(4); // an empty and a too-short number
     const out = expectRowsKept(input, csv.stdout);
     expect(out[0]?.[0]).toBe('id'); // no BOM glued to the first header
@@ -171,7 +173,7 @@ describe('awkward CSV', () => {
 
   it('an added column never overwrites an input column of the same name', async () => {
     const path = fixture('clash.csv');
-    const r = await runCli(['lrn', '-i', path, '-f', 'csv', '--column', 'tel'], { env });
+    const r = await runCliInProcess(['lrn', '-i', path, '-f', 'csv', '--column', 'tel'], { env });
     expect(r.code, r.stderr).toBe(0);
     const out = expectRowsKept(csvRows(readFileSync(path, 'utf8')), r.stdout);
     const header = out[0] ?? [];
@@ -186,7 +188,7 @@ describe('awkward CSV', () => {
 
   it('two input columns with the same name both keep their own cells', async () => {
     const path = fixture('dup-header.csv');
-    const r = await runCli(['lrn', '-i', path, '-f', 'csv'], { env });
+    const r = await runCliInProcess(['lrn', '-i', path, '-f', 'csv'], { env });
     expect(r.code, r.stderr).toBe(0);
     expectRowsKept(csvRows(readFileSync(path, 'utf8')), r.stdout);
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ERROR_STYLES } from '../../src/sandbox/options.js';
-import { ROOT, hasStackTrace, jsonl, requireBuiltCli, runCli, runShell, type CliResult } from '../support/cli.js';
+import { ROOT, hasStackTrace, jsonl, requireBuiltCli, runCli, runCliInProcess, runShell, type CliResult } from '../support/cli.js';
 import { sandboxEnv, sandboxStats } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 import { numbersIn } from '../support/numbers.js';
@@ -53,7 +53,9 @@ describe('usage errors: exit 2, one clear line, nothing sent', () => {
       [['lrn', '-i', join(tempDir(), 'missing.txt')], /missing\.txt/, null],
       [['lookup', NUMBERS[0]!], /unknown command 'lookup'/, '(see `numintel --help`)'],
     ];
-    const runs = await Promise.all(cases.map(([args]) => runCli(args, { env })));
+    // In this process but for the last two (a missing file, an unknown command), which go through
+    // the bundle and its launcher as a user's shell runs them.
+    const runs = await Promise.all(cases.map(([args], i) => (i < cases.length - 2 ? runCliInProcess : runCli)(args, { env })));
     for (const [i, run] of runs.entries()) {
       const [args, message, hint] = cases[i]!;
       expect(run.code, args.join(' ')).toBe(2);
@@ -267,7 +269,7 @@ describe('help and version', () => {
       runCli(['--help']),
       runCli(['--version']),
       runCli(['-V']),
-      ...kinds.map((k) => runCli([k, '--help'])),
+      ...kinds.map((k) => runCliInProcess([k, '--help'])),
     ]);
     expect(top.code).toBe(0);
     for (const k of kinds) expect(top.stdout).toMatch(new RegExp(`^\\s+${k} `, 'm'));
