@@ -92,16 +92,28 @@ export function runShell(script: string, opts: CliOptions = {}): Promise<CliResu
 
 function spawnClean(command: string, args: string[], opts: CliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
+    // A process group of its own, so that a run past its time is killed whole: killing only `sh`
+    // would leave the CLI it started holding the pipes, and the test would hang to vitest's
+    // timeout instead of failing here with what the run printed.
     const child = spawn(command, args, {
       cwd: opts.cwd ?? ROOT,
       env: cleanEnv(opts.env),
       stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
     });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 15_000);
+    const timeoutMs = opts.timeoutMs ?? 15_000;
+    const timer = setTimeout(() => {
+      stderr += `\n[test: killed after ${timeoutMs} ms]\n`;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
