@@ -108,12 +108,32 @@ export function looksLikeInvalidNumber(message: string | undefined): boolean {
   if (message === undefined) return false;
   return (
     /invalid[\s_-]*(phone|number|tn|msisdn)/i.test(message) ||
-    /\b(phone|number)\b.{0,40}\b(invalid|malformed|not valid|format|must be|digits?)\b/i.test(message) ||
+    refusalNearNumberWord(message) ||
     /\b(must be|should be|expected) \d+ digits\b/i.test(message) ||
     // The real service's refusal of a non-U.S. number, in words or by its code.
     /\binternational (phone )?numbers? (is |are )?not supported\b/i.test(message) ||
     /\b(INVALID_PHONE_NUMBER|INTERNATIONAL_NOT_SUPPORTED)\b/.test(message)
   );
+}
+
+const NUMBER_WORD = /\b(?:phone|number)\b/gi;
+const REFUSAL_WORD = /\b(?:invalid|malformed|not valid|format|must be|digits?)\b/i;
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/**
+ * "phone" or "number", then a word of refusal within 40 characters of the same line: what
+ * /\b(phone|number)\b.{0,40}\b(invalid|…)\b/i says, without a bounded repetition that a ReDoS
+ * checker can only fuzz (and, under load, once mistook for polynomial). The window after each
+ * word holds 40 characters, the longest refusal word and the one that decides its boundary.
+ */
+function refusalNearNumberWord(message: string): boolean {
+  for (const m of message.matchAll(NUMBER_WORD)) {
+    const after = m.index + m[0].length;
+    const window = message.slice(after, after + 40 + 'malformed'.length + 1).split(LINE_END)[0]!;
+    const hit = REFUSAL_WORD.exec(window);
+    if (hit && hit.index <= 40) return true;
+  }
+  return false;
 }
 
 /** Wait hints in seconds carried by a body: LRN `retry_after`, GraphQL `extensions.retryAfter`. */
