@@ -1,12 +1,11 @@
 // The key prompt at a real terminal: the CLI runs in a pseudo-terminal made by util-linux
 // `script`, and the test types into it as a user would. What the terminal showed is captured, so
 // "the key is not echoed" is checked where echo would appear, not on a pipe.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { HAS_SCRIPT, CLI, ROOT, cleanEnv, requireBuiltCli, runCli } from '../support/cli.js';
+import { HAS_SCRIPT, requireBuiltCli, runCli, startCli } from '../support/cli.js';
 import { sandboxStats } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 import { numbers } from '../support/numbers.js';
@@ -14,60 +13,13 @@ import { numbers } from '../support/numbers.js';
 const PROMPT = 'API key (input hidden): ';
 const KEY = 'sk_live_terminal_typed_9f8e7d6c';
 
-const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
-
-interface Terminal {
-  /** Everything the terminal showed so far. */
-  screen(): string;
-  /** Resolves once the screen shows `text`; rejects after `ms` or when the CLI ended first. */
-  waitFor(text: string, ms?: number): Promise<void>;
-  type(keys: string): void;
-  readonly done: Promise<{ code: number | null; screen: string }>;
-}
-
-/** Runs the CLI with `args` in a fresh pseudo-terminal (stdin, stdout and stderr all the terminal). */
-function inTerminal(args: string[], env: Record<string, string | undefined>): Terminal {
-  const command = [process.execPath, CLI, ...args].map(quote).join(' ');
-  // -q quiet, -f flush as it comes, -e the CLI's exit code, -c the command; no typescript file.
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-  let screen = '';
-  const waiters = new Set<() => void>();
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    screen += d;
-    for (const w of [...waiters]) w();
-  });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (screen += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  let ended = false;
-  const done = new Promise<{ code: number | null; screen: string }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      ended = true;
-      for (const w of [...waiters]) w();
-      resolve({ code, screen });
-    });
-  });
+/** The CLI in a fresh pseudo-terminal; `screen` is everything the terminal showed. */
+function inTerminal(args: string[], env: Record<string, string | undefined>) {
+  const cli = startCli(args, { env, terminal: true, timeoutMs: 15_000 });
   return {
-    screen: () => screen,
-    type: (keys) => child.stdin.write(keys),
-    done,
-    waitFor: (text, ms = 10_000) =>
-      new Promise<void>((resolve, reject) => {
-        const limit = setTimeout(() => finish(new Error(`the terminal did not show ${JSON.stringify(text)} within ${ms} ms; it showed:\n${screen}`)), ms);
-        const finish = (err?: Error) => {
-          clearTimeout(limit);
-          waiters.delete(check);
-          if (err) reject(err);
-          else resolve();
-        };
-        const check = () => {
-          if (screen.includes(text)) finish();
-          else if (ended) finish(new Error(`the CLI ended before the terminal showed ${JSON.stringify(text)}; it showed:\n${screen}`));
-        };
-        waiters.add(check);
-        check();
-      }),
+    waitFor: (text: string, ms = 10_000) => cli.waitForStdout((screen) => screen.includes(text), ms),
+    type: (keys: string) => cli.child.stdin.write(keys),
+    done: cli.done.then((r) => ({ code: r.code, screen: r.stdout + r.stderr })),
   };
 }
 

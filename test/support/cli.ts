@@ -128,14 +128,26 @@ export interface LiveCli {
   readonly child: ChildProcessWithoutNullStreams;
   stdout(): string;
   stderr(): string;
-  /** Resolves once `test` holds for stdout (checked on every chunk); rejects if the CLI ends first. */
-  waitForStdout(test: (out: string) => boolean): Promise<void>;
+  /** Resolves once `test` holds for stdout (checked on every chunk); rejects if the CLI ends first or `ms` pass. */
+  waitForStdout(test: (out: string) => boolean, ms?: number): Promise<void>;
   readonly done: Promise<CliResult>;
 }
 
-/** Starts the CLI and leaves stdin open; `timeoutMs` kills it (SIGKILL) so no test can hang. */
-export function startCli(args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {}): LiveCli {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: cleanEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Starts the CLI and leaves stdin open; `timeoutMs` kills it (SIGKILL) so no test can hang.
+ * `terminal`: in a pseudo-terminal made by util-linux `script` (stdin, stdout and stderr all the
+ * terminal: what it shows arrives on stdout, and what is written to stdin is typed into it).
+ */
+export function startCli(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number; terminal?: boolean } = {},
+): LiveCli {
+  const command = [process.execPath, CLI, ...args];
+  // script: -q quiet, -f flush as it comes, -e the CLI's exit code, -c the command; no typescript file.
+  const [file, argv] = opts.terminal ? ['script', ['-qfec', command.map(quote).join(' '), '/dev/null']] : [command[0]!, command.slice(1)];
+  const child = spawn(file, argv, { cwd: opts.cwd ?? ROOT, env: cleanEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const waiters = new Set<() => void>();
@@ -161,16 +173,18 @@ export function startCli(args: string[], opts: { env?: Record<string, string | u
     stdout: () => out,
     stderr: () => err,
     done,
-    waitForStdout: (test) =>
+    waitForStdout: (test, ms) =>
       new Promise<void>((resolve, reject) => {
+        const limit = ms === undefined ? undefined : setTimeout(() => finish(new Error(`the expected output did not come within ${ms} ms; stdout:\n${out}\nstderr:\n${err}`)), ms);
+        const finish = (e?: Error) => {
+          clearTimeout(limit);
+          waiters.delete(check);
+          if (e) reject(e);
+          else resolve();
+        };
         const check = () => {
-          if (test(out)) {
-            waiters.delete(check);
-            resolve();
-          } else if (ended || child.exitCode !== null || child.signalCode !== null) {
-            waiters.delete(check);
-            reject(new Error(`the CLI ended before the expected output; stdout:\n${out}\nstderr:\n${err}`));
-          }
+          if (test(out)) finish();
+          else if (ended || child.exitCode !== null || child.signalCode !== null) finish(new Error(`the CLI ended before the expected output; stdout:\n${out}\nstderr:\n${err}`));
         };
         waiters.add(check);
         check();
