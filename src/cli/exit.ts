@@ -1,6 +1,6 @@
 // The exit codes, and the code and one-line stderr message for whatever a command threw
 // (commander's own --help, --version and usage errors are mapped in main.ts).
-import { NumintelError, type ErrorCode } from '../core/errors.js';
+import { KIND_OF, NumintelError, type ErrorCode } from '../core/errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -13,35 +13,9 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-/** The one place an error code becomes an exit code. */
+/** The one place an error code becomes an exit code: by its kind (core/errors.ts). */
 export function exitCodeOf(code: ErrorCode): number {
-  switch (code) {
-    case 'NUMINTEL_KEY_REFUSED':
-    case 'NUMINTEL_PAYMENT_REQUIRED':
-      return EXIT.refused;
-    case 'NUMINTEL_SERVICE_DOWN':
-    case 'NUMINTEL_WAIT_TOO_LONG':
-    case 'NUMINTEL_SPEND_CAP':
-      return EXIT.stopped;
-    case 'NUMINTEL_INTERRUPTED':
-      return EXIT.interrupted;
-    case 'NUMINTEL_INTERNAL':
-      return EXIT.internal;
-    case 'NUMINTEL_USAGE':
-    case 'NUMINTEL_NO_API_KEY':
-    case 'NUMINTEL_NO_BASE_URL':
-    case 'NUMINTEL_BAD_BASE_URL':
-    case 'NUMINTEL_BAD_OPTION':
-    case 'NUMINTEL_UNKNOWN_LOOKUP':
-    case 'NUMINTEL_UNKNOWN_COLUMN':
-    case 'NUMINTEL_CONFIG':
-    case 'NUMINTEL_INPUT':
-    case 'NUMINTEL_OUTPUT':
-    case 'NUMINTEL_RESUME':
-    case 'NUMINTEL_TLS':
-    case 'NUMINTEL_PROXY':
-      return EXIT.usage;
-  }
+  return EXIT[KIND_OF[code]];
 }
 
 /** Exit code and message for anything a command threw. */

@@ -37,7 +37,8 @@ export type FailureKind =
   /** Anything we did not foresee. */
   | 'internal';
 
-const KIND_OF: Readonly<Record<ErrorCode, FailureKind>> = {
+/** What each code is: the one table behind `NumintelError.kind` and the CLI's exit codes. */
+export const KIND_OF: Readonly<Record<ErrorCode, FailureKind>> = {
   NUMINTEL_USAGE: 'usage',
   NUMINTEL_NO_API_KEY: 'usage',
   NUMINTEL_NO_BASE_URL: 'usage',
