@@ -63,8 +63,9 @@ try {
         expect(r.code === 0 && r.stderr === '' && JSON.parse(r.stdout).cached === true, r);
       });
       await check('lrn by argument over HTTPS (--ca-file), GraphQL', async () => {
-        const r = await run(bin, ['lrn', '12015550123', '-f', 'jsonl', '--ca-file', sandbox.caFile, '--transport', 'graphql'], { env: service });
-        expect(r.code === 0 && JSON.parse(r.stdout).ok === true, r);
+        // --no-cache: the answer cached above would otherwise be served without a connection.
+        const r = await run(bin, ['lrn', '12015550123', '-f', 'jsonl', '--ca-file', sandbox.caFile, '--transport', 'graphql', '--no-cache'], { env: service });
+        expect(r.code === 0 && JSON.parse(r.stdout).ok === true && JSON.parse(r.stdout).cached === false, r);
       });
       await check('cnam from stdin and trust from a CSV over HTTPS', async () => {
         const a = await run(bin, ['cnam', '-q'], { env: trusted, stdin: '2015550123\n2125550147\n' });

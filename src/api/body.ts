@@ -126,7 +126,7 @@ const LINE_END = /[\n\r\u2028\u2029]/;
  * checker can only fuzz (and, under load, once mistook for polynomial). The window after each
  * word holds 40 characters, the longest refusal word and the one that decides its boundary.
  */
-function refusalNearNumberWord(message: string): boolean {
+export function refusalNearNumberWord(message: string): boolean {
   for (const m of message.matchAll(NUMBER_WORD)) {
     const after = m.index + m[0].length;
     const window = message.slice(after, after + 40 + 'malformed'.length + 1).split(LINE_END)[0]!;

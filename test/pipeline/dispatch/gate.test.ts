@@ -70,6 +70,7 @@ describe('the concurrency gate', () => {
     for (const n of cachedNumbers) slot.put(n, { lrn: n }, h.clock.now());
     const slow = runAll(h, numbers(1), {}, { rates: { lrn: 0 }, gate });
     const cached = await runAll(beside(h), cachedNumbers, {}, { rates: { lrn: 0 }, gate, answers: store });
+    expect(cached.records).toHaveLength(cachedNumbers.length);
     expect(cached.records.every((r) => (r as LookupRecord).cached)).toBe(true);
     // Done while the slow lookup still held the only slot.
     expect(gate.inFlight).toBe(1);
