@@ -186,8 +186,7 @@ class Run {
         capped: () => this.stop('cap'),
         retrying: deps.onRetry && ((info) => deps.onRetry?.(info)),
       },
-      plan.lookups.length,
-      (i) => (plan.lookups[i] as LookupDescriptor).kind,
+      plan.lookups.map((d) => d.kind),
     );
   }
 

@@ -11,11 +11,6 @@ import { applyPatch, optionProblems, type SandboxOptions } from './options.js';
 import { newWindow, peek, rateHeaders, take, type RateVerdict, type RateWindow, type WindowRule } from './rate-window.js';
 import { StatsRecorder } from './stats.js';
 
-/** How a refusal of a number explains what the lookup accepts (its descriptor's rule). */
-export function numberRule(kind: LookupKind): string {
-  return LOOKUPS[kind].numbers.rule;
-}
-
 /** The 11-digit form of an acceptable number, or undefined. */
 export function acceptNumber(kind: LookupKind, value: string): string | undefined {
   if (!LOOKUPS[kind].numbers.pattern.test(value)) return undefined;

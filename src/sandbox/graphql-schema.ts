@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import { LOOKUP_KINDS, LOOKUPS, type FieldSpec, type LookupDescriptor, type OptionName } from '../core/lookups.js';
 import { PAYMENT_REQUIRED_MESSAGE } from './bodies.js';
-import { acceptNumber, numberRule, type SandboxEngine } from './engine.js';
+import { acceptNumber, type SandboxEngine } from './engine.js';
 import type { KeyState } from './keys.js';
 
 /** Per-request state the resolvers share. */
@@ -54,7 +54,7 @@ function lookupField(d: LookupDescriptor): GraphQLFieldConfig<unknown, GraphqlCo
       const number = acceptNumber(d.kind, String(a.phoneNumber));
       if (number === undefined) {
         ctx.engine.stats.count('invalid');
-        throw new GraphQLError(`Invalid phone number format: phoneNumber ${numberRule(d.kind)}`, {
+        throw new GraphQLError(`Invalid phone number format: phoneNumber ${d.numbers.rule}`, {
           extensions: { code: 'INVALID_NUMBER' },
         });
       }

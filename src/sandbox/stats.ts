@@ -1,6 +1,6 @@
 // What the sandbox saw: served as GET /__sandbox/stats and by stats(), so tests (in-process or
 // not) can check what a client really sent and what it was billed for.
-import { LOOKUP_KINDS, type LookupKind } from '../core/lookups.js';
+import { perLookup, type LookupKind } from '../core/lookups.js';
 import type { FaultKind } from './faults.js';
 
 export interface SandboxStats {
@@ -37,10 +37,10 @@ export type RequestEndpoint = LookupKind | 'graphql';
 
 export class StatsRecorder {
   // One count per lookup registered when the recorder is made (a later one gets its own at its first request).
-  private requests = { ...zeroes(), graphql: 0, total: 0 } as Record<RequestEndpoint | 'total', number>;
+  private requests = { ...perLookup(() => 0), graphql: 0, total: 0 } as Record<RequestEndpoint | 'total', number>;
   private byKey = new Map<string, number>();
   private byNumber = new Map<string, number>();
-  private lookups = zeroes();
+  private lookups = perLookup(() => 0);
   private counters = { rateLimited: 0, billed: 0, invalid: 0, unauthorized: 0, paymentRequired: 0, tlsFailures: 0 };
   private faults = { reset: 0, hang: 0, error: 0, rate429: 0, delayed: 0 };
   private windows = { counted: 0, first: null as number | null, last: null as number | null, busiest: 0 };
@@ -98,8 +98,4 @@ export class StatsRecorder {
       windows: { ...this.windows, counts: Object.fromEntries(this.counts) },
     };
   }
-}
-
-function zeroes(): Record<LookupKind, number> {
-  return Object.fromEntries(LOOKUP_KINDS.map((k) => [k, 0])) as Record<LookupKind, number>;
 }

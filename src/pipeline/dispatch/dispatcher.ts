@@ -81,9 +81,6 @@ export class Fifo<T> {
   push(item: T): void {
     this.items.push(item);
   }
-  peek(): T | undefined {
-    return this.items[this.head];
-  }
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head];
@@ -114,10 +111,9 @@ export class Dispatcher<T extends Task> {
   constructor(
     private readonly cfg: DispatchConfig,
     private readonly hooks: DispatchHooks<T>,
-    private readonly kinds: number,
-    private readonly kindOf: (i: number) => LookupDescriptor['kind'],
+    private readonly kinds: readonly LookupDescriptor['kind'][],
   ) {
-    for (let i = 0; i < kinds; i++) {
+    for (let i = 0; i < kinds.length; i++) {
       this.fresh.push(new Fifo());
       this.again.push(new Fifo());
       this.waking.push(false);
@@ -137,7 +133,7 @@ export class Dispatcher<T extends Task> {
   /** Sends what may go now; schedules one wakeup per kind that must wait. */
   pump(): void {
     const { pacer, gate, clock } = this.cfg;
-    const kinds = this.kinds;
+    const kinds = this.kinds.length;
     let idle = 0;
     while (!this.stopped && idle < kinds) {
       if (!gate.free) {
@@ -152,7 +148,7 @@ export class Dispatcher<T extends Task> {
         idle += 1;
         continue;
       }
-      const kind = this.kindOf(i);
+      const kind = this.kinds[i] as LookupDescriptor['kind'];
       // The spend cap first: a request it refuses takes no pace slot, and the run stops.
       if (this.cfg.cap && !this.cfg.cap.take(kind)) {
         this.hooks.capped?.();
