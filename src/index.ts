@@ -188,8 +188,10 @@ export function createClient(config: ClientConfig): NumintelClient {
       if (!signal) return record;
       return new Promise<TypedLookupRecord<K>>((resolve, reject) => {
         if (signal.aborted) return reject(signal.reason);
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-        record.then(resolve, reject);
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        // One signal may serve many lookups: each takes its listener away when it settles.
+        record.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
       });
     },
     bulk: <K extends LookupKind>(kind: K, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions) =>

@@ -1,5 +1,6 @@
 // One client, many calls: parallel lookup() calls pace and dedup as bulk() does (one session per
 // client), answers are kept across calls, and an unknown lookup kind is a clear error.
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, NumintelError, startSandbox, type Sandbox } from '../src/index.js';
 import { sandboxStats } from './support/sandbox.js';
@@ -26,6 +27,15 @@ describe('a client session', () => {
     expect(after.requests.lrn - before.requests.lrn).toBe(NUMBERS.length);
     expect(after.rateLimited - before.rateLimited).toBe(0);
     for (const n of NUMBERS) expect(after.byNumber[`lrn:1${n}`]).toBe(1);
+  });
+
+  it('one abort signal shared by many lookup() calls keeps no listener once they are answered', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { cnam: 0 } });
+    const controller = new AbortController();
+    const records = await Promise.all(NUMBERS.map((n) => client.lookup('cnam', n, { signal: controller.signal })));
+    await client.close();
+    expect(records.every((r) => r.ok)).toBe(true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('bulk() and parallel lookup() calls at once share the limit: no 429 at 20/s', async () => {
