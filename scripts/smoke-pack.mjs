@@ -50,6 +50,12 @@ try {
       expect(r.code === 0 && r.stdout.trim() === version, r);
     });
 
+    await check('the bash completion script, from the installed program, is valid bash naming every command', async () => {
+      const r = await run(bin, ['completion', 'bash'], { env });
+      const syntax = await run('bash', ['-n'], { env, stdin: r.stdout });
+      expect(r.code === 0 && syntax.code === 0 && ['lrn', 'cnam', 'trust', 'enrich', 'cache', 'doctor'].every((c) => r.stdout.includes(c)), { r, syntax });
+    });
+
     const sandbox = await startTlsSandbox(bin, env);
     try {
       const service = { ...env, NUMINTEL_BASE_URL: sandbox.url, NUMINTEL_API_KEY: sandbox.apiKey };
@@ -79,6 +85,10 @@ try {
         // --no-cache: the trusted run above cached this answer, and a cached answer needs no connection.
         const r = await run(bin, ['lrn', '12015550123', '-f', 'jsonl', '--no-cache'], { env: service });
         expect(r.code === 2 && r.stdout === '' && !r.stderr.includes(sandbox.apiKey), r);
+      });
+      await check('doctor over HTTPS (--ca-file): the key accepted, not shown', async () => {
+        const r = await run(bin, ['doctor', '--ca-file', sandbox.caFile], { env: service });
+        expect(r.code === 0 && !r.stdout.includes(sandbox.apiKey) && !r.stderr.includes(sandbox.apiKey), r);
       });
       await check('the key prompt in a terminal: typed after the prompt, never echoed, stored', async () => {
         const r = await typeAtPrompt(bin, ['config', 'set', 'api-key'], env, /API key[^:]*:/, KEY);
