@@ -8,7 +8,7 @@ import type { Writable } from 'node:stream';
 import { ResumeError, UsageError, type NumintelError } from '../core/errors.js';
 import { activeFields, LOOKUP_KINDS } from '../core/lookups.js';
 import { rowKeys, type SourceItem } from '../core/run.js';
-import { csvHeader } from '../output/csv-layout.js';
+import { csvPlan, planHeader } from '../output/csv-layout.js';
 import { OUTPUT_FORMATS } from '../output/layout.js';
 import type { OutputLayout, SinkStyle } from '../output/sink.js';
 import { writeError } from '../output/write-errors.js';
@@ -94,11 +94,12 @@ export async function openOutput(
     }
     const { checkResumedInput, inspectOutputForResume, truncateForResume } = await import('../pipeline/order/resume.js');
     const found = await inspectOutputForResume(path, format);
+    const plan = csvPlan({ ...written, appending: true });
     // Refused before anything is cut or opened, so the file stays as the interrupted run left it.
     const differs =
       format === 'jsonl'
         ? found.first !== undefined && !recordFits(found.first, written)
-        : found.header !== undefined && csvHeader({ ...written, appending: true }).join('\u0000') !== found.header.join('\u0000');
+        : found.header !== undefined && planHeader(plan).join('\u0000') !== found.header.join('\u0000');
     if (differs) {
       throw new ResumeError(
         `cannot resume ${label}: ${format === 'jsonl' ? 'its records differ from' : 'its columns differ from'} what this command writes`,
@@ -107,7 +108,8 @@ export async function openOutput(
     }
     // The rows the file holds are taken from the input here, checked, and not looked up again.
     const rest = source.items[Symbol.asyncIterator]();
-    earlier = await checkResumedInput(path, label, format, found, { items: rest, columns: written.inputColumns }).catch(async (err: unknown) => {
+    const errorColumns = plan.lookups.map((l) => l.errorName);
+    earlier = await checkResumedInput(path, label, format, found, { items: rest, columns: written.inputColumns, errorColumns }).catch(async (err: unknown) => {
       await rest.return?.();
       throw err;
     });

@@ -122,6 +122,12 @@ function parsed(text: string): unknown {
 export interface ResumedInput {
   readonly items: AsyncIterator<SourceItem>;
   readonly columns: readonly string[] | null;
+  /**
+   * The names of the error columns this command writes in CSV/TSV (`error`, `lrn_error`, or
+   * `numintel_error` when an input column is called `error`): read by name from the header, never
+   * guessed from how a name ends, since an input column may be called `error` or `last_error`.
+   */
+  readonly errorColumns: readonly string[];
 }
 
 /**
@@ -145,7 +151,7 @@ export async function checkResumedInput(path: string, label: string, format: Res
   const keys = input.columns && rowKeys(input.columns);
   const expected = (item: SourceItem): string[] => (keys ? keys.map((k) => item.row?.[k] ?? '') : [item.input]);
   const chunks = createReadStream(path, { end: point.validBytes - 1 });
-  const records = format === 'jsonl' ? jsonlInputs(chunks, keys) : csvInputs(chunks, DELIMITERS[format], keys?.length ?? 1, label);
+  const records = format === 'jsonl' ? jsonlInputs(chunks, keys) : csvInputs(chunks, DELIMITERS[format], keys?.length ?? 1, input.errorColumns, label);
   let row = 0;
   try {
     for await (const { cells: written, outcome } of records) {
@@ -203,16 +209,16 @@ function shown(cells: readonly string[]): string {
 
 /**
  * Each data row's first `width` cells (the input columns, or the `input` column) and its outcome,
- * read from the `error` / `<lookup>_error` columns. A row with another number of cells than the
- * header is damaged: a truncated row must not count as done.
+ * read from the columns named `errorNames` after those. A row with another number of cells than
+ * the header is damaged: a truncated row must not count as done.
  */
-async function* csvInputs(chunks: AsyncIterable<Buffer>, delimiter: string, width: number, label: string): AsyncGenerator<Written> {
+async function* csvInputs(chunks: AsyncIterable<Buffer>, delimiter: string, width: number, errorNames: readonly string[], label: string): AsyncGenerator<Written> {
   let header: string[] | undefined;
   let errorColumns: number[] = [];
   for await (const cells of csvRecords(chunks, delimiter, label)) {
     if (header === undefined) {
       header = cells;
-      errorColumns = cells.flatMap((name, i) => (name === 'error' || name.endsWith('_error') ? [i] : []));
+      errorColumns = cells.flatMap((name, i) => (i >= width && errorNames.includes(name) ? [i] : []));
       continue;
     }
     const cellsOf = Array.from({ length: width }, (_, i) => cells[i] ?? '');

@@ -7,14 +7,19 @@ import { describe, expect, it } from 'vitest';
 import { LRN } from '../../../src/core/lookups.js';
 import type { OutputRecord } from '../../../src/core/records.js';
 import type { SourceItem } from '../../../src/core/run.js';
+import { csvPlan } from '../../../src/output/csv-layout.js';
 import { createSink } from '../../../src/output/sink.js';
 import { checkResumedInput, inspectOutputForResume, type ResumableFormat } from '../../../src/pipeline/order/resume.js';
 import { openSource } from '../../../src/pipeline/source/source.js';
-import { Collect, ok } from '../../output/helpers.js';
+import { Collect, failed, ok } from '../../output/helpers.js';
 import { collect, io, usageFailure } from '../source/helpers.js';
 import { tempDir } from '../../support/tmp.js';
 
 const dir = tempDir('numintel-resume-input-');
+
+/** The error columns an LRN run over these input columns writes, as the CLI hands them over. */
+const errorColumns = (columns: readonly string[] | null) =>
+  csvPlan({ mode: 'single', lookups: [LRN], options: {}, inputColumns: columns }).lookups.map((l) => l.errorName);
 
 const FORMATS: ResumableFormat[] = ['csv', 'tsv', 'jsonl'];
 const RESULT = { lrn: '12015550000', lrn_activated_at: '2021-09-01T00:00:00+00:00' };
@@ -42,7 +47,7 @@ async function written(format: ResumableFormat, name: string, content: string, r
 async function check(format: ResumableFormat, path: string, name: string, content: string): Promise<SourceItem | undefined> {
   const src = await source(name, content);
   const items = src.items[Symbol.asyncIterator]();
-  await checkResumedInput(path, path, format, await inspectOutputForResume(path, format), { items, columns: src.columns });
+  await checkResumedInput(path, path, format, await inspectOutputForResume(path, format), { items, columns: src.columns, errorColumns: errorColumns(src.columns) });
   const next = await items.next();
   await items.return?.();
   return next.done ? undefined : next.value;
@@ -121,8 +126,30 @@ describe.each(FORMATS)('damaged %s files and the rows they already hold', (forma
     await writeFile(path, out.text);
     const again = await source(name, LIST);
     const it = again.items[Symbol.asyncIterator]();
-    const tally = await checkResumedInput(path, path, format, await inspectOutputForResume(path, format), { items: it, columns: again.columns });
+    const tally = await checkResumedInput(path, path, format, await inspectOutputForResume(path, format), { items: it, columns: again.columns, errorColumns: errorColumns(again.columns) });
     await it.return?.();
     expect(tally).toEqual({ invalid: 1, failed: 1 });
+  });
+
+  it('reads the outcome from its own error column, not from input columns called error or last_error', async () => {
+    const name = `errors-${format}.csv`;
+    const content = 'phone,error,last_error\n2015550123,server_error: bad,rate_limited: x\n2015550124,,\n2015550125,invalid_number: y,\n';
+    const src = await source(name, content);
+    const items = await collect(src.items);
+    const out = new Collect();
+    const sink = await createSink(format, out, { mode: 'single', lookups: [LRN], options: {}, inputColumns: src.columns });
+    // Rows 1 and 3 succeeded although their input cells look like errors; row 2 failed.
+    await sink.write(ok('lrn', items[0]!.input, '12015550123', RESULT, items[0]!.row) as OutputRecord);
+    await sink.write(failed('lrn', items[1]!.input, '12015550124', { code: 'server_error', message: 'm' }, items[1]!.row) as OutputRecord);
+    await sink.write(ok('lrn', items[2]!.input, '12015550125', RESULT, items[2]!.row) as OutputRecord);
+    await sink.end();
+    const path = join(dir, `out-${name}.${format}`);
+    await writeFile(path, out.text);
+    if (format !== 'jsonl') expect(out.text.split('\n')[0]).toContain('numintel_error');
+    const again = await source(name, content);
+    const it = again.items[Symbol.asyncIterator]();
+    const tally = await checkResumedInput(path, path, format, await inspectOutputForResume(path, format), { items: it, columns: again.columns, errorColumns: errorColumns(again.columns) });
+    await it.return?.();
+    expect(tally).toEqual({ invalid: 0, failed: 1 });
   });
 });
