@@ -2,27 +2,26 @@
 // for `parsePhoneNumberFromString('+1' + digits).isValid()`, over the library's own metadata and
 // with its own steps (getCountryByNationalNumber, then getNumberType in that country's plan), but
 // without the parsing of a typed string around them, which cost three quarters of the time per
-// number. test/core/numbers-oracle.test.ts holds the answers to the library's, number by number.
-import { Metadata } from 'libphonenumber-js/core';
-import { NANP_METADATA } from './nanp-metadata.js';
+// number, and with the plans read out of the metadata when it is generated (nanp-metadata.ts). test/core/numbers-oracle.test.ts holds the answers to the library's, number by number.
+import { NANP_PLANS } from './nanp-metadata.js';
 
-/** The parts of the library's Metadata (and its types) read here; its typings declare fewer. */
-interface PlanReader {
-  selectNumberingPlan(country: string): void;
-  leadingDigits(): string | undefined;
-  nationalNumberPattern(): string;
-  type(type: string): { pattern(): string; possibleLengths(): number[] | undefined } | undefined;
+/**
+ * A country's plan as scripts/nanp-metadata.js reads it out of the library's metadata (with the
+ * library's Metadata class): leading digits, national number pattern, and the pattern and lengths
+ * of each type with one, in getNumberType's order.
+ */
+export interface PlanSource {
+  readonly leading: string | null;
+  readonly national: string;
+  readonly types: readonly { readonly pattern: string; readonly lengths: readonly number[] | null }[];
 }
-
-/** getNumberType's order: FIXED_LINE (defined whatever MOBILE says), then these. */
-const TYPES = ['FIXED_LINE', 'MOBILE', 'PREMIUM_RATE', 'TOLL_FREE', 'SHARED_COST', 'VOIP', 'PERSONAL_NUMBER', 'PAGER', 'UAN', 'VOICEMAIL'];
 
 interface Plan {
   /** The country's leading digits, when it has them: the number is its if they match at the start. */
   readonly leading: RegExp | undefined;
   readonly national: RegExp;
-  /** The types with a pattern, each with the lengths it allows (undefined: any). */
-  readonly types: readonly { readonly pattern: RegExp; readonly lengths: readonly number[] | undefined }[];
+  /** The types with a pattern, each with the lengths it allows (null: any). */
+  readonly types: readonly { readonly pattern: RegExp; readonly lengths: readonly number[] | null }[];
 }
 
 const whole = (pattern: string) => new RegExp(`^(?:${pattern})$`);
@@ -30,17 +29,11 @@ const whole = (pattern: string) => new RegExp(`^(?:${pattern})$`);
 let plans: Plan[] | undefined;
 
 function loadPlans(): Plan[] {
-  const metadata = new Metadata(NANP_METADATA) as unknown as PlanReader;
-  return (NANP_METADATA.country_calling_codes['1'] ?? []).map((country) => {
-    metadata.selectNumberingPlan(country);
-    const leading = metadata.leadingDigits();
-    const types = [];
-    for (const name of TYPES) {
-      const t = metadata.type(name);
-      if (t && t.pattern()) types.push({ pattern: whole(t.pattern()), lengths: t.possibleLengths() });
-    }
-    return { leading: leading ? new RegExp(leading) : undefined, national: whole(metadata.nationalNumberPattern()), types };
-  });
+  return NANP_PLANS.map((p) => ({
+    leading: p.leading ? new RegExp(p.leading) : undefined,
+    national: whole(p.national),
+    types: p.types.map((t) => ({ pattern: whole(t.pattern), lengths: t.lengths })),
+  }));
 }
 
 /** getNumberType(…) !== undefined in this plan. */
