@@ -34,6 +34,8 @@ try {
 const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => saveCache(script.createCachedData()));
 
+// The bundle keeps a fact or two of its own beside the code caches (where lmdb's binding is).
+globalThis[Symbol.for('numintel.codeCacheDir')] = cacheDir;
 const bundle = { exports: {} };
 script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));
 bundle.exports.main();

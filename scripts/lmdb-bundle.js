@@ -8,7 +8,11 @@
 //   JavaScript and its binding are one release); otherwise, or when the installed lmdb cannot be
 //   found, the installed lmdb is loaded as usual.
 // - The binding is found by lmdb's own locator (node-gyp-build-optional-packages, carried too),
-//   pointed at the installed lmdb's directory, as lmdb itself would point it.
+//   pointed at the installed lmdb's directory, as lmdb itself would point it. Its search (package
+//   files read, folders listed, the libc probe) was a millisecond of every run, so where it found
+//   the binding is kept beside the launcher's code caches (lmdb-binding.json, for this lmdb
+//   directory and version, Node ABI, platform and architecture) and loaded from there; a kept path
+//   that no longer loads is searched for again and replaced.
 // - The libc probe (detect-libc, which the locator asks glibc or musl) reads the first bytes of the
 //   program's own file and closes it with an asynchronous close, which starts libuv's thread pool
 //   (four threads, joined again at exit) for nothing: the carried copy closes it synchronously.
@@ -49,10 +53,35 @@ for (const modules of require.resolve.paths('lmdb') ?? []) {
 module.exports = carried && !process.env.NUMINTEL_INSTALLED_LMDB ? require('lmdb/carried') : require('lmdb');
 `;
 
-// The binding's locator as lmdb calls it, pointed at the installed lmdb rather than at the bundle.
+// The binding's locator as lmdb calls it, pointed at the installed lmdb rather than at the bundle,
+// and what it found kept in the code cache directory the launcher names (none: no keeping).
 const binding = `
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
 const load = require('node-gyp-build-optional-packages');
-module.exports = () => load(require('lmdb/installed').dir);
+module.exports = () => {
+  const dir = require('lmdb/installed').dir;
+  const cacheDir = globalThis[Symbol.for('numintel.codeCacheDir')];
+  if (typeof cacheDir !== 'string') return load(dir);
+  const kept = join(cacheDir, 'lmdb-binding.json');
+  const key = [dir, ${JSON.stringify(LMDB_VERSION)}, process.versions.modules, process.platform, process.arch].join(' ');
+  try {
+    const known = JSON.parse(readFileSync(kept, 'utf8'));
+    if (known.key === key && typeof known.path === 'string' && known.path.endsWith('.node')) return require(known.path);
+  } catch {
+    // none kept yet, or it no longer loads: search
+  }
+  const path = load.resolve(dir);
+  const found = require(path);
+  try {
+    const partial = kept + '.' + process.pid + '.tmp';
+    writeFileSync(partial, JSON.stringify({ key, path }), { mode: 0o600 });
+    renameSync(partial, kept);
+  } catch {
+    // no cache directory yet (the launcher makes it at exit): kept by a later run
+  }
+  return found;
+};
 `;
 
 export const lmdbEsbuildPlugin = {

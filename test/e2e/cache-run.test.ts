@@ -2,7 +2,7 @@
 // the same records (cached); --refresh and --max-age resend what they should; options are part of
 // the key; --no-cache and --sandbox leave it alone; a re-run after failures sends only what
 // failed; a resume pays nothing twice. Each test has its own sandbox and cache directory.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -79,6 +79,45 @@ describe('the lookup cache across runs', () => {
       expect(third.record.cached).toBe(false);
       expect((await run(b!, carried)).record).toEqual({ ...third.record, cached: true });
       expect(await requests(sb)).toBe(2);
+    });
+  });
+
+  it("where lmdb's binding was found is kept beside the code caches, loaded from there, and searched again when it no longer loads", async () => {
+    await withSandbox(async (sb) => {
+      const { dir, env: base } = setup(sb);
+      const code = join(dir, 'code');
+      const env = { ...base, NUMINTEL_CODE_CACHE_DIR: code, NODE_DEBUG: 'module' };
+      const kept = join(code, 'lmdb-binding.json');
+      const bindings = (stderr: string) => [...stderr.matchAll(/load "([^"]*\.node)"/g)].map((m) => m[1]);
+      const run = async (number: string) => {
+        const r = await runCli(['lrn', number, '-f', 'jsonl'], { env });
+        expect(r.code, r.stderr).toBe(0);
+        expect(jsonl(r.stdout)[0]).toMatchObject({ ok: true });
+        return bindings(r.stderr);
+      };
+      // The first run makes the code cache directory at exit; the second keeps the binding's place.
+      await run(NUMBERS[0]!);
+      const [found] = await run(NUMBERS[1]!);
+      const { key, path } = JSON.parse(readFileSync(kept, 'utf8')) as { key: string; path: string };
+      expect(path).toBe(found);
+      expect(statSync(kept).mode & 0o777).toBe(0o600);
+      // A kept place is loaded as it is: a copy of the binding elsewhere is what the next run loads.
+      const copy = join(dir, 'copy.node');
+      copyFileSync(path, copy);
+      writeFileSync(kept, JSON.stringify({ key, path: copy }));
+      expect(await run(NUMBERS[2]!)).toEqual([copy]);
+      // One that no longer loads (gone, not a binding, not a .node at all) is searched for again and replaced.
+      const junk = join(dir, 'junk.node');
+      writeFileSync(junk, 'not a shared object');
+      for (const stale of [join(dir, 'gone.node'), junk, kept]) {
+        writeFileSync(kept, JSON.stringify({ key, path: stale }));
+        // (a junk file is tried, and fails to load, before the search)
+        expect((await run(NUMBERS[3]!)).at(-1)).toBe(path);
+        expect(JSON.parse(readFileSync(kept, 'utf8'))).toEqual({ key, path });
+      }
+      // Another key (another lmdb, Node or machine) is not used.
+      writeFileSync(kept, JSON.stringify({ key: `${key} other`, path: copy }));
+      expect(await run(NUMBERS[4]!)).toEqual([path]);
     });
   });
 
