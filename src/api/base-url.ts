@@ -1,6 +1,7 @@
 // Where requests go, and the one rule that keeps the key off the wire in clear text.
 import { BadBaseUrlError } from '../core/errors.js';
 import { withoutTrailingSlashes } from '../core/text.js';
+import { isLoopback } from '../core/loopback.js';
 
 /**
  * The base URL as it may be shown: never its user:password@ nor its query or fragment, where a
@@ -54,14 +55,6 @@ export function checkBaseUrl(baseUrl: string, hasKey: boolean): URL {
     );
   }
   return url;
-}
-
-/** 127.0.0.0/8, ::1 (also IPv4-mapped 127/8) and localhost. WHATWG URLs arrive already normalised. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host === '::1') return true;
-  if (/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return true;
-  return /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
 }
 
 export interface Endpoint {

@@ -8,7 +8,7 @@ import { maskSecret } from '../core/secret.js';
 // Only the options here: the server (and graphql) load when the command runs, not at every start-up.
 import { DEFAULT_API_KEY, DEFAULT_OPTIONS, ERROR_STYLES, optionProblems, type ErrorStyle, type SandboxLimits, type SandboxOptions } from '../sandbox/options.js';
 import type { World } from './world.js';
-import { isLoopbackHost } from '../sandbox/hosts.js';
+import { isLoopback } from '../core/loopback.js';
 import { examples, topics } from './help.js';
 
 const SANDBOX_DEFAULT_PORT = 4010;
@@ -132,7 +132,7 @@ export function sandboxCommand(world: World): Command {
       const certFile = flags.tlsCert === undefined ? sb.caFile : resolve(world.cwd, flags.tlsCert);
       const trust = certFile ? `numintel sandbox certificate: ${certFile} (trust it with NODE_EXTRA_CA_CERTS=${certFile} or --ca-file ${certFile})\n` : '';
       // Bound beyond loopback: say where it really listens; sb.url is how this machine reaches it.
-      const open = isLoopbackHost(options.host ?? DEFAULT_OPTIONS.host);
+      const open = isLoopback(options.host ?? DEFAULT_OPTIONS.host);
       const bound = new URL(sb.url);
       const host = options.host ?? '';
       const where = open ? sb.url : `${bound.protocol}//${host.includes(':') ? `[${host}]` : host}:${bound.port} (from this machine: ${sb.url})`;

@@ -1,6 +1,6 @@
 // The HTTP server: routing, injected latency and faults, the verbose log line, and a close()
 // that ends everything, including requests told to hang.
-import { isLoopbackHost } from './hosts.js';
+import { isLoopback } from '../core/loopback.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { LOOKUP_KINDS, LOOKUPS, type LookupDescriptor } from '../core/lookups.js';
@@ -38,7 +38,7 @@ export interface SandboxServer {
 export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string; key: string }): SandboxServer {
   const timers = new Set<NodeJS.Timeout>();
   let closing = false;
-  const adminNeedsKey = !isLoopbackHost(engine.options.host);
+  const adminNeedsKey = !isLoopback(engine.options.host);
 
   const serve = (route: Route & { kind: 'rest' | 'graphql' }, fault: FaultKind | undefined, req: IncomingMessage, res: ServerResponse, meta: RequestMeta) => {
     if (fault === 'reset') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, endpoint, isLoopback } from '../../src/api/base-url.js';
+import { checkBaseUrl, endpoint } from '../../src/api/base-url.js';
 import { createTransport } from '../../src/api/index.js';
 import { NumintelError } from '../../src/core/errors.js';
 
@@ -53,21 +53,6 @@ describe('checkBaseUrl', () => {
     expect(() => createTransport({ baseUrl: 'http://api.example.com', apiKey: 'k'.repeat(20) })).toThrow(/plain http/);
     expect(() => createTransport({ baseUrl: 'https://x.example', timeoutMs: -1 })).toThrow(/timeoutMs must be a positive number, got -1/);
     expect(() => createTransport({ baseUrl: 'https://x.example', connections: 1.5 })).toThrow(/connections must be a positive integer/);
-  });
-});
-
-describe('isLoopback', () => {
-  it.each([
-    ['localhost', true],
-    ['127.0.0.1', true],
-    ['127.255.255.254', true],
-    ['[::1]', true],
-    ['[::ffff:7f00:1]', true],
-    ['127.0.0.1.nip.io', false],
-    ['example.com', false],
-    ['[::ffff:a00:1]', false],
-  ])('%s → %s', (host, expected) => {
-    expect(isLoopback(host)).toBe(expected);
   });
 });
 
