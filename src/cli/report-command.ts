@@ -1,6 +1,6 @@
 // `numintel report <file|->`: what a finished output holds, on the terminal, as JSON, or as a page.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { isLookupKind, type LookupKind } from '../core/lookups.js';
+import { parsePrices, type Prices } from '../settings/prices.js';
 import type { SetExitCode } from './lookup-command.js';
 import type { World } from './world.js';
 import { examples } from './help.js';
@@ -17,7 +17,7 @@ export function reportCommand(world: World, setExitCode: SetExitCode): Command {
     .addOption(new Option('-f, --format <format>', 'text, or json with every figure').choices(['text', 'json']).default('text'))
     .option('--html <file>', 'also write the report as one self-contained HTML page')
     .option('--as-of <date>', 'the date porting ages are counted to (default: today)', dateOption)
-    .option('--price <list>', 'price per billed lookup, e.g. lrn=0.0005,cnam=0.006,trust=0.002', priceOption)
+    .option('--price <list>', 'price per billed lookup, e.g. lrn=0.0005,cnam=0.006,trust=0.002', (value: string) => parsePrices(value, '--price'))
     .option('--no-color', 'no colour')
     .addHelpText(
       'after',
@@ -27,7 +27,7 @@ export function reportCommand(world: World, setExitCode: SetExitCode): Command {
         ['numintel report out.jsonl -f json | jq .line_type', 'every figure as JSON'],
       ]),
     )
-    .action(async (file: string, flags: { format: 'text' | 'json'; html?: string; asOf?: number; price?: Partial<Record<LookupKind, number>>; color?: boolean }) => {
+    .action(async (file: string, flags: { format: 'text' | 'json'; html?: string; asOf?: number; price?: Prices; color?: boolean }) => {
       const { runReport } = await import('./run-report.js');
       setExitCode(
         await runReport(
@@ -43,17 +43,4 @@ function dateOption(value: string): number {
   const t = Date.parse(value);
   if (Number.isNaN(t)) throw new InvalidArgumentError(`Expected a date such as 2026-01-31, got "${value}"`);
   return t;
-}
-
-export function priceOption(value: string): Partial<Record<LookupKind, number>> {
-  const prices: Partial<Record<LookupKind, number>> = {};
-  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
-    const [kind, amount, extra] = part.split('=').map((s) => s.trim());
-    const n = Number(amount);
-    if (kind === undefined || !isLookupKind(kind) || amount === undefined || amount === '' || extra !== undefined || !Number.isFinite(n) || n < 0) {
-      throw new InvalidArgumentError(`Expected lookup=price pairs such as lrn=0.0005,cnam=0.006, got "${part}"`);
-    }
-    prices[kind] = n;
-  }
-  return prices;
 }

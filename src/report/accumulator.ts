@@ -6,8 +6,7 @@ import { invalidReason, isFalse, isTrue, lineClass, LINE_CLASSES, recency, RECEN
 import { stateCode } from './tile-map.js';
 import { NumberSet } from './number-set.js';
 import type { Report, Ranked } from './report.js';
-
-export type Prices = Partial<Record<LookupKind, number>>;
+import type { Prices } from '../settings/prices.js';
 
 export interface ReportContext {
   /** "Now" for the porting recency, epoch ms. */

@@ -79,7 +79,7 @@ describe('numintel report', () => {
     expect(notOurs.stderr).toMatch(/not a numintel output/);
     const price = await runCliInProcess(['report', csv, '--price', 'lrn=cheap']);
     expect(price.code).toBe(2);
-    expect(price.stderr).toMatch(/lookup=price/);
+    expect(price.stderr).toMatch(/invalid price "lrn=cheap" in "lrn=cheap" from --price: not a price/);
   });
 });
 
