@@ -41,8 +41,8 @@ export function environmentHelp(width = 80): string {
     if (first.length + 2 <= indent) return [`${first.padEnd(indent)}${lines[0]}`, ...lines.slice(1).map((l) => pad + l)];
     return [first, ...lines.map((l) => pad + l)];
   };
-  const out: string[] = ['Settings: flag > environment > config file (profile, then default) > default.', ''];
-  out.push('Config keys (numintel config set <key> <value>), with their flag and variable:');
+  const out: string[] = [...wrapText('Settings: flag > environment > config file (profile, then default) > default.', width), ''];
+  out.push(...wrapText('Config keys (numintel config set <key> <value>), with their flag and variable:', width));
   for (const s of SETTINGS) {
     const where = [s.flag, s.env].filter(Boolean).join(', ');
     const fallback = s.default === undefined ? '' : ` Default: ${String(s.default)}.`;

@@ -16,7 +16,7 @@ import type { ResumableFormat } from '../pipeline/order/resume.js';
 import type { Settings } from '../settings/resolve.js';
 import { checkOutputFile, checkStdoutFile, type InputOrigin } from './output-file.js';
 import type { Format, RunRequest } from './run-request.js';
-import type { World } from './world.js';
+import { widthOf, type World } from './world.js';
 import { useColor } from './color.js';
 import { isObject } from '../core/json.js';
 
@@ -59,7 +59,7 @@ export async function openOutput(
   const format: Format =
     req.format ?? (path ? formatOfName(path) : undefined) ?? settings.format ?? (toTerminal ? 'table' : inputIsCsv ? 'csv' : 'jsonl');
 
-  const style: SinkStyle = { color: useColor(req, world, toTerminal), rawCsv: req.rawCsv, width: world.stdout.columns ?? (Number(world.env.COLUMNS) || undefined) };
+  const style: SinkStyle = { color: useColor(req, world, toTerminal), rawCsv: req.rawCsv, width: widthOf(world.stdout, world.env) };
   const resumeHint = !path
     ? 'write to a file with -o <file> (csv, tsv or jsonl) to make a run resumable'
     : RESUMABLE.includes(format)

@@ -12,7 +12,7 @@ import { reportCommand } from './report-command.js';
 import { sandboxCommand } from './sandbox-command.js';
 import { EXIT_CODES_HELP } from './exit.js';
 import { environmentHelp, examples } from './help.js';
-import type { World } from './world.js';
+import { widthOf, type World } from './world.js';
 
 /** What tests put in place of a command's run function, to see the request its flags make. */
 export interface ProgramHooks {
@@ -63,7 +63,7 @@ function helpCommand(world: World, fullProgram: () => Command): Command {
     .argument('[topic...]', 'a command (`config set`), or environment')
     .action((topic: string[]) => {
       if (topic.length === 1 && topic[0] === 'environment') {
-        world.stdout.write(environmentHelp(world.stdout.columns ?? 80));
+        world.stdout.write(environmentHelp(widthOf(world.stdout, world.env) ?? 80));
         return;
       }
       let cmd = fullProgram();
@@ -86,8 +86,8 @@ function wire(cmd: Command, world: World): void {
       writeOut: (s) => world.stdout.write(s),
       writeErr: (s) => world.stderr.write(s),
       // Help wraps to the terminal the world has (80 columns when it does not say).
-      getOutHelpWidth: () => world.stdout.columns ?? (Number(world.env.COLUMNS) || 80),
-      getErrHelpWidth: () => world.stderr.columns ?? (Number(world.env.COLUMNS) || 80),
+      getOutHelpWidth: () => widthOf(world.stdout, world.env) ?? 80,
+      getErrHelpWidth: () => widthOf(world.stderr, world.env) ?? 80,
       outputError: (s, write) => write(s.startsWith('error:') ? `numintel: ${s}` : s),
     });
   for (const sub of cmd.commands) wire(sub, world);

@@ -11,7 +11,7 @@ import { renderHtml } from '../report/render-html.js';
 import { renderText } from '../report/render-text.js';
 import { EXIT } from './exit.js';
 import { useColor } from './color.js';
-import type { World } from './world.js';
+import { widthOf, type World } from './world.js';
 
 export interface ReportRequest {
   readonly file: string;
@@ -62,7 +62,7 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   world.stdout.write(
     renderText(report, {
       // A terminal that does not know its size says 0 columns.
-      width: world.stdout.columns || Number(world.env.COLUMNS) || 80,
+      width: widthOf(world.stdout, world.env) ?? 80,
       color: useColor(req, world, terminal),
       unicode: terminal && world.env.TERM !== 'dumb',
     }),

@@ -23,3 +23,11 @@ export interface World {
    */
   readonly quitNow?: AbortSignal;
 }
+
+/**
+ * How many columns `stream` has to write into: what the terminal says, else COLUMNS (a pipe to a
+ * pager, a CI log), else undefined for the caller's default.
+ */
+export function widthOf(stream: OutStream, env: World['env']): number | undefined {
+  return stream.columns || Number(env.COLUMNS) || undefined;
+}

@@ -58,6 +58,18 @@ describe('help environment', () => {
     expect(r.stdout.split('\n').filter((l) => [...l].length > 80)).toEqual([]);
   });
 
+  it('wraps to COLUMNS when stdout is no terminal (a pager, a CI log)', async () => {
+    for (const args of [['help', 'environment']]) {
+      const narrow = await runInProcess(args, { env: { COLUMNS: '60' } });
+      expect(narrow.code).toBe(0);
+      const lines = narrow.stdout.split('\n');
+      expect(lines.filter((l) => [...l].length > 60)).toEqual([]);
+      // Wrapped, not cut: wider than 60 at 100 columns.
+      const wide = await runInProcess(args, { env: { COLUMNS: '100' } });
+      expect(wide.stdout.split('\n').some((l) => [...l].length > 60)).toBe(true);
+    }
+  });
+
   it('`help <command>` is that command\'s help; an unknown topic is a usage error', async () => {
     const viaHelp = await runInProcess(['help', 'config', 'set'], { stdoutTTY: true, columns: 80 });
     expect(viaHelp.stdout).toBe(await helpOf(['config', 'set']));
