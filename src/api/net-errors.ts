@@ -84,7 +84,7 @@ function rootMessage(err: unknown, depth = 0): string {
 function tlsFailure(codes: readonly string[], err: unknown, ctx: WireContext): Attempt | undefined {
   const host = new URL(ctx.origin).host;
   const why = oneLine(rootMessage(err), ctx.secret);
-  const fatal = (message: string): Attempt => ({ kind: 'fatal', error: { code: 'network_error', message: `TLS: ${message}` } });
+  const fatal = (message: string): Attempt => ({ kind: 'fatal', setup: 'tls', error: { code: 'network_error', message: `TLS: ${message}` } });
   if (codes.some((c) => UNTRUSTED.has(c))) {
     // Node 24 appends advice of its own ("; if the root CA is installed locally, try …"): the fix
     // below says what applies to numintel.
@@ -131,7 +131,7 @@ function proxyAnswer(text: string, ctx: WireContext): Attempt | undefined {
   }
   const fix =
     status === 407 ? 'the proxy wants credentials: put them in the proxy URL (http://user:password@proxy:port)' : 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY';
-  return { kind: 'fatal', error: { code: 'network_error', message: `the proxy refused the tunnel to ${host} (HTTP ${status}); ${fix}` } };
+  return { kind: 'fatal', setup: 'proxy', error: { code: 'network_error', message: `the proxy refused the tunnel to ${host} (HTTP ${status}); ${fix}` } };
 }
 
 /** Classifies an error thrown by the request. The caller has already ruled out its own abort. */

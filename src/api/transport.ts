@@ -1,9 +1,9 @@
 // The service client: builds the request for the chosen transport, sends it once, classifies the
 // answer. Retrying, waiting and stopping belong to the pipeline.
 import { systemClock, type Clock } from '../core/clock.js';
-import { BadOptionError, NumintelError, TlsError } from '../core/errors.js';
+import { BadOptionError, NumintelError, ProxyError, TlsError } from '../core/errors.js';
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
-import type { Attempt, Transport } from '../core/transport.js';
+import type { Attempt, SetupFailure, Transport } from '../core/transport.js';
 import { VERSION } from '../core/version.js';
 import { checkBaseUrl, endpoint, type Endpoint } from './base-url.js';
 import { oversize, type ClassifyContext, type RawResponse } from './classify.js';
@@ -137,7 +137,7 @@ export function createTransport(options: ClientOptions): Transport {
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         // A client that cannot be set up (an unreadable `ca`) fails every request alike: stop.
-        attempt = err instanceof NumintelError ? { kind: 'fatal', error: { code: 'network_error', message: err.message } } : markUnsent(err, wireFailure(err, { origin: base.origin, timeoutMs, secret }));
+        attempt = err instanceof NumintelError ? { kind: 'fatal', setup: setupOf(err), error: { code: 'network_error', message: err.message } } : markUnsent(err, wireFailure(err, { origin: base.origin, timeoutMs, secret }));
       }
     }
     if (trace) {
@@ -174,4 +174,9 @@ async function openHttpClient(client: 'undici' | 'node', origin: string, options
   }
   if (client === 'node') return (await import('./node-wire.js')).createNodeWire(origin, options);
   return (await import('./undici-wire.js')).createUndiciWire(origin, options);
+}
+
+/** The kind of a client that cannot be set up, from the error its set-up threw. */
+function setupOf(err: NumintelError): SetupFailure {
+  return err instanceof TlsError ? 'tls' : err instanceof ProxyError ? 'proxy' : 'setting';
 }

@@ -15,6 +15,9 @@ export interface RateInfo {
   readonly windowMs?: number;
 }
 
+/** What a setting must fix before any request can succeed: TLS (trust, names, dates), the proxy, or another setting. */
+export type SetupFailure = 'tls' | 'proxy' | 'setting';
+
 export type Attempt =
   /** The lookup succeeded; `result` is the unwrapped result with REST field names. */
   | { readonly kind: 'ok'; readonly result: Result; readonly rate?: RateInfo }
@@ -33,8 +36,12 @@ export type Attempt =
       /** The request never left (no connection could be made): the run's counts leave it out. */
       readonly unsent?: boolean;
     }
-  /** The key was refused (401/403) or payment is required (402): the whole run must stop. */
-  | { readonly kind: 'fatal'; readonly error: LookupError; readonly rate?: RateInfo }
+  /**
+   * No request can succeed: the key was refused (401/403) or payment is required (402), or, with
+   * `setup`, the connection cannot be set up until a setting is fixed (TLS, the proxy, the CA file).
+   * The whole run must stop.
+   */
+  | { readonly kind: 'fatal'; readonly error: LookupError; readonly rate?: RateInfo; readonly setup?: SetupFailure }
   /** Any other failure that a retry would not change (another 4xx, an unreadable body). */
   | { readonly kind: 'error'; readonly error: LookupError; readonly rate?: RateInfo; readonly unsent?: boolean };
 

@@ -7,7 +7,7 @@ import { optionsFor, type LookupDescriptor, type LookupKind, type LookupOptions 
 import { parseNumber, type ParseOptions } from '../core/numbers.js';
 import type { LookupError, OutputRecord } from '../core/records.js';
 import type { RunStats, SourceItem } from '../core/run.js';
-import type { Transport } from '../core/transport.js';
+import type { SetupFailure, Transport } from '../core/transport.js';
 import { CircuitBreaker } from './dispatch/breaker.js';
 import { checkCount } from './check-count.js';
 import { Dispatcher, type RetryInfo, type Task } from './dispatch/dispatcher.js';
@@ -101,7 +101,7 @@ export interface RunDeps {
 export type StopReason = 'refused' | 'interrupted' | 'breaker' | 'wait' | 'cap' | 'closed';
 
 export interface RunOutcome {
-  readonly stopped: null | { readonly reason: StopReason; readonly error?: LookupError; readonly hintMs?: number };
+  readonly stopped: null | { readonly reason: StopReason; readonly error?: LookupError; readonly hintMs?: number; readonly setup?: SetupFailure };
   readonly rowsWritten: number;
 }
 
@@ -174,9 +174,9 @@ class Run {
       { transport: deps.transport, clock: deps.clock, stats: deps.stats, pacer, gate, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal, cap: deps.cap },
       {
         done: (task, answer, keep) => this.done(task, answer, keep),
-        fatal: (task, error) => {
+        fatal: (task, error, setup) => {
           this.cache.forget(task.lookup, task.key);
-          this.stop('refused', error);
+          this.stop('refused', error, undefined, setup);
         },
         waitTooLong: (task, hintMs, error, done) => {
           if (!done) this.cache.forget(task.lookup, task.key);
@@ -350,12 +350,12 @@ class Run {
    * Stops dispatching now; in-flight requests get `drainMs` to finish before they are aborted.
    * `null` = the source failed: the records iterator rethrows its error after the finished prefix.
    */
-  private stop(reason: StopReason | null, error?: LookupError, hintMs?: number): void {
+  private stop(reason: StopReason | null, error?: LookupError, hintMs?: number, setup?: SetupFailure): void {
     if (this.stopping) return;
     this.stopping = true;
     this.dispatcher.stop();
     if (reason !== null) {
-      this.stopped = { reason, ...(error ? { error } : {}), ...(hintMs === undefined ? {} : { hintMs }) };
+      this.stopped = { reason, ...(error ? { error } : {}), ...(hintMs === undefined ? {} : { hintMs }), ...(setup ? { setup } : {}) };
       this.deps.onEvent?.({ type: 'stopped', reason, ...(error ? { error } : {}), inFlight: this.dispatcher.inFlight });
     }
     this.space.notify();

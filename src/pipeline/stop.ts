@@ -1,5 +1,6 @@
 // A run that stopped early, as the error that ends the command (or the library's bulk call).
 import { InterruptedError, KeyRefusedError, PaymentRequiredError, ProxyError, ServiceDownError, SpendCapError, TlsError, UsageError, WaitTooLongError, type NumintelError } from '../core/errors.js';
+import type { SetupFailure } from '../core/transport.js';
 import type { RunOutcome } from './runner.js';
 import { formatWait } from './dispatch/retry.js';
 
@@ -7,13 +8,13 @@ type Stop = NonNullable<RunOutcome['stopped']>;
 
 /** The run stopped because no request can succeed until a setting is fixed (TLS, proxy). */
 export function isSetupStop(stop: Stop | null): boolean {
-  return stop?.reason === 'refused' && stop.error !== undefined && stop.error.code !== 'unauthorized' && stop.error.code !== 'payment_required';
+  return stop?.reason === 'refused' && stop.setup !== undefined;
 }
 
-/** A setup failure's class, from the message net-errors.ts wrote for it. */
-function setupError(message: string): NumintelError {
-  if (message.startsWith('TLS: ') || message.startsWith('the CA certificates given')) return new TlsError(message);
-  if (message.startsWith('the proxy ')) return new ProxyError(message);
+/** A setup failure as the error of its kind, which the transport tagged it with. */
+function setupError(setup: SetupFailure, message: string): NumintelError {
+  if (setup === 'tls') return new TlsError(message);
+  if (setup === 'proxy') return new ProxyError(message);
   return new UsageError(message);
 }
 
@@ -24,7 +25,7 @@ export function stopFailure(stop: Stop, resumeHint?: string, capOf?: string): Nu
       // A fatal outcome that is not the service's refusal of the key is a setup error (a TLS or
       // certificate failure, a proxy refusing the tunnel): its message names the cause and the fix,
       // and nothing was looked up that a resume would skip.
-      if (isSetupStop(stop)) return setupError(stop.error?.message ?? 'the connection could not be set up');
+      if (stop.setup) return setupError(stop.setup, stop.error?.message ?? 'the connection could not be set up');
       // The client's message already says what the service said and what to do about it.
       const said = stop.error?.message ?? 'the service refused the API key or wants payment';
       const Refusal = stop.error?.code === 'payment_required' ? PaymentRequiredError : KeyRefusedError;

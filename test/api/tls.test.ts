@@ -30,6 +30,7 @@ describe.each(['undici', 'node'] as const)('HTTPS on the %s HTTP client', (httpC
       const a = await t.send(LRN, '12015550123', {});
       expect(a).toEqual({
         kind: 'fatal',
+        setup: 'tls',
         error: {
           code: 'network_error',
           message: `TLS: the certificate of ${new URL(sb.url).host} is not trusted (self-signed certificate); if this is a private CA, pass --ca-file <pem> or set NODE_EXTRA_CA_CERTS`,
@@ -45,7 +46,7 @@ describe.each(['undici', 'node'] as const)('HTTPS on the %s HTTP client', (httpC
     const t = createTransport({ baseUrl: sb.url, apiKey: sb.apiKey, httpClient, ca: 'not a certificate' });
     try {
       const a = await t.send(LRN, '12015550123', {});
-      expect(a).toMatchObject({ kind: 'fatal', error: { code: 'network_error', message: expect.stringMatching(/holds no PEM certificate/) } });
+      expect(a).toMatchObject({ kind: 'fatal', setup: 'tls', error: { code: 'network_error', message: expect.stringMatching(/holds no PEM certificate/) } });
     } finally {
       await t.close();
     }
@@ -83,7 +84,7 @@ describe('TLS and proxy failures as attempts', () => {
     ['ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE', 'C0:error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure:../deps', /the handshake with api\.example\.com failed \(sslv3 alert handshake failure\)/],
   ])('%s is fatal', (code, message, expected) => {
     const a = wireFailure(coded(code, message), ctx);
-    expect(a.kind).toBe('fatal');
+    expect(a).toMatchObject({ kind: 'fatal', setup: 'tls' });
     expect('error' in a && a.error.message).toMatch(expected);
   });
 
@@ -98,6 +99,7 @@ describe('TLS and proxy failures as attempts', () => {
   it('a proxy refusing the tunnel is fatal; a proxy that cannot reach the service, or a dropped connection, is retried', () => {
     expect(wireFailure(coded('UND_ERR_ABORTED', 'Proxy response (407) !== 200 when HTTP Tunneling'), ctx)).toMatchObject({
       kind: 'fatal',
+      setup: 'proxy',
       error: { message: expect.stringMatching(/^the proxy refused the tunnel to api\.example\.com \(HTTP 407\)/) },
     });
     expect(wireFailure(coded('UND_ERR_ABORTED', 'Proxy response (403) !== 200 when HTTP Tunneling'), ctx)).toMatchObject({ kind: 'fatal', error: { message: expect.stringMatching(/\(HTTP 403\); check HTTPS_PROXY/) } });

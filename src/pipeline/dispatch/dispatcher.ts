@@ -6,7 +6,7 @@ import type { Clock } from '../../core/clock.js';
 import type { LookupDescriptor, LookupOptions } from '../../core/lookups.js';
 import type { LookupError } from '../../core/records.js';
 import type { RunStats } from '../../core/run.js';
-import type { Attempt, Transport } from '../../core/transport.js';
+import type { Attempt, SetupFailure, Transport } from '../../core/transport.js';
 import type { Finished } from '../../store/answer-store.js';
 import type { ConcurrencyGate } from './gate.js';
 import type { PaceTicket, Pacing } from './pacer.js';
@@ -40,7 +40,7 @@ export interface DispatchHooks<T extends Task> {
   /** The lookup has its final answer; `keep` false for a transient failure not worth caching. */
   done(task: T, answer: Finished, keep: boolean): void;
   /** The service refused the key: the run must stop before anything else is sent. */
-  fatal(task: T, error: LookupError): void;
+  fatal(task: T, error: LookupError, setup: SetupFailure | undefined): void;
   /** An answer arrived while stopping: the run may now be able to end. */
   settled(): void;
   /** The spend cap allows no more requests: the run must stop (resumably). */
@@ -230,7 +230,7 @@ export class Dispatcher<T extends Task> {
         this.finish(task, a);
         break;
       case 'fatal':
-        if (!this.stopped) this.hooks.fatal(task, a.error);
+        if (!this.stopped) this.hooks.fatal(task, a.error, a.setup);
         break;
       case 'retry':
         if (a.rateLimited) this.cfg.stats.rateLimited += 1;
