@@ -8,8 +8,11 @@
 // (the persistent cache on, empty: a fresh cache directory for every run, so it too sends every
 // row, and also stores every answer) is measured beside it. (Both runs once shared one cache
 // directory, so the measured run answered every row from the warm-up's cache and sent nothing.)
+// The three run in turn, `rounds` times (default 3), and the figures are medians: on a shared
+// machine one run of each can land in different moments of its load (a single round once gave
+// 1.03× and the next 1.75×), and the ratio of each round compares runs made side by side.
 // Run after `npm run build`:
-//   node bench/cpu-per-lookup.js [rows=100000] [concurrency=16] [--prof]
+//   node bench/cpu-per-lookup.js [rows=100000] [concurrency=16] [rounds=3] [--prof]
 // --prof also runs the CLI (--no-cache) under `node --cpu-prof` and prints the functions with the
 // most self time.
 import { spawn } from 'node:child_process';
@@ -21,6 +24,7 @@ import { CLI, ROOT, countLines, fmt, report, tempDir, validNumbers, writeLines }
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const rows = Number(args[0] ?? 100_000);
 const concurrency = Number(args[1] ?? 16);
+const rounds = Number(args[2] ?? 3);
 const prof = process.argv.includes('--prof');
 
 /** Runs `argv` under /usr/bin/time; resolves with its user+sys CPU seconds and wall seconds. */
@@ -67,24 +71,34 @@ try {
     const written = (await countLines(out)) - 1;
     if (written !== rows) throw new Error(`CLI (${what}) wrote ${written} rows, expected ${rows}`);
   };
-  // One warm-up of each (the CLI writes its code cache on the first run), then the measured runs.
-  await timed([process.execPath, ...noCache], env);
-  const cli = await timed([process.execPath, ...noCache], env);
-  await checkOut('--no-cache');
-  const cold = await timed([process.execPath, ...cliArgs], coldEnv());
-  await checkOut('cache on');
   const bareArgs = [process.execPath, join(ROOT, 'bench', 'lib', 'bare-loop.js'), server.url, 'sandbox-key-0000', list, String(concurrency)];
+  // One warm-up of each (the CLI writes its code cache on the first run), then the measured rounds.
+  await timed([process.execPath, ...noCache], env);
   await timed(bareArgs, env);
-  const bare = await timed(bareArgs, env);
   const us = (t) => (t.cpu * 1e6) / rows;
-  const ratio = us(cli) / us(bare);
+  const runs = { cli: [], cold: [], bare: [] };
+  for (let r = 0; r < rounds; r++) {
+    runs.cli.push(await timed([process.execPath, ...noCache], env));
+    await checkOut('--no-cache');
+    runs.cold.push(await timed([process.execPath, ...cliArgs], coldEnv()));
+    await checkOut('cache on');
+    runs.bare.push(await timed(bareArgs, env));
+  }
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const middle = (list) => list.find((t) => us(t) === median(list.map(us)));
+  const [cli, cold, bare] = [middle(runs.cli), middle(runs.cold), middle(runs.bare)];
+  const ratios = runs.cli.map((t, i) => us(t) / us(runs.bare[i]));
+  const coldRatios = runs.cold.map((t, i) => us(t) / us(runs.bare[i]));
+  const ratio = median(ratios);
+  const spread = (xs) => (xs.length > 1 ? ` (rounds: ${xs.map((x) => x.toFixed(2)).join(', ')})` : '');
   const line = (t) => `${us(t).toFixed(1)} µs/lookup user+sys (${t.user.toFixed(2)} + ${t.sys.toFixed(2)} s, ${fmt(rows / t.seconds)} lookups/s)`;
-  console.log(`CPU per lookup: ${fmt(rows)} rows, concurrency ${concurrency}, fixed-response server (node ${process.version})`);
+  console.log(`CPU per lookup: ${fmt(rows)} rows, concurrency ${concurrency}, fixed-response server, median of ${rounds} rounds (node ${process.version})`);
   console.log(`  CLI --no-cache (CSV in → CSV out): ${line(cli)}`);
   console.log(`  CLI, cache on (empty):             ${line(cold)}`);
   console.log(`  bare undici loop:                  ${line(bare)}`);
-  console.log(`  CLI --no-cache ÷ bare: ${ratio.toFixed(2)}×   (target ≤ 1.3×); cache on ÷ bare: ${(us(cold) / us(bare)).toFixed(2)}×`);
-  report('cpu-per-lookup', { rows, concurrency, cliUs: us(cli), cacheOnUs: us(cold), bareUs: us(bare), ratio, cacheOnRatio: us(cold) / us(bare) });
+  console.log(`  CLI --no-cache ÷ bare: ${ratio.toFixed(2)}×${spread(ratios)}   (target ≤ 1.3×)`);
+  console.log(`  cache on ÷ bare: ${median(coldRatios).toFixed(2)}×${spread(coldRatios)}`);
+  report('cpu-per-lookup', { rows, concurrency, rounds, cliUs: us(cli), cacheOnUs: us(cold), bareUs: us(bare), ratio, ratios, cacheOnRatio: median(coldRatios) });
   if (prof) await profile(noCache, env);
 } finally {
   server.stop();
