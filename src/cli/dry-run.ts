@@ -2,10 +2,10 @@
 // run would do: rows, valid and invalid numbers (by reason), duplicates, answers the cache already
 // holds fresh, billable lookups per kind, the time at the known limits, and the cost when prices
 // are known. Memory stays flat however long the input: rows stream through, and the distinct
-// numbers seen are kept in a NumberIndex (typed arrays, ~27–53 bytes a number).
+// numbers seen are kept in a NumberSet (a typed array, at most 16 bytes a number).
 import { parseNumber } from '../core/numbers.js';
 import type { LookupKind } from '../core/lookups.js';
-import { NumberIndex } from '../pipeline/dedup/number-index.js';
+import { NumberSet } from '../core/number-set.js';
 import { openSource } from '../pipeline/source/source.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
@@ -119,9 +119,6 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
   return 0;
 }
 
-/** Keys of numbers that fit an exact integer; others (--no-validate) in a Set. */
-const WHOLE = /^[1-9]\d{0,14}$/;
-
 async function plan(
   req: RunRequest,
   settings: Settings,
@@ -133,8 +130,7 @@ async function plan(
   const kinds = req.lookups.map((d) => d.kind);
   const slots: AnswerSlot[] = kinds.map((k) => store.slot(k, req.options));
   const hits = kinds.map(() => 0);
-  const seen = new NumberIndex();
-  const odd = new Set<string>();
+  const seen = new NumberSet();
   const reasons: Partial<Record<InvalidReason, number>> = {};
   let rows = 0;
   let invalid = 0;
@@ -151,19 +147,9 @@ async function plan(
       continue;
     }
     const number = parsed.number;
-    if (WHOLE.test(number)) {
-      const key = Number(number);
-      if (seen.get(key)) {
-        duplicates += 1;
-        continue;
-      }
-      seen.set(key, 0, 0);
-    } else {
-      if (odd.has(number)) {
-        duplicates += 1;
-        continue;
-      }
-      odd.add(number);
+    if (!seen.add(number)) {
+      duplicates += 1;
+      continue;
     }
     distinct += 1;
     for (let i = 0; i < slots.length; i++) if ((slots[i] as AnswerSlot).has(number)) hits[i] = (hits[i] as number) + 1;

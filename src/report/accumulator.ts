@@ -4,7 +4,7 @@ import { LOOKUP_KINDS, type LookupKind } from '../core/lookups.js';
 import type { RowFacts } from './facts.js';
 import { invalidReason, isFalse, isTrue, lineClass, LINE_CLASSES, recency, RECENCY_BUCKETS, sameNumber, zoneLabel, type LineClass, type RecencyBucket } from './normalise.js';
 import { stateCode } from './tile-map.js';
-import { NumberSet } from './number-set.js';
+import { NumberSet } from '../core/number-set.js';
 import type { Report, Ranked } from './report.js';
 import type { Prices } from '../settings/prices.js';
 

@@ -8,6 +8,7 @@
 // A run asks its RunDedup first, then the AnswerStore, then the service.
 import { LOOKUPS, optionsFor, type LookupKind, type LookupOptions } from '../core/lookups.js';
 import type { LookupError, Result } from '../core/records.js';
+import { WHOLE_NUMBER } from '../core/number-set.js';
 
 export interface CachedAnswer {
   /** The service's result object, exactly as it was received. */
@@ -41,16 +42,14 @@ export type Finished =
   | { readonly result: Result; readonly error: null; readonly fetchedAt?: number; readonly cached?: boolean }
   | { readonly result: null; readonly error: LookupError };
 
-/** Up to 15 digits, no leading 0: the number is its own exact integer key. */
-const WHOLE = /^[1-9]\d{0,14}$/;
 /**
  * A number as a run's dedup knows it, worked out once per row (cacheKey) rather than on every
- * call: the number as an exact integer when it is WHOLE, else the number itself.
+ * call: the number as an exact integer when it is a WHOLE_NUMBER, else the number itself.
  */
 export type CacheKey = (number | string) & { readonly __cacheKey: never };
 
 export function cacheKey(number: string): CacheKey {
-  return (WHOLE.test(number) ? Number(number) : number) as CacheKey;
+  return (WHOLE_NUMBER.test(number) ? Number(number) : number) as CacheKey;
 }
 
 /**
