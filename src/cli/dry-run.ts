@@ -3,7 +3,7 @@
 // holds fresh, billable lookups per kind, the time at the known limits, and the cost when prices
 // are known. Memory stays flat however long the input: rows stream through, and the distinct
 // numbers seen are kept in a NumberSet (a typed array, at most 16 bytes a number).
-import { parseNumber } from '../core/numbers.js';
+import { invalidReasonOf, parseNumber, type InvalidReason as ParsedReason } from '../core/numbers.js';
 import type { LookupKind } from '../core/lookups.js';
 import { NumberSet } from '../core/number-set.js';
 import { openSource } from '../pipeline/source/source.js';
@@ -17,34 +17,8 @@ import { formatElapsed } from '../output/summary.js';
 import { openRunStore } from './run-store.js';
 import type { World } from './world.js';
 
-/** Why a number was refused, as a short code (from the message parseNumber gives). */
-export type InvalidReason =
-  | 'empty'
-  | 'letters'
-  | 'no_digits'
-  | 'not_us'
-  | 'too_short'
-  | 'too_long'
-  | 'bad_area_code'
-  | 'bad_exchange'
-  | 'unassigned'
-  | 'other';
-
-const REASONS: readonly [RegExp, InvalidReason][] = [
-  [/^empty/, 'empty'],
-  [/contains letters/, 'letters'],
-  [/^no digits/, 'no_digits'],
-  [/^not a U\.S\. number/, 'not_us'],
-  [/^too short/, 'too_short'],
-  [/^too long/, 'too_long'],
-  [/^area code/, 'bad_area_code'],
-  [/^exchange/, 'bad_exchange'],
-  [/is not a valid U\.S\. number/, 'unassigned'],
-];
-
-export function invalidReason(message: string): InvalidReason {
-  return REASONS.find(([re]) => re.test(message))?.[1] ?? 'other';
-}
+/** Why a number was refused (parseNumber's reason; `other` for a message it does not write). */
+export type InvalidReason = ParsedReason | 'other';
 
 export interface KindPlan {
   /** Rows with a valid number: lookups the run is asked for. */
@@ -142,7 +116,7 @@ async function plan(
     const parsed = parseNumber(item.input, { validate });
     if (!parsed.ok) {
       invalid += 1;
-      const why = invalidReason(parsed.message);
+      const why = invalidReasonOf(parsed.message) ?? 'other';
       reasons[why] = (reasons[why] ?? 0) + 1;
       continue;
     }

@@ -7,6 +7,31 @@ import { isValidNanp } from './nanp-valid.js';
 
 export type ParsedNumber = { ok: true; number: string } | { ok: false; message: string };
 
+/** Why parseNumber refused a number, as a short code. */
+export type InvalidReason = 'empty' | 'letters' | 'no_digits' | 'not_us' | 'too_short' | 'too_long' | 'bad_area_code' | 'bad_exchange' | 'unassigned';
+
+/** Each reason by the words parseNumber's message for it has (test/core/numbers.test.ts checks every message against it). */
+const REASONS: readonly [RegExp, InvalidReason][] = [
+  [/^empty\b/, 'empty'],
+  [/^no digits\b/, 'no_digits'],
+  [/contains letters/, 'letters'],
+  [/^not a U\.S\. number/, 'not_us'],
+  [/^too short\b/, 'too_short'],
+  [/^too long\b/, 'too_long'],
+  [/^area code \S+ is not valid/, 'bad_area_code'],
+  [/^exchange \S+ is not valid/, 'bad_exchange'],
+  [/is not a valid U\.S\. number/, 'unassigned'],
+];
+
+/**
+ * The reason of a message parseNumber wrote (as a run wrote it into an output file, or as --dry-run
+ * has it); undefined for any other message, such as the service's own refusal of a number.
+ */
+export function invalidReasonOf(message: string): InvalidReason | undefined {
+  for (const [re, reason] of REASONS) if (re.test(message)) return reason;
+  return undefined;
+}
+
 export interface ParseOptions {
   /** false = `--no-validate`: send the digits as given (a 10-digit number still gets its 1). */
   readonly validate?: boolean;

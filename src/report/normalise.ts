@@ -1,5 +1,6 @@
 // The service's vocabularies, and those of the carriers' data it passes on, mapped to the few
 // classes a report counts. A code that is not in a table is kept as it was written, never dropped.
+import { invalidReasonOf, type InvalidReason } from '../core/numbers.js';
 
 export type LineClass = 'mobile' | 'landline' | 'voip' | 'toll_free' | 'other';
 export const LINE_CLASSES: readonly LineClass[] = ['mobile', 'landline', 'voip', 'toll_free', 'other'];
@@ -59,21 +60,23 @@ const seen = new Map<string, LineClass>();
 /** The table itself, for tests and the README. */
 export const LINE_TYPE_TABLE: Readonly<Record<string, LineClass>> = LINE_TYPES;
 
-/** Why a number was refused, from the message of its `invalid_number` error (src/core/numbers.ts words them). */
-const INVALID_REASONS: readonly [RegExp, string][] = [
-  [/^empty\b/, 'empty'],
-  [/^no digits\b/, 'no digits'],
-  [/contains letters/, 'letters'],
-  [/^not a U\.S\. number/, 'not a U.S. number'],
-  [/^too short\b/, 'too short'],
-  [/^too long\b/, 'too long'],
-  [/^area code \S+ is not valid/, 'invalid area code'],
-  [/^exchange \S+ is not valid/, 'invalid exchange'],
-  [/is not a valid U\.S\. number/, 'unassigned range'],
-];
+/** Each reason parseNumber gives, as the report words it. */
+const INVALID_LABELS: Readonly<Record<InvalidReason, string>> = {
+  empty: 'empty',
+  no_digits: 'no digits',
+  letters: 'letters',
+  not_us: 'not a U.S. number',
+  too_short: 'too short',
+  too_long: 'too long',
+  bad_area_code: 'invalid area code',
+  bad_exchange: 'invalid exchange',
+  unassigned: 'unassigned range',
+};
 
+/** Why a number was refused, from the message of its `invalid_number` error. */
 export function invalidReason(message: string): string {
-  for (const [re, reason] of INVALID_REASONS) if (re.test(message)) return reason;
+  const reason = invalidReasonOf(message);
+  if (reason) return INVALID_LABELS[reason];
   return message.trim() === '' ? 'invalid' : 'refused by the service';
 }
 

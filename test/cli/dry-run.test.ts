@@ -5,8 +5,6 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../support/clock.js';
-import { invalidReason } from '../../src/cli/dry-run.js';
-import { parseNumber } from '../../src/core/numbers.js';
 import { LmdbAnswerStore } from '../../src/store/lmdb-store.js';
 import { useTempDirs } from '../support/tmp.js';
 import { runInProcess } from '../support/world.js';
@@ -107,22 +105,4 @@ describe('--dry-run', () => {
     expect(bad.stderr).toMatch(/invalid price "lrn=cheap"/);
   });
 
-  it('every refusal of parseNumber has its reason', () => {
-    const inputs: [string, string][] = [
-      ['', 'empty'],
-      ['call me', 'letters'],
-      ['+', 'no_digits'],
-      ['+44 20 7946 0958', 'not_us'],
-      ['555-0107', 'too_short'],
-      ['201555010412345', 'too_long'],
-      ['101-555-0101', 'bad_area_code'],
-      ['201-155-0101', 'bad_exchange'],
-      ['999-555-0101', 'unassigned'],
-    ];
-    for (const [input, want] of inputs) {
-      const parsed = parseNumber(input);
-      expect(parsed.ok, input).toBe(false);
-      if (!parsed.ok) expect([input, invalidReason(parsed.message)]).toEqual([input, want]);
-    }
-  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseNumber } from '../../src/core/numbers.js';
+import { invalidReasonOf, parseNumber } from '../../src/core/numbers.js';
 
 describe('parseNumber', () => {
   it.each([
@@ -47,5 +47,30 @@ describe('parseNumber', () => {
     expect(parseNumber('(123) 456-7890', { validate: false })).toEqual({ ok: true, number: '11234567890' });
     expect(parseNumber('555-0199', { validate: false })).toEqual({ ok: true, number: '5550199' });
     expect(parseNumber('n/a', { validate: false })).toEqual({ ok: false, message: 'no digits in "n/a"' });
+  });
+});
+
+describe('invalidReasonOf', () => {
+  it("names the reason of every refusal's message, and of no other message", () => {
+    const inputs: [string, string][] = [
+      ['', 'empty'],
+      ['call me', 'letters'],
+      ['+', 'no_digits'],
+      ['+44 20 7946 0958', 'not_us'],
+      ['555-0107', 'too_short'],
+      ['201555010412345', 'too_long'],
+      ['1'.repeat(200), 'too_long'],
+      ['101-555-0101', 'bad_area_code'],
+      ['201-155-0101', 'bad_exchange'],
+      ['999-555-0101', 'unassigned'],
+    ];
+    for (const [input, want] of inputs) {
+      const parsed = parseNumber(input);
+      expect(parsed.ok, input).toBe(false);
+      if (!parsed.ok) expect([input, invalidReasonOf(parsed.message)]).toEqual([input, want]);
+    }
+    const noDigits = parseNumber('--', { validate: false });
+    expect(!noDigits.ok && invalidReasonOf(noDigits.message)).toBe('no_digits');
+    expect(invalidReasonOf('the service says the number is invalid (HTTP 400)')).toBeUndefined();
   });
 });
