@@ -2,13 +2,12 @@
 // first (401/403/402/429/408/5xx), then the envelope reads the body, then whatever nobody
 // recognised becomes a clear per-number error. Pure: no I/O, no clock beyond `ctx.now`.
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
-import type { LookupErrorCode } from '../core/records.js';
 import type { Attempt, RateInfo } from '../core/transport.js';
 import type { JsonObject } from '../core/json.js';
 import { bodyMessage, bodyRetrySeconds, excerpt, looksLikeInvalidNumber, parseJson } from './body.js';
 import { header, parseRateInfo, rateFields, waitHintMs, type HeaderBag } from './rate-headers.js';
 import { reportsInvalidNumber, shapeResult, type Naming } from './result-shape.js';
-import { isTransient } from '../pipeline/dispatch/retry.js';
+import { isTransient, type LookupErrorCode } from '../core/records.js';
 import { bodyCodeClass } from './service-codes.js';
 
 export interface RawResponse {

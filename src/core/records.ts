@@ -15,6 +15,15 @@ export type LookupErrorCode =
   // The run stopped (Ctrl-C, a refused key, a tripped circuit breaker) before this row was looked up.
   | 'not_attempted';
 
+/**
+ * The transient conditions: worth another try, and a sign of the service's health that the
+ * circuit breaker counts. Everything else (a refused number, another 4xx, an unreadable answer)
+ * would fail the same way again.
+ */
+export const TRANSIENT: ReadonlySet<LookupErrorCode> = new Set<LookupErrorCode>(['rate_limited', 'server_error', 'timeout', 'network_error']);
+
+export const isTransient = (code: LookupErrorCode): boolean => TRANSIENT.has(code);
+
 export interface LookupError {
   readonly code: LookupErrorCode;
   readonly message: string;

@@ -2,9 +2,8 @@
 // Counts rows in the order they finish: a row that still failed after its retries with a transient
 // error counts; a row with every lookup answered resets; invalid numbers and permanent refusals
 // say nothing about the service's health and leave the count alone.
-import type { LookupError } from '../../core/records.js';
 import { checkCount } from '../check-count.js';
-import { isTransient } from './retry.js';
+import { isTransient, type LookupError } from '../../core/records.js';
 
 export class CircuitBreaker {
   private consecutive = 0;

@@ -7,20 +7,11 @@
 // shortened, because sending before the advertised time only earns another 429; but it is capped:
 // a hint longer than `maxWaitMs` (--max-wait) stops the run, resumably, instead of parking it for
 // a day per retry.
-import type { LookupErrorCode } from '../../core/records.js';
+import { isTransient } from '../../core/records.js';
 import type { Attempt, RateInfo } from '../../core/transport.js';
 
 /** A source of uniform randomness in [0, 1); injectable so tests can pin the jitter. */
 export type Random = () => number;
-
-/**
- * The transient conditions: worth another try, and a sign of the service's health that the
- * circuit breaker counts. Everything else (a refused number, another 4xx, an unreadable answer)
- * would fail the same way again.
- */
-export const TRANSIENT: ReadonlySet<LookupErrorCode> = new Set<LookupErrorCode>(['rate_limited', 'server_error', 'timeout', 'network_error']);
-
-export const isTransient = (code: LookupErrorCode): boolean => TRANSIENT.has(code);
 
 /** Ceiling of the first retry's wait, ms. */
 const BASE_MS = 250;

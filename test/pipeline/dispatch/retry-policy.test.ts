@@ -2,7 +2,8 @@
 // resumably (never handed to a timer), whatever answer carried it.
 import { describe, expect, it } from 'vitest';
 import type { LookupRecord } from '../../../src/core/records.js';
-import { decideRetry, formatWait, isTransient, TRANSIENT } from '../../../src/pipeline/dispatch/retry.js';
+import { isTransient, TRANSIENT } from '../../../src/core/records.js';
+import { decideRetry, formatWait } from '../../../src/pipeline/dispatch/retry.js';
 import { stopFailure } from '../../../src/pipeline/stop.js';
 import { CircuitBreaker } from '../../../src/pipeline/dispatch/breaker.js';
 import { harness, httpError, invalid, ok, refused, runAll, serverError, tooMany } from '../fakes.js';
