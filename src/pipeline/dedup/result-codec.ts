@@ -2,26 +2,53 @@
 // shape (the same keys, nested the same way), so the keys are stored once per shape and each
 // result keeps only its leaf values: `[<shape id>, leaf, leaf, …]`, one flat JSON string (a
 // concatenation would leave V8 a rope of three strings, which costs more than it saves).
+//
+// A result's shape is found by walking its keys down a trie of the shapes seen so far (a step per
+// key: a leaf, or the opening of a nested object, or its end), so the common case (a shape seen
+// before) builds no skeleton and serialises nothing but the leaves.
 import type { Result } from '../../core/records.js';
 import { isObject } from '../../core/json.js';
 
 type Skeleton = { [key: string]: Skeleton | 0 };
 
+/** One point of the walk over a result's keys; `id` when a whole shape ends here. */
+class Step {
+  id: number | undefined;
+  private leaves: Map<string, Step> | undefined;
+  private opens: Map<string, Step> | undefined;
+  private closed: Step | undefined;
+
+  leaf(key: string): Step {
+    const map = (this.leaves ??= new Map());
+    let next = map.get(key);
+    if (!next) map.set(key, (next = new Step()));
+    return next;
+  }
+
+  open(key: string): Step {
+    const map = (this.opens ??= new Map());
+    let next = map.get(key);
+    if (!next) map.set(key, (next = new Step()));
+    return next;
+  }
+
+  close(): Step {
+    return (this.closed ??= new Step());
+  }
+}
+
 export class ResultCodec {
   private readonly skeletons: Skeleton[] = [];
-  private readonly ids = new Map<string, number>();
+  private readonly root = new Step();
 
   encode(result: Result): string {
     const leaves: unknown[] = [0];
-    const skeleton = split(result, leaves);
-    const key = JSON.stringify(skeleton);
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      id = this.skeletons.length;
-      this.skeletons.push(skeleton);
-      this.ids.set(key, id);
+    const end = walk(this.root, result, leaves);
+    if (end.id === undefined) {
+      end.id = this.skeletons.length;
+      this.skeletons.push(skeletonOf(result));
     }
-    leaves[0] = id;
+    leaves[0] = end.id;
     return JSON.stringify(leaves);
   }
 
@@ -33,14 +60,25 @@ export class ResultCodec {
   }
 }
 
-function split(obj: Record<string, unknown>, leaves: unknown[]): Skeleton {
-  const skeleton: Skeleton = {};
-  for (const [k, v] of Object.entries(obj)) {
-    if (isObject(v)) skeleton[k] = split(v, leaves);
+/** Walks `obj`'s keys from `at`, collecting its leaf values in order; returns where its shape ends. */
+function walk(at: Step, obj: Record<string, unknown>, leaves: unknown[]): Step {
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    if (isObject(v)) at = walk(at.open(k), v, leaves).close();
     else {
-      skeleton[k] = 0;
+      at = at.leaf(k);
       leaves.push(v);
     }
+  }
+  return at;
+}
+
+function skeletonOf(obj: Record<string, unknown>): Skeleton {
+  // No prototype: a key such as `__proto__` (JSON.parse makes it an own key) is a key like any other.
+  const skeleton = Object.create(null) as Skeleton;
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    skeleton[k] = isObject(v) ? skeletonOf(v) : 0;
   }
   return skeleton;
 }
@@ -49,7 +87,9 @@ function join(skeleton: Skeleton, leaves: unknown[], at: { i: number }): Result 
   const out: Result = {};
   for (const k of Object.keys(skeleton)) {
     const s = skeleton[k];
-    out[k] = s === 0 || s === undefined ? leaves[at.i++] : join(s, leaves, at);
+    const value = s === 0 || s === undefined ? leaves[at.i++] : join(s, leaves, at);
+    if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+    else out[k] = value;
   }
   return out;
 }

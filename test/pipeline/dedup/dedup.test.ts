@@ -109,4 +109,33 @@ describe('ResultCodec', () => {
     expect(Object.keys(codec.decode(encoded[1] as string))).toEqual(['lrn', 'lrn_activated_at', 'enhanced_lrn_data', 'messaging']);
     expect((encoded[0] as string).length).toBeLessThan(JSON.stringify(samples[0]).length);
   });
+
+  it('round-trips any JSON object exactly, however its keys look: shapes that only a marker could tell apart stay apart', async () => {
+    const { ResultCodec } = await import('../../../src/pipeline/dedup/result-codec.js');
+    const { prng } = await import('../../../src/core/prng.js');
+    const random = prng(11);
+    const KEYS = ['a', 'b', 'a{', '}', '{', '__proto__', '', 'lrn'];
+    const leaf = (): unknown => [null, 0, 1.5, 'x', '', true, false, [1, 'two'], []][Math.floor(random() * 9)];
+    const object = (depth: number): Record<string, unknown> => {
+      const text: string[] = [];
+      const used = new Set<string>();
+      for (let n = Math.floor(random() * 4); n > 0; n--) {
+        const k = KEYS[Math.floor(random() * KEYS.length)] as string;
+        if (used.has(k)) continue;
+        used.add(k);
+        const v = depth < 3 && random() < 0.3 ? object(depth + 1) : leaf();
+        text.push(`${JSON.stringify(k)}:${JSON.stringify(v)}`);
+      }
+      // Through JSON.parse, as results arrive: `__proto__` is then an own key.
+      return JSON.parse(`{${text.join(',')}}`) as Record<string, unknown>;
+    };
+    const codec = new ResultCodec();
+    const samples = Array.from({ length: 3000 }, () => object(0));
+    const encoded = samples.map((s) => codec.encode(s));
+    for (const [i, e] of encoded.entries()) expect(JSON.stringify(codec.decode(e))).toBe(JSON.stringify(samples[i]));
+    // The cases a textual marker would confuse.
+    const pairs = [JSON.parse('{"a{":1,"}":2}'), JSON.parse('{"a":{}}'), JSON.parse('{"a":{"}":1}}'), JSON.parse('{"a":{},"}":1}')] as Record<string, unknown>[];
+    const ids = pairs.map((p) => JSON.parse(codec.encode(p))[0]);
+    expect(new Set(ids).size).toBe(pairs.length);
+  });
 });
