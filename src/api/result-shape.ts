@@ -10,14 +10,20 @@ export type Naming = 'rest' | 'graphql';
 
 const wireName = (f: FieldSpec, naming: Naming) => (naming === 'rest' ? f.name : f.graphqlName);
 
-/** Copies `source` into REST names and descriptor order; values are kept exactly as sent. */
-function reshape(active: readonly FieldSpec[], source: JsonObject, naming: Naming): JsonObject {
+/**
+ * Copies `source` into REST names and descriptor order, values exactly as sent, and names in
+ * `wrong` the fields sent with a value of another type (`lrn` a number, an array, an object): such
+ * a result is not the service's answer, whatever its status. Unknown values of the right type
+ * (`spam_type` TELEMARKETER, `carrier_type` WRS) pass untouched. One walk does both.
+ */
+function reshape(active: readonly FieldSpec[], source: JsonObject, naming: Naming, wrong: string[], prefix = ''): JsonObject {
   const out: JsonObject = {};
   for (const f of active) {
     const key = wireName(f, naming);
     if (!Object.hasOwn(source, key)) continue;
     const value = source[key];
-    out[f.name] = f.type === 'object' && isObject(value) ? reshape(f.fields ?? [], value, naming) : value;
+    if (value !== null && value !== undefined && !fits(f, value)) wrong.push(`${prefix}${f.name}`);
+    out[f.name] = f.type === 'object' && isObject(value) ? reshape(f.fields ?? [], value, naming, wrong, `${prefix}${f.name}.`) : value;
   }
   return out;
 }
@@ -39,36 +45,20 @@ function fits(f: FieldSpec, value: unknown): boolean {
 }
 
 /**
- * The fields sent with a value of another type (`lrn` a number, an array, an object): such a
- * result is not the service's answer, whatever its status. Unknown values of the right type
- * (`spam_type` TELEMARKETER, `carrier_type` WRS) pass untouched.
- */
-function wrongTypes(active: readonly FieldSpec[], source: JsonObject, naming: Naming, prefix = ''): string[] {
-  const wrong: string[] = [];
-  for (const f of active) {
-    const key = wireName(f, naming);
-    if (!Object.hasOwn(source, key)) continue;
-    const value = source[key];
-    if (value === null || value === undefined) continue;
-    if (!fits(f, value)) wrong.push(`${prefix}${f.name}`);
-    else if (f.type === 'object' && f.fields) wrong.push(...wrongTypes(f.fields, value as JsonObject, naming, `${prefix}${f.name}.`));
-  }
-  return wrong;
-}
-
-/**
  * Builds the result, or names the required fields it lacks. Required: the fields that are always
  * there (no option) and never null by the description.
  */
 export function shapeResult(d: LookupDescriptor, opts: LookupOptions, source: JsonObject, naming: Naming): Shaped {
   const { active, required } = fieldsOf(d, opts);
-  const missing = required
-    .filter((f) => source[wireName(f, naming)] === undefined || source[wireName(f, naming)] === null)
-    .map((f) => f.name);
-  if (missing.length > 0) return { missing };
-  const wrong = wrongTypes(active, source, naming);
-  if (wrong.length > 0) return { wrong };
-  return { result: reshape(active, source, naming) };
+  let missing: string[] | undefined;
+  for (const f of required) {
+    const value = source[wireName(f, naming)];
+    if (value === undefined || value === null) (missing ??= []).push(f.name);
+  }
+  if (missing) return { missing };
+  const wrong: string[] = [];
+  const result = reshape(active, source, naming, wrong);
+  return wrong.length > 0 ? { wrong } : { result };
 }
 
 interface ShapeFields {
