@@ -265,7 +265,11 @@ export class LmdbAnswerStore extends SlottedStore {
 
   /**
    * Hands the answers put so far to lmdb in one transaction (a promise and a commit per batch, not
-   * per answer: a cold run puts an answer per row), committed in the background.
+   * per answer: a cold run puts an answer per row), committed in the background. A `batch`, not a
+   * `transaction`: lmdb runs a transaction's callback on the main thread while its write thread
+   * holds the file's write lock, so a process leaving (process.exit joins the write thread) with
+   * one begun waited for ever, and so did every other numintel process on the cache, for the lock.
+   * A batch's writes are queued first and done by the write thread alone.
    */
   private writeBatch(): void {
     clearTimeout(this.batchTimer);
@@ -276,7 +280,7 @@ export class LmdbAnswerStore extends SlottedStore {
     if (!db || batch.length === 0) return;
     this.track(
       db
-        .transaction(() => {
+        .batch(() => {
           for (const [key, stored] of batch) void db.put(key, stored);
         })
         .finally(() => {
@@ -444,11 +448,12 @@ export class LmdbAnswerStore extends SlottedStore {
 }
 
 async function removeAll(db: Database, keys: readonly Key[]): Promise<void> {
-  // Large batches in a few transactions: one commit per key would fsync a million times.
+  // Large batches in a few commits: one commit per key would fsync a million times. Batches, not
+  // transactions, for the reason writeBatch gives.
   for (let i = 0; i < keys.length; i += 10_000) {
     const batch = keys.slice(i, i + 10_000);
-    await db.transaction(() => {
-      for (const key of batch) db.removeSync(key);
+    await db.batch(() => {
+      for (const key of batch) void db.remove(key);
     });
   }
 }

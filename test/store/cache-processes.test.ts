@@ -68,4 +68,22 @@ describe('one cache, several processes', () => {
     await again.store.close();
     expect([...warnings, ...again.warnings]).toEqual([]);
   }, 60_000);
+
+  it('a process that leaves with writes begun and not committed exits at once, and holds up no other', async () => {
+    const dir = await tempDir();
+    // lmdb ran a transaction's callback on the main thread while its write thread held the write
+    // lock: a process.exit then waited for ever (joining that thread), and so did every other
+    // process on the cache. Bounded: a child that hangs is killed, and the test fails.
+    const leaver = child(['write-exit', dir, 'lrn', '5000']);
+    const killer = setTimeout(() => leaver.proc.kill('SIGKILL'), 15_000);
+    const left = await leaver.done;
+    clearTimeout(killer);
+    expect({ left, err: leaver.err() }).toEqual({ left: { code: 0, signal: null }, err: '' });
+    const next = child(['write-read', dir, 'cnam', '100', 'cnam']);
+    const nextKiller = setTimeout(() => next.proc.kill('SIGKILL'), 15_000);
+    const ran = await next.done;
+    clearTimeout(nextKiller);
+    expect({ ran, err: next.err() }).toEqual({ ran: { code: 0, signal: null }, err: '' });
+    expect(JSON.parse(next.out())).toMatchObject({ own: 100, seen: 100 });
+  }, 60_000);
 });
