@@ -32,16 +32,9 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   // A closed terminal (ssh dropped) stops like Ctrl-C: finished rows written, resumable.
   process.on('SIGHUP', onSignal);
   // A closed stdout (`numintel ... | head -1`) is not a failure: the reader has what it wanted.
-  // The command sees it too (its next write fails) and ends as it would, closing the lookup cache,
-  // so the answers already paid for are committed; leaving at once here lost them, and could leave
-  // a cache write half begun for other numintel processes to wait on. A command that is slow to
-  // notice is let go after a moment.
   // Any other write error (a full disk, an I/O error) is the user's to fix: one line, exit 2.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') {
-      setTimeout(() => process.exit(EXIT.ok), QUIT_GRACE_MS).unref();
-      return;
-    }
+    if (err.code === 'EPIPE') process.exit(EXIT.ok);
     process.stderr.write(`numintel: ${writeFailure(err, 'to standard output')}\n`);
     process.exit(EXIT.usage);
   });
