@@ -98,12 +98,14 @@ describe.concurrent('a number the service refuses (sent with --no-validate)', ()
 describe.concurrent('rate limits and transient faults: waited out and retried', () => {
   it('a sandbox limit of 5/s with --rate 50: 429s served, every row ok', async () => {
     // The client adapts to the X-RateLimit headers of the first answer, so that answer comes late
-    // (300 ms): 16 requests at 50/s have all left by then, 6 or more in the first window. The CLI
-    // runs in-process on a virtual clock shared with the sandbox's windows, so a loaded machine
-    // cannot spread the requests over more windows (on real time it once did, and saw no 429).
+    // (300 ms) and the requests meet the 5/s window as fast as --rate allows, on a virtual clock
+    // shared with the sandbox. That alone proved timing-bound (a loaded CI saw no 429 twice), so
+    // the sandbox also answers some requests 429 itself, from a seeded draw: with seed 10 and 20%,
+    // the 2nd, 22nd and 23rd requests it sees, whatever the timing (at least one 429, at most
+    // three, no row out of retries).
     const run = async (transport: TransportName) => {
       const clock = new FakeClock();
-      const sb = await startSandbox({ port: 0, limits: { lrn: 5, cnam: 0, trust: 0 }, latencyMs: 300 }, clock);
+      const sb = await startSandbox({ port: 0, limits: { lrn: 5, cnam: 0, trust: 0 }, latencyMs: 300, rate429: 0.2, seed: 10 }, clock);
       opened.push(sb);
       const out = await runInProcess(['lrn', '-f', 'jsonl', '--rate', '50', ...numbers(16), '--transport', transport], { env: sandboxEnv(sb), clock });
       return { out, sb };
