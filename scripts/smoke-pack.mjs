@@ -4,13 +4,14 @@
 // project, then with Node 20, 22 and 24 (the registry's `node` package, through npx, serves the
 // ones this machine lacks): `numintel --version`; `numintel sandbox --tls`; `lrn` by argument,
 // from stdin and from a CSV over HTTPS (trusted through NODE_EXTRA_CA_CERTS and through
-// --ca-file); the key prompt in a pseudo-terminal (util-linux `script`), typed after the prompt
+// --ca-file), the second from the lookup cache with lmdb's binding loaded from its kept place;
+// the key prompt in a pseudo-terminal (util-linux `script`), typed after the prompt
 // shows, never echoed; the library imported from a plain .mjs file; and nothing written into the
 // install directory by any of it.
 //
 //   node scripts/smoke-pack.mjs [20 22 24]     (default: all three)
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +68,18 @@ try {
       await check('the same again comes from the lookup cache (lmdb as the bundle loads it), with no warning', async () => {
         const r = await run(bin, ['lrn', '12015550123', '-f', 'jsonl'], { env: service });
         expect(r.code === 0 && r.stderr === '' && JSON.parse(r.stdout).cached === true, r);
+      });
+      await check("lmdb's binding is loaded from the place kept beside the code caches (found inside the install)", async () => {
+        const keptFile = join(env.HOME, '.cache', 'numintel', 'code', 'lmdb-binding.json');
+        const kept = JSON.parse(readFileSync(keptFile, 'utf8'));
+        // Kept pointing at a copy, the next run loads the copy: the kept place is used, not searched.
+        const copy = join(env.HOME, 'copy.node');
+        copyFileSync(kept.path, copy);
+        writeFileSync(keptFile, JSON.stringify({ ...kept, path: copy }));
+        const r = await run(bin, ['lrn', '12015550123', '-f', 'jsonl'], { env: { ...service, NODE_DEBUG: 'module' } });
+        const loaded = [...r.stderr.matchAll(/load "([^"]*\.node)"/g)].map((m) => m[1]);
+        writeFileSync(keptFile, JSON.stringify(kept));
+        expect(r.code === 0 && kept.path.startsWith(installed) && loaded.length === 1 && loaded[0] === copy, { kept, loaded });
       });
       await check('lrn by argument over HTTPS (--ca-file), GraphQL', async () => {
         // --no-cache: the answer cached above would otherwise be served without a connection.
