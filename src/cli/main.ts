@@ -12,7 +12,10 @@ import type { World } from './world.js';
 const QUIT_GRACE_MS = 2000;
 /**
  * How long a run whose stdout closed may take to stop and keep what it paid for: its requests in
- * flight get 1 s (the runner's closedDrainMs), then the cache closes; a cache that hangs is left here.
+ * flight get 1 s (the runner's closedDrainMs), then the cache closes. A run not over by then
+ * (a close that hangs) exits with what was committed. process.exit still waits for a commit lmdb's
+ * write thread has begun (Node joins its thread pool at exit): a slow disk delays it; a write lock
+ * that another, stuck, process holds for ever would hold it for ever too.
  */
 const CLOSED_GRACE_MS = 3000;
 
