@@ -10,6 +10,14 @@ import type { World } from './world.js';
 
 /** How long a second Ctrl-C waits for the command to write what it finished and leave by itself. */
 const QUIT_GRACE_MS = 2000;
+/**
+ * How long a run whose stdout closed may take to stop and keep what it paid for: its requests in
+ * flight get 1 s (the runner's closedDrainMs), then the cache closes. A run not over by then
+ * (a close that hangs) exits with what was committed. process.exit still waits for a commit lmdb's
+ * write thread has begun (Node joins its thread pool at exit): a slow disk delays it; a write lock
+ * that another, stuck, process holds for ever would hold it for ever too.
+ */
+const CLOSED_GRACE_MS = 3000;
 
 export async function main(argv: readonly string[] = process.argv): Promise<void> {
   // First Ctrl-C (or SIGTERM, SIGHUP): stop sending, let what is in flight finish. Second: abandon what is
@@ -32,9 +40,18 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   // A closed terminal (ssh dropped) stops like Ctrl-C: finished rows written, resumable.
   process.on('SIGHUP', onSignal);
   // A closed stdout (`numintel ... | head -1`) is not a failure: the reader has what it wanted.
+  // A lookup run hears it too (its sink and the run watch the stream: one more 'error' listener
+  // each) and ends by itself: it sends nothing more, closes the lookup cache so the answers already
+  // paid for are kept, and exits 0. This only bounds how long that may take; a command that does
+  // not watch stdout has nothing to keep and leaves at once.
   // Any other write error (a full disk, an I/O error) is the user's to fix: one line, exit 2.
+  let closedAt: NodeJS.Timeout | undefined;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(EXIT.ok);
+    if (err.code === 'EPIPE') {
+      if (process.stdout.listenerCount('error') === 1) process.exit(EXIT.ok);
+      closedAt ??= setTimeout(() => process.exit(EXIT.ok), CLOSED_GRACE_MS).unref();
+      return;
+    }
     process.stderr.write(`numintel: ${writeFailure(err, 'to standard output')}\n`);
     process.exit(EXIT.usage);
   });

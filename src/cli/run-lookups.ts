@@ -6,7 +6,7 @@ import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
 import { newLookupCache } from '../pipeline/dedup/dedup.js';
 import { isSetupStop, stopFailure } from '../pipeline/stop.js';
 import { createSink } from '../output/sink.js';
-import { isOutputClosed } from '../output/stream-write.js';
+import { isOutputClosed, whenGone } from '../output/stream-write.js';
 import { createProgress } from '../output/progress.js';
 import { formatSummary } from '../output/summary.js';
 import { resolveSettings } from '../settings/resolve.js';
@@ -108,6 +108,13 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   const report = req.report === undefined ? undefined : (await import('./report-hook.js')).reportHook(req.report, req.input, world, prices);
 
   let stopped: RunOutcome['stopped'] = null;
+  // The reader went away (`numintel … | head -1`): it has what it wanted. Heard from the stream
+  // itself, at once, not at the next record's write: no request leaves after it, the ones in
+  // flight finish into the cache (they are paid for), and nothing more is written.
+  const closed = new AbortController();
+  const unwatch = whenGone(target.stream, (err) => {
+    if (err === undefined || isOutputClosed(err)) closed.abort();
+  });
   try {
     const run = runPipeline(target.items, { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
       transport: connection.transport,
@@ -133,6 +140,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       },
       signal: world.interrupt,
       quit: world.quitNow,
+      closed: closed.signal,
       onEvent: (event) => {
         if (event.reason !== 'interrupted') return;
         // Said at once, not when the requests in flight are back: the user must know the key was heard.
@@ -142,19 +150,31 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     });
     progress.start();
     for await (const record of run.records) {
-      await sink.write(project ? project(record) : record);
+      // Rows of the requests that were in flight when the reader left: their answers are cached.
+      if (closed.signal.aborted) continue;
+      // A write waiting for a drain hears of the close first: the same end, not an abandoned run.
+      const written = await sink.write(project ? project(record) : record).then(
+        () => true,
+        (err: unknown) => {
+          if (!isOutputClosed(err)) throw err;
+          closed.abort();
+          return false;
+        },
+      );
+      if (!written) continue;
       report?.observe(record);
       progress.update();
     }
     // Before the sink's last words: a table is drawn at the end, and the bar must be gone by then.
     progress.stop();
-    await sink.end();
-    stopped = run.outcome().stopped;
+    if (!closed.signal.aborted) await sink.end();
+    stopped = closed.signal.aborted ? { reason: 'closed' } : run.outcome().stopped;
   } catch (err) {
-    // The reader went away (`numintel … | head -1`): it has what it wanted; end quietly.
+    // The format's last words could not be written: the run is over all the same.
     if (!isOutputClosed(err)) throw err;
     stopped = { reason: 'closed' };
   } finally {
+    unwatch();
     progress.stop();
     await source.close();
     // The file's close reports a write error (a full disk); the connection closes all the same.

@@ -18,7 +18,33 @@ export function isOutputClosed(err: unknown): boolean {
   return typeof code === 'string' && CLOSED_CODES.has(code);
 }
 
-const isGone = (out: Writable) => out.destroyed || out.writableEnded;
+/**
+ * Calls `gone` once, when `out` errors or closes, and keeps listening until the returned function
+ * is called (a stream with no 'error' listener left would throw on its next error). These events
+ * are the one sure sign a pipe's reader left: Node's stdout and stderr never stay destroyed (their
+ * destroy undoes itself, so right after an EPIPE, even after `destroy()`, `destroyed`,
+ * `writableEnded` and `errored` all read as a healthy stream), and a pipe written synchronously
+ * never asks for a drain, so nothing waiting for one hears of it either.
+ */
+export function whenGone(out: Writable, gone: (err?: Error) => void): () => void {
+  let told = false;
+  const tell = (err?: Error) => {
+    if (told) return;
+    told = true;
+    gone(err);
+  };
+  const onError = (err: Error) => tell(err);
+  const onClose = () => tell();
+  out.on('error', onError);
+  out.on('close', onClose);
+  return () => {
+    out.off('error', onError);
+    out.off('close', onClose);
+  };
+}
+
+/** What a write to a stream that went away rejects with: a closed pipe quietly, any other error as it is. */
+const lossOf = (err?: Error): Error => (err === undefined || isOutputClosed(err) ? new OutputClosedError(err) : err);
 
 /**
  * Resolves on 'drain'; a stream that errors or closes while we wait rejects instead of hanging.
@@ -110,9 +136,14 @@ export function createTextWriter(out: Writable, options: TextWriterOptions = {})
   let lastPour = -Infinity;
   // One wait per drain, however many callers ask.
   let waiting: Promise<void> | null = null;
+  // Set when the stream errored or closed, whatever its flags say now (see whenGone).
+  let lost: { err?: Error } | undefined;
+  whenGone(out, (err) => (lost = { err }));
+  const isGone = () => lost !== undefined || out.destroyed || out.writableEnded;
+  const gone = () => Promise.reject(lossOf(lost?.err));
 
   const waitForDrain = (): Promise<void> => {
-    if (isGone(out)) return Promise.reject(new OutputClosedError());
+    if (isGone()) return gone();
     // Forgotten at the drain itself, so a write right after it never gets this spent promise.
     waiting ??= drained(out, () => {
       waiting = null;
@@ -128,7 +159,7 @@ export function createTextWriter(out: Writable, options: TextWriterOptions = {})
     }
     if (queued === '') return !out.writableNeedDrain;
     // A stream that went away keeps the queue, so the next write or flush reports the loss.
-    if (isGone(out)) return false;
+    if (isGone()) return false;
     const text = queued;
     queued = '';
     return out.write(text);
@@ -146,7 +177,7 @@ export function createTextWriter(out: Writable, options: TextWriterOptions = {})
 
   return {
     write(text: string): Promise<void> {
-      if (isGone(out)) return Promise.reject(new OutputClosedError());
+      if (isGone()) return gone();
       queued += text;
       if (queued.length >= chunkSize || out.writableLength + queued.length >= out.writableHighWaterMark) {
         return pour() ? Promise.resolve() : waitForDrain();
@@ -156,7 +187,7 @@ export function createTextWriter(out: Writable, options: TextWriterOptions = {})
     },
     flush(text = ''): Promise<void> {
       queued += text;
-      if (queued !== '' && isGone(out)) return Promise.reject(new OutputClosedError());
+      if (queued !== '' && isGone()) return gone();
       if (queued === '' && !out.writableNeedDrain) return Promise.resolve();
       return pour() ? Promise.resolve() : waitForDrain();
     },

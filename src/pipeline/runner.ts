@@ -81,8 +81,17 @@ export interface RunDeps {
    * out, in order, before `records` ends.
    */
   readonly quit?: AbortSignal;
+  /**
+   * The consumer can use no more records (its reader left: stdout closed): stop dispatching now, and
+   * let the requests in flight finish within `closedDrainMs`, so the answers already paid for reach
+   * `answers`. `records` goes on yielding the rows finished meanwhile, for the consumer to drop,
+   * and ends as `closed`.
+   */
+  readonly closed?: AbortSignal;
   /** How long in-flight requests may finish after a stop, ms. Default 5000. */
   readonly drainMs?: number;
+  /** The same after `closed`, ms: no one waits for these rows, only for the exit. Default 1000. */
+  readonly closedDrainMs?: number;
   /** Rows read ahead of the oldest unwritten one. Default max(4 × concurrency, 256). */
   readonly window?: number;
   /** Jitter source, [0, 1). Default Math.random. */
@@ -138,6 +147,7 @@ class Run {
   private readonly changed = new Notifier();
   private readonly space = new Notifier();
   private readonly drainMs: number;
+  private readonly closedDrainMs: number;
   private iterator: AsyncIterator<SourceItem> | undefined;
   private started = false;
   private fed = false;
@@ -155,6 +165,7 @@ class Run {
     const gate = deps.gate ?? new ConcurrencyGate(deps.concurrency ?? 16);
     const retries = deps.retries ?? 5;
     this.drainMs = deps.drainMs ?? 5000;
+    this.closedDrainMs = deps.closedDrainMs ?? 1000;
     checkCount('retries', retries, 0);
     if (plan.lookups.length === 0) throw new RangeError('a run needs at least one lookup');
     if (plan.mode === 'single' && plan.lookups.length !== 1) throw new RangeError(`a single-lookup run takes one lookup, got ${plan.lookups.length}`);
@@ -202,11 +213,14 @@ class Run {
       this.stop('interrupted');
       this.abandon();
     };
-    const { signal, quit } = this.deps;
+    const onClosed = () => this.stop('closed');
+    const { signal, quit, closed } = this.deps;
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort, { once: true });
     if (quit?.aborted) onQuit();
     else quit?.addEventListener('abort', onQuit, { once: true });
+    if (closed?.aborted) onClosed();
+    else closed?.addEventListener('abort', onClosed, { once: true });
     void this.feed();
     let finished = false;
     try {
@@ -227,6 +241,7 @@ class Run {
     } finally {
       signal?.removeEventListener('abort', onAbort);
       quit?.removeEventListener('abort', onQuit);
+      closed?.removeEventListener('abort', onClosed);
       if (!finished) this.stop('closed');
       this.dispatcher.stop();
       this.halt.abort();
@@ -361,7 +376,7 @@ class Run {
     this.space.notify();
     this.changed.notify();
     if (this.dispatcher.inFlight > 0 && !this.halt.signal.aborted) {
-      this.deps.clock.sleep(this.drainMs, this.halt.signal).then(
+      this.deps.clock.sleep(reason === 'closed' ? this.closedDrainMs : this.drainMs, this.halt.signal).then(
         () => this.abandon(),
         () => {},
       );

@@ -104,16 +104,19 @@ export function checkLmdbFile(path: string, record = true): string | undefined {
 
 /** The meta page LMDB would use, after checking both, or what is wrong with them. */
 function newestMeta(fd: number, info: Stats): Meta | string {
+  // Another process may have grown the file (a new cache's first pages, a commit and the meta page
+  // that counts its pages) since `info` was taken: a file is short only if it still is.
+  const shorterThan = (bytes: bigint) => BigInt(info.size) < bytes && BigInt(fstatSync(fd).size) < bytes;
   const first = readMeta(fd, 0);
   if (typeof first === 'string') return first;
-  if (info.size < 2 * first.pageSize) return `it is too short (${info.size} bytes) for an LMDB file`;
+  if (shorterThan(2n * BigInt(first.pageSize))) return `it is too short (${info.size} bytes) for an LMDB file`;
   const second = readMeta(fd, first.pageSize);
   if (typeof second === 'string') return second;
   if (second.pageSize !== first.pageSize) return 'its two meta pages disagree on the page size';
   // LMDB uses the meta page of the later transaction.
   const meta = second.txnid > first.txnid ? second : first;
   const pages = meta.lastPage + 1n;
-  if (pages * BigInt(meta.pageSize) > BigInt(info.size)) {
+  if (shorterThan(pages * BigInt(meta.pageSize))) {
     return `it is truncated (${info.size} bytes; its meta page counts ${pages} pages of ${meta.pageSize})`;
   }
   if (meta.roots.some((root) => root !== NO_PAGE && root >= pages)) return 'its meta page points past its end';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { OutputClosedError, createTextWriter, isOutputClosed } from '../../src/output/stream-write.js';
+import { OutputClosedError, createTextWriter, isOutputClosed, whenGone } from '../../src/output/stream-write.js';
 import { Collect } from './helpers.js';
 
 /**
@@ -34,6 +34,29 @@ function manualTurns() {
       turn();
     },
   };
+}
+
+/**
+ * Standard output to a pipe whose reader left, as Node makes it: every write fails with EPIPE at
+ * once, and destroy undoes itself (Node's `dummyDestroy` for stdout and stderr), so the stream never
+ * reads as destroyed, ended or errored by the time anyone looks; it only emits 'error' and 'close'.
+ */
+function stdoutToAClosedPipe() {
+  const stream = new Writable({
+    decodeStrings: false,
+    write(_chunk: unknown, _enc, cb) {
+      cb(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    },
+    destroy(err, cb) {
+      cb(err);
+      (this as Writable & { _undestroy(): void })._undestroy();
+      process.nextTick(() => this.emit('close'));
+    },
+    emitClose: false,
+  });
+  // main.ts's own listener: without one, the error would be thrown.
+  stream.on('error', () => {});
+  return stream;
 }
 
 /** A stream whose writes complete only when released; it records each chunk it was given. */
@@ -213,6 +236,26 @@ describe('text writer', () => {
     turns.turn();
     expect(out.chunks).toEqual([]);
     await expect(writer.flush()).rejects.toBeInstanceOf(OutputClosedError);
+  });
+
+  it("hears a closed pipe on Node's stdout, which never reads as destroyed: the next write and flush reject", async () => {
+    const out = stdoutToAClosedPipe();
+    const heard: (Error | undefined)[] = [];
+    whenGone(out, (err) => heard.push(err));
+    const writer = createTextWriter(out);
+    // Small writes to a pipe written synchronously: nothing ever waits for a drain.
+    await writer.write('row 1\n');
+    await tick();
+    await tick();
+    expect({ destroyed: out.destroyed, ended: out.writableEnded, errored: out.errored, needDrain: out.writableNeedDrain }).toEqual({
+      destroyed: false,
+      ended: false,
+      errored: null,
+      needDrain: false,
+    });
+    expect(heard.map((e) => isOutputClosed(e))).toEqual([true]);
+    await expect(writer.write('row 2\n')).rejects.toBeInstanceOf(OutputClosedError);
+    await expect(writer.flush('\n]\n')).rejects.toBeInstanceOf(OutputClosedError);
   });
 
   it('rejects instead of hanging when the stream closes or errors while a write waits', async () => {

@@ -5,6 +5,7 @@ import { LRN } from '../../src/core/lookups.js';
 import { harness, refused, runAll, serverError, source } from './fakes.js';
 import { numbers } from '../support/numbers.js';
 import { prng } from '../../src/core/prng.js';
+import { MemoryAnswerStore } from '../../src/store/answer-store.js';
 
 const plan = { mode: 'single', lookups: [LRN], options: {}, validate: true } as const;
 
@@ -108,6 +109,46 @@ describe('runner: stopping', () => {
     expect(seen).toEqual(inputs.slice(0, 2));
     expect(h.clock.now() - started).toBeLessThan(2000);
     expect(handle.outcome()).toEqual({ stopped: { reason: 'interrupted' }, rowsWritten: 2 });
+  });
+
+  it('a closed consumer: nothing more is sent, what is in flight finishes into the answer store within closedDrainMs, the rest is abandoned', async () => {
+    const inputs = numbers(400);
+    // The first 8 answer at once; of the 8 in flight at the close, 6 answer in 300 ms, 2 never.
+    const slow = new Set(inputs.slice(8, 16));
+    const never = new Set(inputs.slice(14, 16));
+    const h = harness({ latency: (c) => (never.has(c.number) ? 600_000 : slow.has(c.number) ? 300 : 5) });
+    const answers = new MemoryAnswerStore();
+    const closed = new AbortController();
+    const handle = runPipeline(source(inputs), plan, {
+      transport: h.transport,
+      clock: h.clock,
+      stats: h.stats,
+      dedup: newLookupCache,
+      rates: { lrn: 0 },
+      concurrency: 8,
+      answers,
+      closed: closed.signal,
+      closedDrainMs: 1000,
+    });
+    const seen: string[] = [];
+    let sentAtClose = -1;
+    let closedAt = 0;
+    for await (const r of handle.records) {
+      seen.push(r.input);
+      if (seen.length === 8) {
+        closed.abort();
+        sentAtClose = h.transport.calls.length;
+        closedAt = h.clock.now();
+      }
+    }
+    expect(sentAtClose).toBe(16);
+    expect(h.transport.calls).toHaveLength(16);
+    // The six that answered were yielded (for the consumer to drop) and kept; the two that did not, abandoned after the drain.
+    expect(seen).toEqual(inputs.slice(0, 14));
+    expect(h.clock.now() - closedAt).toBeGreaterThanOrEqual(1000);
+    expect(h.clock.now() - closedAt).toBeLessThan(1100);
+    expect(answers.size).toBe(14);
+    expect(handle.outcome()).toEqual({ stopped: { reason: 'closed' }, rowsWritten: 14 });
   });
 
   it('an already aborted signal sends nothing', async () => {
