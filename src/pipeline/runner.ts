@@ -152,6 +152,8 @@ class Run {
   private stopping = false;
   private stopped: RunOutcome['stopped'] = null;
   private written = 0;
+  /** A wakeup of the writer is scheduled (see wakeWriter). */
+  private waking = false;
 
   constructor(
     private readonly items: AsyncIterable<SourceItem>,
@@ -334,8 +336,25 @@ class Run {
     row.pending -= 1;
     if (row.pending > 0) return;
     if (this.breaker.record(row.errors)) this.stop('breaker', row.errors.find((e) => e !== null) ?? undefined);
-    if (row === this.window.peek()) this.changed.notify();
+    if (row === this.window.peek()) this.wakeWriter();
   }
+
+  /**
+   * Answers wake the writer once per turn of the event loop, not once each: a bulk run's answers
+   * arrive one by one, each in its own callback, and a wakeup (a promise and an async step of the
+   * records) per answer cost more than the record it woke for. The rows finished in the turn
+   * come out together, a turn later at most.
+   */
+  private wakeWriter(): void {
+    if (this.waking) return;
+    this.waking = true;
+    setImmediate(this.woken);
+  }
+
+  private readonly woken = () => {
+    this.waking = false;
+    this.changed.notify();
+  };
 
   private write(row: RowState): OutputRecord {
     const record = buildRecord(row, this.plan.mode, this.plan.lookups);
