@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.js';
 import { optionsFor, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
 import { parseNumber, type ParseOptions } from '../core/numbers.js';
 import type { LookupError, OutputRecord } from '../core/records.js';
-import type { RunStats, SourceItem } from '../core/run.js';
+import { hasBatches, type RunStats, type SourceItem } from '../core/run.js';
 import type { SetupFailure, Transport } from '../core/transport.js';
 import { CircuitBreaker } from './dispatch/breaker.js';
 import { checkCount } from './check-count.js';
@@ -144,7 +144,7 @@ class Run {
    * promise and an async step) per that many rows instead of one per row.
    */
   private readonly refillAt: number;
-  private iterator: AsyncIterator<SourceItem> | undefined;
+  private iterator: AsyncIterator<SourceItem | readonly SourceItem[]> | undefined;
   private started = false;
   private fed = false;
   private sourceError: { error: unknown } | undefined;
@@ -247,15 +247,25 @@ class Run {
   /** Pulls input lazily, at most a window ahead of the oldest unwritten row. */
   private async feed(): Promise<void> {
     try {
-      const it = (this.iterator = this.items[Symbol.asyncIterator]());
+      // A source that reads in batches is read so: one asynchronous step per batch, not per row.
+      const it = (this.iterator = hasBatches(this.items) ? this.items.batches() : this.items[Symbol.asyncIterator]());
+      let batch: readonly SourceItem[] = [];
+      let at = 0;
       while (!this.stopping) {
         if (this.window.full) {
           await this.space.wait();
           continue;
         }
+        if (at < batch.length) {
+          this.admit(batch[at++] as SourceItem);
+          continue;
+        }
         const next = await it.next();
         if (next.done || this.stopping) break;
-        this.admit(next.value);
+        if (Array.isArray(next.value)) {
+          batch = next.value;
+          at = 0;
+        } else this.admit(next.value as SourceItem);
       }
     } catch (error) {
       this.sourceError = { error };
