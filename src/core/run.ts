@@ -11,6 +11,19 @@ export interface SourceItem {
   readonly row?: Record<string, string>;
 }
 
+/**
+ * Items that can also be read a batch at a time (a CSV source: the rows of one chunk of input), so
+ * that a reader pays one asynchronous step per batch, not one per row. `batches()` and iterating
+ * the items are two ways to read the same rows: a reader uses one of them, once.
+ */
+export interface BatchedItems extends AsyncIterable<SourceItem> {
+  batches(): AsyncGenerator<readonly SourceItem[]>;
+}
+
+export function hasBatches(items: AsyncIterable<SourceItem>): items is BatchedItems {
+  return typeof (items as Partial<BatchedItems>).batches === 'function';
+}
+
 /** Counters of one run, for the progress bar and the closing summary. */
 export interface RunStats {
   /** Input rows read so far. */

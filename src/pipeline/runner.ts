@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.js';
 import { optionsFor, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
 import { parseNumber, type ParseOptions } from '../core/numbers.js';
 import type { LookupError, OutputRecord } from '../core/records.js';
-import type { RunStats, SourceItem } from '../core/run.js';
+import { hasBatches, type RunStats, type SourceItem } from '../core/run.js';
 import type { SetupFailure, Transport } from '../core/transport.js';
 import { CircuitBreaker } from './dispatch/breaker.js';
 import { checkCount } from './check-count.js';
@@ -148,7 +148,13 @@ class Run {
   private readonly space = new Notifier();
   private readonly drainMs: number;
   private readonly closedDrainMs: number;
-  private iterator: AsyncIterator<SourceItem> | undefined;
+  /**
+   * A full window wakes the reader once this few rows are left in it, not at every row written:
+   * the reader then pulls an eighth of the window in one go, and a bulk run pays one wakeup (a
+   * promise and an async step) per that many rows instead of one per row.
+   */
+  private readonly refillAt: number;
+  private iterator: AsyncIterator<SourceItem | readonly SourceItem[]> | undefined;
   private started = false;
   private fed = false;
   private sourceError: { error: unknown } | undefined;
@@ -156,6 +162,8 @@ class Run {
   private stopping = false;
   private stopped: RunOutcome['stopped'] = null;
   private written = 0;
+  /** A wakeup of the writer is scheduled (see wakeWriter). */
+  private waking = false;
 
   constructor(
     private readonly items: AsyncIterable<SourceItem>,
@@ -170,6 +178,7 @@ class Run {
     if (plan.lookups.length === 0) throw new RangeError('a run needs at least one lookup');
     if (plan.mode === 'single' && plan.lookups.length !== 1) throw new RangeError(`a single-lookup run takes one lookup, got ${plan.lookups.length}`);
     this.window = new ReorderWindow(deps.window ?? windowSize(gate.limit));
+    this.refillAt = this.window.capacity - Math.max(1, Math.floor(this.window.capacity / 8));
     this.cache = deps.dedup<LookupTask>(plan.lookups.length);
     this.breaker = new CircuitBreaker(deps.breakerThreshold ?? 20);
     this.opts = plan.lookups.map((d) => optionsFor(d, plan.options));
@@ -228,7 +237,7 @@ class Run {
         const head = this.window.peek();
         if (head && head.pending === 0) {
           this.window.shift();
-          this.space.notify();
+          if (this.window.size <= this.refillAt) this.space.notify();
           yield this.write(head);
           continue;
         }
@@ -253,15 +262,25 @@ class Run {
   /** Pulls input lazily, at most a window ahead of the oldest unwritten row. */
   private async feed(): Promise<void> {
     try {
-      const it = (this.iterator = this.items[Symbol.asyncIterator]());
+      // A source that reads in batches is read so: one asynchronous step per batch, not per row.
+      const it = (this.iterator = hasBatches(this.items) ? this.items.batches() : this.items[Symbol.asyncIterator]());
+      let batch: readonly SourceItem[] = [];
+      let at = 0;
       while (!this.stopping) {
         if (this.window.full) {
           await this.space.wait();
           continue;
         }
+        if (at < batch.length) {
+          this.admit(batch[at++] as SourceItem);
+          continue;
+        }
         const next = await it.next();
         if (next.done || this.stopping) break;
-        this.admit(next.value);
+        if (Array.isArray(next.value)) {
+          batch = next.value;
+          at = 0;
+        } else this.admit(next.value as SourceItem);
       }
     } catch (error) {
       this.sourceError = { error };
@@ -342,8 +361,25 @@ class Run {
     row.pending -= 1;
     if (row.pending > 0) return;
     if (this.breaker.record(row.errors)) this.stop('breaker', row.errors.find((e) => e !== null) ?? undefined);
-    if (row === this.window.peek()) this.changed.notify();
+    if (row === this.window.peek()) this.wakeWriter();
   }
+
+  /**
+   * Answers wake the writer once per turn of the event loop, not once each: a bulk run's answers
+   * arrive one by one, each in its own callback, and a wakeup (a promise and an async step of the
+   * records) per answer cost more than the record it woke for. The rows finished in the turn
+   * come out together, a turn later at most.
+   */
+  private wakeWriter(): void {
+    if (this.waking) return;
+    this.waking = true;
+    setImmediate(this.woken);
+  }
+
+  private readonly woken = () => {
+    this.waking = false;
+    this.changed.notify();
+  };
 
   private write(row: RowState): OutputRecord {
     const record = buildRecord(row, this.plan.mode, this.plan.lookups);

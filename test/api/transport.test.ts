@@ -92,6 +92,46 @@ describe.each(['undici', 'node'] as const)('REST transport on the %s HTTP client
     expect(a.kind === 'retry' && a.error.code).toBe('timeout');
   });
 
+  it('times each request out at its own deadline while others come and go', async () => {
+    // Numbers ending in 0 are never answered; the rest at once.
+    const { t } = await on((req, res) => {
+      if (!req.body.includes('0"')) json(res, 200, LRN_OK);
+    }, { timeoutMs: 300 });
+    const timedOut = (number: string) => {
+      const started = performance.now();
+      return t.send(LRN, number, {}).then((a) => ({ a, after: performance.now() - started }));
+    };
+    const first = timedOut('12015550120');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const second = timedOut('12015550130');
+    for (let i = 0; i < 5; i++) expect((await t.send(LRN, '12015550123', {})).kind).toBe('ok');
+    for (const { a, after } of [await first, await second]) {
+      expect(a.kind === 'retry' && a.error.code).toBe('timeout');
+      // Never before its own deadline: not the first request's, not a shared one.
+      expect(after).toBeGreaterThanOrEqual(299);
+    }
+  });
+
+  it('cancels the requests whose signal aborted, and only those', async () => {
+    const { server, t } = await on((req, res) => {
+      // The third request's arrival answers the first two, which by then are cancelled or not.
+      if (req.body.includes('12015550125')) for (const r of held.splice(0)) json(r, 200, LRN_OK);
+      else held.push(res);
+      if (req.body.includes('12015550125')) json(res, 200, LRN_OK);
+    });
+    const held: Parameters<Script>[1][] = [];
+    const ac = new AbortController();
+    const both = [t.send(LRN, '12015550123', {}, ac.signal), t.send(LRN, '12015550124', {}, ac.signal)];
+    const other = new AbortController();
+    const kept = t.send(LRN, '12015550126', {}, other.signal);
+    while (server.seen.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    const reason = new Error('stop');
+    ac.abort(reason);
+    for (const p of both) await expect(p).rejects.toBe(reason);
+    expect((await t.send(LRN, '12015550125', {})).kind).toBe('ok');
+    expect((await kept).kind).toBe('ok');
+  });
+
   it('turns a reset connection into a network_error', async () => {
     const { t } = await on((_req, _res, socket) => socket.destroy());
     const a = await t.send(LRN, '12015550123', {});

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stripControl } from '../../src/output/sanitize.js';
+import { stripControl, stripEscapes } from '../../src/output/sanitize.js';
 import { wrapText } from '../../src/output/wrap.js';
 
 describe('stripControl', () => {
@@ -15,6 +16,28 @@ describe('stripControl', () => {
     ['José Ñandú 名前', 'José Ñandú 名前'],
   ])('%j → %j', (input, expected) => {
     expect(stripControl(input)).toBe(expected);
+  });
+});
+
+describe('stripEscapes', () => {
+  it('removes escape sequences and controls, keeps tabs and line breaks', () => {
+    expect(stripEscapes('\x1b[31mred\x1b[0m\tok\r\n\x07\u202e')).toBe('red\tok\r\n');
+    expect(stripEscapes('José 名前')).toBe('José 名前');
+  });
+
+  it('is the two replacements whatever the text (the test for a control first only skips them)', () => {
+    // eslint-disable-next-line no-control-regex
+    const ESCAPE_SEQUENCE = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -/]*[0-~]?/g;
+    // eslint-disable-next-line no-control-regex
+    const CONTROL_BUT_BREAKS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+    const chars = fc.constantFrom('a', '1', ' ', '[', ']', '\\', 'm', ';', '\x1b', '\x9b', '\x90', '\x9c', '\x07', '\t', '\n', '\r', '\x00', '\x7f', '\u202e', '\u2066', 'é', '名');
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        expect(stripEscapes(text)).toBe(text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL_BUT_BREAKS, ''));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

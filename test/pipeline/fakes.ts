@@ -4,7 +4,7 @@ import type { Clock } from '../../src/core/clock.js';
 import { FakeClock } from '../support/clock.js';
 import { LRN, type LookupDescriptor, type LookupKind, type LookupOptions } from '../../src/core/lookups.js';
 import type { LookupError, LookupErrorCode, OutputRecord, Result } from '../../src/core/records.js';
-import { newRunStats, type RunStats, type SourceItem } from '../../src/core/run.js';
+import { newRunStats, type BatchedItems, type RunStats, type SourceItem } from '../../src/core/run.js';
 import { runPipeline, type RunDeps, type RunOutcome, type RunPlan } from '../../src/pipeline/runner.js';
 import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
 import type { Attempt, RateInfo, Transport } from '../../src/core/transport.js';
@@ -102,6 +102,33 @@ export function source(inputs: readonly string[], rows?: (i: number) => Record<s
         src.pulled += 1;
         const input = inputs[index] as string;
         yield rows ? { index, input, row: rows(index) } : { index, input };
+      }
+    },
+  };
+  return src;
+}
+
+/**
+ * The same, also readable in batches of `size` (as a CSV source is); `pulled` counts items either
+ * way, `batchesRead` the batches.
+ */
+export function batchedSource(inputs: readonly string[], size: number): BatchedItems & { pulled: number; batchesRead: number } {
+  const items = (from: number, to: number): SourceItem[] => inputs.slice(from, to).map((input, i) => ({ index: from + i, input }));
+  const src = {
+    pulled: 0,
+    batchesRead: 0,
+    async *[Symbol.asyncIterator](): AsyncGenerator<SourceItem> {
+      for (let index = 0; index < inputs.length; index++) {
+        src.pulled += 1;
+        yield { index, input: inputs[index] as string };
+      }
+    },
+    async *batches(): AsyncGenerator<SourceItem[]> {
+      for (let from = 0; from < inputs.length; from += size) {
+        const batch = items(from, from + size);
+        src.pulled += batch.length;
+        src.batchesRead += 1;
+        yield batch;
       }
     },
   };

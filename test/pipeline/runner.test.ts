@@ -3,7 +3,7 @@ import { CNAM, LRN, TRUST } from '../../src/core/lookups.js';
 import type { EnrichRecord, LookupRecord } from '../../src/core/records.js';
 import { runPipeline } from '../../src/pipeline/runner.js';
 import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
-import { harness, invalid, ok, runAll, source } from './fakes.js';
+import { batchedSource, harness, invalid, ok, runAll, source } from './fakes.js';
 import { idle } from '../support/clock.js';
 import { numbers } from '../support/numbers.js';
 import { prng } from '../../src/core/prng.js';
@@ -102,6 +102,30 @@ describe('runner: streaming', () => {
       n++;
     }
     expect(n).toBe(1000);
+  });
+
+  it('reads a batched source batch by batch: every row once, in order, at most a window (and a batch) ahead', async () => {
+    const h = harness({ auto: false, latency: (c) => (c.number === '12015551000' ? 60_000 : 1) });
+    const src = batchedSource(numbers(1000), 7);
+    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, concurrency: 4, window: 50 });
+    const it = handle.records[Symbol.asyncIterator]();
+    const first = it.next();
+    await h.clock.advance(30_000);
+    expect(h.stats.rows).toBe(50);
+    expect(src.pulled).toBeLessThanOrEqual(50 + 7);
+    expect(h.transport.calls.length).toBeLessThanOrEqual(50);
+    await h.clock.advance(30_000);
+    const records = [(await first).value];
+    for (;;) {
+      const next = it.next();
+      await h.clock.advance(1000);
+      const r = await next;
+      if (r.done) break;
+      records.push(r.value);
+    }
+    expect(records.map((r) => r?.input)).toEqual(numbers(1000));
+    expect(h.transport.calls).toHaveLength(1000);
+    expect(src.batchesRead).toBe(Math.ceil(1000 / 7));
   });
 
   it('stops sending when the consumer stops reading', async () => {

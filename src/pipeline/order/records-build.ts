@@ -34,17 +34,24 @@ export function newRow(item: SourceItem, number: string | null, lookups: number)
   };
 }
 
-// Answers that arrive together share their millisecond: the last text is reused, as formatting a
-// date costs more than the rest of the record.
-let lastMs = NaN;
-let lastIso = '';
+// Formatting a date costs more than the rest of the record, and rows come out in input order, not
+// in the order they were answered, so consecutive rows rarely share a millisecond (one text for
+// the last millisecond missed about every row) but nearly always a second: the text of the
+// second is kept and only the milliseconds are written per row.
+let lastSecond = NaN;
+let secondIso = '';
 const iso = (ms: number | null | undefined): string | null => {
   if (ms == null) return null;
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
+  // Times before 1970 or between milliseconds are left to Date, which formats every time there is.
+  if (!Number.isInteger(ms) || ms < 0) return new Date(ms).toISOString();
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    // `…:SS.000Z` without its `000Z`.
+    secondIso = new Date(second * 1000).toISOString().slice(0, -4);
+    lastSecond = second;
   }
-  return lastIso;
+  const milli = ms - second * 1000;
+  return `${secondIso}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 };
 
 export function buildRecord(row: RowState, mode: RunMode, lookups: readonly LookupDescriptor[]): OutputRecord {

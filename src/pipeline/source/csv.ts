@@ -1,7 +1,7 @@
 // CSV input: header, number column, then one item per data row, pulled record by record so
 // backpressure holds. Finding the number column may need a look at the first rows; those are
 // kept and replayed, so every data row still yields exactly one item, in order.
-import { rowKeys, type SourceItem } from '../../core/run.js';
+import { rowKeys, type BatchedItems, type SourceItem } from '../../core/run.js';
 import { columnByHeader, columnByValues, looksLikeData, noNumberColumn, resolveColumnOption, SAMPLE_ROWS } from './column-detect.js';
 import { csvBatches } from './csv-records.js';
 import { readError } from './errors.js';
@@ -22,7 +22,7 @@ export interface CsvSource {
   readonly columns: string[];
   readonly hasHeader: boolean;
   readonly numberColumn?: { index: number; name: string };
-  readonly items: AsyncGenerator<SourceItem>;
+  readonly items: AsyncGenerator<SourceItem> & BatchedItems;
 }
 
 /**
@@ -92,13 +92,28 @@ async function start(records: Records, opts: CsvReadOptions): Promise<CsvSource>
   return { columns, hasHeader, numberColumn, items: rowItems(records, sample, columns, index, opts) };
 }
 
-async function* rowItems(
+/** The rows one by one, or (`batches()`) as the batches they were read in. */
+function rowItems(
   records: Records,
   sample: string[][],
   columns: readonly string[],
   numberIndex: number | undefined,
   opts: CsvReadOptions,
-): AsyncGenerator<SourceItem> {
+): AsyncGenerator<SourceItem> & BatchedItems {
+  const batches = () => rowBatches(records, sample, columns, numberIndex, opts);
+  async function* items(): AsyncGenerator<SourceItem> {
+    for await (const batch of batches()) yield* batch;
+  }
+  return Object.assign(items(), { batches });
+}
+
+async function* rowBatches(
+  records: Records,
+  sample: string[][],
+  columns: readonly string[],
+  numberIndex: number | undefined,
+  opts: CsvReadOptions,
+): AsyncGenerator<SourceItem[]> {
   let index = 0;
   const keys = rowKeys(columns);
   // Rows wider than the header name their extra cells; a file's wide rows are usually all alike.
@@ -109,27 +124,17 @@ async function* rowItems(
     if (!named) wide.set(width, (named = rowKeys(columns, width)));
     return named;
   };
-  const item = (cells: string[]): SourceItem => ({
-    index,
-    input: numberIndex === undefined ? '' : (cells[numberIndex] ?? ''),
-    row: rowObject(keysFor(cells.length), cells),
-  });
+  const items = (batch: readonly string[][]): SourceItem[] =>
+    batch.map((cells) => ({
+      index: index++,
+      input: numberIndex === undefined ? '' : (cells[numberIndex] ?? ''),
+      row: rowObject(keysFor(cells.length), cells),
+    }));
   try {
-    for (const cells of sample) {
-      yield item(cells);
-      index++;
-    }
-    sample.length = 0;
-    for (const cells of records.rest()) {
-      yield item(cells);
-      index++;
-    }
-    for await (const batch of records.batches) {
-      for (const cells of batch) {
-        yield item(cells);
-        index++;
-      }
-    }
+    if (sample.length > 0) yield items(sample.splice(0));
+    const rest = records.rest();
+    if (rest.length > 0) yield items(rest);
+    for await (const batch of records.batches) yield items(batch);
   } catch (err) {
     throw readError(err, opts.label);
   } finally {

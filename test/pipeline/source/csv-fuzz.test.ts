@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { NumintelError } from '../../../src/core/errors.js';
+import { hasBatches, type SourceItem } from '../../../src/core/run.js';
 import { openSource, type SourceSpec } from '../../../src/pipeline/source/source.js';
 import { collect, io } from './helpers.js';
 
@@ -22,9 +23,15 @@ function chunked(bytes: Buffer, sizes: readonly number[]): Readable {
   return Readable.from(parts);
 }
 
-async function readAll(bytes: Buffer, spec: Partial<SourceSpec> = {}, sizes: readonly number[] = [65536]) {
+/** `batched`: read as the runner reads a CSV source, a batch at a time. */
+async function readAll(bytes: Buffer, spec: Partial<SourceSpec> = {}, sizes: readonly number[] = [65536], batched = false) {
   const source = await openSource({ args: [], ...spec }, io({ stdin: chunked(bytes, sizes) }));
   try {
+    if (batched && hasBatches(source.items)) {
+      const items: SourceItem[] = [];
+      for await (const batch of source.items.batches()) items.push(...batch);
+      return { source, items };
+    }
     return { source, items: await collect(source.items) };
   } finally {
     await source.close();
@@ -71,9 +78,11 @@ describe('CSV and list input under fuzzing', () => {
         async (rows, sizes) => {
           const records = rows.map(([n, a, b]) => [`201555${String(n).padStart(4, '0')}`, a, b]);
           const text = stringify([['phone', 'a', 'b'], ...records]);
-          const { items } = await readAll(Buffer.from(text), { csv: true }, sizes);
-          expect(items.map((i) => i.index)).toEqual(records.map((_, i) => i));
-          expect(items.map((i) => [i.input, i.row?.a, i.row?.b])).toEqual(records);
+          for (const batched of [false, true]) {
+            const { items } = await readAll(Buffer.from(text), { csv: true }, sizes, batched);
+            expect(items.map((i) => i.index)).toEqual(records.map((_, i) => i));
+            expect(items.map((i) => [i.input, i.row?.a, i.row?.b])).toEqual(records);
+          }
         },
       ),
       { numRuns: 200, seed: 3344 },
