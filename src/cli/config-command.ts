@@ -25,8 +25,10 @@ const KNOWN_KEYS_HELP = `\nSettings:\n${SETTINGS.map((s) => `  ${s.name}`).join(
 /** The secret comes from a hidden prompt at a terminal, or from whatever is piped in. */
 async function readApiKey(world: World): Promise<{ raw: string; origin: string }> {
   if (world.stdin.isTTY) {
-    const line = await readHiddenLine(world.stdin, world.stderr, KEY_QUESTION, world.interrupt);
-    return { raw: line.trim(), origin: 'the prompt' };
+    const line = (await readHiddenLine(world.stdin, world.stderr, KEY_QUESTION, world.interrupt)).trim();
+    // Enter alone at the prompt: say so, as for an empty pipe (not "invalid api-key").
+    if (line === '') throw new NoApiKeyError('no API key typed at the prompt', 'run it again and type or paste the key, then Enter');
+    return { raw: line, origin: 'the prompt' };
   }
   const raw = trimOneNewline(await readSecretStream(world.stdin, 'standard input'));
   if (raw === '') {

@@ -234,8 +234,8 @@ export function findSetting(name: string): SettingSpec | undefined {
 
 /** The error for a value that does not fit; a secret is described, never quoted. */
 function invalidValue(spec: SettingSpec, raw: RawValue, origin: string) {
-  const shown = spec.secret ? 'the value' : (spec.quote ?? JSON.stringify)(raw);
-  return new BadOptionError(`invalid ${spec.name} ${shown} from ${origin}`, `${spec.name} must be ${spec.expects}`);
+  const shown = spec.secret ? '' : ` ${(spec.quote ?? JSON.stringify)(raw)}`;
+  return new BadOptionError(`invalid ${spec.name}${shown} from ${origin}${spec.secret ? ' (not shown: it is a secret)' : ''}`, `${spec.name} must be ${spec.expects}`);
 }
 
 /** Parses `raw` or throws a usage error saying where it came from (`--rate`, `NUMINTEL_BASE_URL`, ...). */

@@ -64,7 +64,7 @@ async function keyFromFile(input: ResolveInput, path: string): Promise<string> {
     const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
     throw new InputError(`cannot read the API key from ${where}: ${why}`);
   }
-  if (text === '') throw new InputError(`the API key file ${where} is empty`);
+  if (text === '') throw new InputError(path === '-' ? 'no API key on standard input (--api-key-file -)' : `the API key file ${where} is empty`);
   return text;
 }
 

@@ -121,6 +121,13 @@ describe('numintel config', () => {
     const spaced = await config(['set', 'api-key'], { stdin: 'two words\n' });
     expect(spaced.error).toMatchObject({ kind: 'usage' });
     expect(everything(spaced)).not.toContain('two words');
+    expect(spaced.error?.message).toBe('invalid api-key from standard input (not shown: it is a secret)');
+  });
+
+  it('Enter alone at the key prompt says no key was typed, and stores nothing', async () => {
+    const run = await config(['set', 'api-key'], { stdin: '', tty: true });
+    expect(run.error).toMatchObject({ kind: 'usage', code: 'NUMINTEL_NO_API_KEY', message: 'no API key typed at the prompt' });
+    await expect(stored()).rejects.toThrow();
   });
 
   it('keeps profiles apart: --profile and NUMINTEL_PROFILE select, an unknown one is refused', async () => {

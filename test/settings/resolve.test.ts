@@ -173,6 +173,11 @@ describe('the API key', () => {
       kind: 'usage',
       message: expect.stringContaining('ENOENT'),
     });
+    // Nothing piped, or Enter alone at the prompt: said as such, not as a file named "standard input".
+    await expect(resolve({ flags: {}, env, home: dir, apiKeyFile: '-', readApiKeyFile: async () => '\n' })).rejects.toMatchObject({
+      kind: 'usage',
+      message: 'no API key on standard input (--api-key-file -)',
+    });
     const two = join(dir, 'two');
     await writeFile(two, `${KEY}\nsecond-line\n`);
     const err = await resolve({ flags: {}, env, home: dir, apiKeyFile: two }).catch((e: unknown) => e);
