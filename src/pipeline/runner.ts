@@ -314,8 +314,8 @@ class Run {
     const stats = this.deps.stats;
     const running = this.cache.inFlight(i, key);
     if (running) {
+      // Counted when the answer comes (done): a run that stops first saved this row nothing.
       (running.more ??= []).push(row);
-      stats.duplicates += 1;
       return;
     }
     const answer = this.cache.finished(i, key);
@@ -348,7 +348,10 @@ class Run {
     }
     this.cache.finish(task.lookup, task.key, keep ? answer : undefined);
     this.settle(task.row, task.lookup, answer);
-    if (task.more) for (const row of task.more) this.settle(row, task.lookup, answer);
+    if (task.more) {
+      this.deps.stats.duplicates += task.more.length;
+      for (const row of task.more) this.settle(row, task.lookup, answer);
+    }
   }
 
   private settle(row: RowState, i: number, answer: Finished): void {

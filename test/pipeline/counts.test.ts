@@ -3,6 +3,7 @@
 // not at all.
 import { describe, expect, it } from 'vitest';
 import type { Attempt } from '../../src/core/transport.js';
+import { SpendCap } from '../../src/pipeline/dispatch/spend-cap.js';
 import { harness, ok, runAll, serverError } from './fakes.js';
 
 const refusedConnection: Attempt = {
@@ -27,5 +28,17 @@ describe('runner: request counts', () => {
     // a: one request arrived; b: two (the 503 and the answer); c: none ever left.
     expect(h.stats).toMatchObject({ rows: 4, lookups: 2, retries: 1, requests: 3, duplicates: 1, failed: 1 });
     expect(h.transport.calls).toHaveLength(3 + 3 + 4);
+  });
+
+  it('a duplicate counts as saved once its answer came: not when the run stopped before the number was sent', async () => {
+    const [a, b, c] = ['12015551000', '12015551001', '12015551002'];
+    const h = harness({ latency: () => 10 });
+    // Two requests at a time and a cap of two: a and b go out, c waits for a slot with its two
+    // duplicates joined to it, and the cap stops the run when c's turn comes.
+    const { outcome } = await runAll(h, [a, b, c, c, c, a, b], {}, { rates: { lrn: 0 }, concurrency: 2, cap: new SpendCap({ maxLookups: 2 }) });
+    expect(outcome.stopped?.reason).toBe('cap');
+    expect(h.transport.calls).toHaveLength(2);
+    // a's and b's later rows were answered from their one request each; c's waited for nothing.
+    expect(h.stats).toMatchObject({ rows: 7, lookups: 2, duplicates: 2 });
   });
 });
