@@ -74,6 +74,15 @@ function reason(err: unknown): string {
   return e?.code && !String(e.message).includes(e.code) ? `${e.code}: ${e.message}` : String(e?.message ?? err);
 }
 
+/** What the user can do about it: clearing helps a damaged file, not a place numintel may not write. */
+function remedy(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOSPC') return 'the disk is full';
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'numintel may not write there: NUMINTEL_CACHE_DIR chooses another place';
+  if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'ENOENT') return 'something else is in its place: NUMINTEL_CACHE_DIR chooses another';
+  return '`numintel cache clear` starts it afresh';
+}
+
 export class LmdbAnswerStore extends SlottedStore {
   readonly path: string;
   private db: RootDatabase | undefined;
@@ -154,7 +163,7 @@ export class LmdbAnswerStore extends SlottedStore {
     } catch {
       // closing a broken database may fail too; nothing more to do
     }
-    this.opts.warn(`the lookup cache cannot be used (${reason(err)}); going on without it (\`numintel cache clear\` starts it afresh)`);
+    this.opts.warn(`the lookup cache cannot be used (${reason(err)}); going on without it (${remedy(err)})`);
   }
 
   private loadPrefixes(): void {
