@@ -60,11 +60,13 @@ export async function openOutput(
     req.format ?? (path ? formatOfName(path) : undefined) ?? settings.format ?? (toTerminal ? 'table' : inputIsCsv ? 'csv' : 'jsonl');
 
   const style: SinkStyle = { color: useColor(req, world, toTerminal), rawCsv: req.rawCsv, width: widthOf(world.stdout, world.env) };
+  // Said alone (interrupted) or after "to go on, raise the cap and", "when it is healthy again,":
+  // a whole instruction either way, with what makes a run resumable when this one is not.
   const resumeHint = !path
-    ? 'write to a file with -o <file> (csv, tsv or jsonl) to make a run resumable'
+    ? 'run it again (writing to a file with -o <file>, in csv, tsv or jsonl, makes a run resumable)'
     : RESUMABLE.includes(format)
       ? `run the same command again with --resume to continue ${req.output}`
-      : `${format} output cannot be resumed: write csv, tsv or jsonl (-f) to make a run resumable`;
+      : `run it again (${format} output cannot be resumed: csv, tsv or jsonl can, with -f)`;
 
   if (!path) {
     if (req.resume) throw new UsageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');

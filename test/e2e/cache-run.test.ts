@@ -242,7 +242,7 @@ describe('the spend cap', () => {
       expect(capped.code, capped.stderr).toBe(5);
       expect(await requests(sb)).toBe(5);
       expect(capped.stderr).toContain('stopped: the spend cap is reached (--max-lookups 5)');
-      expect(capped.stderr).toContain('--resume');
+      expect(capped.stderr).toContain(`to go on, raise the cap and run the same command again with --resume to continue ${out}`);
       expect(parseCsv(readFileSync(out, 'utf8'))).toHaveLength(6);
       const resumed = await runCliInProcess(['lrn', '-i', list, '-o', out, '--resume'], { env });
       expect(resumed.code, resumed.stderr).toBe(0);
@@ -260,6 +260,8 @@ describe('the spend cap', () => {
         const capped = await runCliInProcess(['trust', '-i', list, '--max-spend', '0.05', '--price', 'trust=0.01', '--no-cache'], { env });
         expect(capped.code, capped.stderr).toBe(5);
         expect(await requests(sb)).toBe(5);
+        // Standard output cannot be resumed: the hint says to run it again, and what would make it resumable.
+        expect(capped.stderr).toContain('to go on, raise the cap and run it again (writing to a file with -o <file>, in csv, tsv or jsonl, makes a run resumable)');
         const unpriced = await runCliInProcess(['trust', '-i', list, '--max-spend', '1'], { env });
         expect(unpriced.code).toBe(2);
         expect(unpriced.stderr).toContain('--max-spend needs the price of every lookup of the run; none for trust');
