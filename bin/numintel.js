@@ -10,7 +10,6 @@
 // The bundle holds no import(): a vm.Script has no loader for dynamic imports (the build checks).
 'use strict';
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
@@ -37,7 +36,9 @@ if (cachedData === undefined || script.cachedDataRejected) process.once('exit', 
 // The bundle keeps a fact or two of its own beside the code caches (where lmdb's binding is).
 globalThis[Symbol.for('numintel.codeCacheDir')] = cacheDir;
 const bundle = { exports: {} };
-script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));
+// The loader's own createRequire: require('node:module') would load the public module (and the ES
+// module loader's parts it pulls in) only for this.
+script.runInThisContext()(bundle.exports, module.constructor.createRequire(file), bundle, file, dirname(file));
 bundle.exports.main();
 
 /**
