@@ -29,8 +29,9 @@ try {
 } catch {
   // no cache yet, or no cache directory
 }
-// The same wrapper Node gives a CommonJS module, on the first line so line numbers hold.
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+// The bundle is a function expression, the one Node wraps a CommonJS module in (the build puts it
+// around the program, so the text is compiled as read, never copied).
+const script = new Script(source, { filename: file, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => saveCache(script.createCachedData()));
 
 // The bundle keeps a fact or two of its own beside the code caches (where lmdb's binding is).
