@@ -15,7 +15,14 @@ export async function createNodeWire(origin: string, options: WireOptions): Prom
   const agent = new client.Agent({ keepAlive: true, maxSockets: options.connections, ...(options.secureContext ? { secureContext: options.secureContext } : {}) });
   return {
     post: (req) => post(client, agent, url, options, req),
-    close: async () => agent.destroy(),
+    // Idle keep-alive connections are ended (a FIN, which the server answers by closing), not
+    // destroyed: Node's destroy of a socket looks at process.stderr, which creates that stream, most
+    // of a millisecond of a one-number run that never writes there. Idle ones hold no process open
+    // (the agent unrefs them); any still busy (a cancelled run's) are destroyed.
+    close: async () => {
+      for (const list of Object.values(agent.freeSockets)) for (const socket of list ?? []) socket.end();
+      for (const list of Object.values(agent.sockets)) for (const socket of list ?? []) socket.destroy();
+    },
   };
 }
 
