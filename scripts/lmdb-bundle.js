@@ -60,11 +60,12 @@ module.exports = carried && !process.env.NUMINTEL_INSTALLED_LMDB ? require('lmdb
 const binding = `
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const load = require('node-gyp-build-optional-packages');
+// The locator is loaded only to search: setting itself up runs the libc probe.
+const locator = () => require('node-gyp-build-optional-packages');
 module.exports = () => {
   const dir = require('lmdb/installed').dir;
   const cacheDir = globalThis[Symbol.for('numintel.codeCacheDir')];
-  if (typeof cacheDir !== 'string') return load(dir);
+  if (typeof cacheDir !== 'string') return locator()(dir);
   const kept = join(cacheDir, 'lmdb-binding.json');
   const key = [dir, ${JSON.stringify(LMDB_VERSION)}, process.versions.modules, process.platform, process.arch].join(' ');
   try {
@@ -73,7 +74,7 @@ module.exports = () => {
   } catch {
     // none kept yet, or it no longer loads: search
   }
-  const path = load.resolve(dir);
+  const path = locator().resolve(dir);
   const found = require(path);
   try {
     const partial = kept + '.' + process.pid + '.tmp';
