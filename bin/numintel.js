@@ -10,7 +10,6 @@
 // The bundle holds no import(): a vm.Script has no loader for dynamic imports (the build checks).
 'use strict';
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
@@ -30,14 +29,17 @@ try {
 } catch {
   // no cache yet, or no cache directory
 }
-// The same wrapper Node gives a CommonJS module, on the first line so line numbers hold.
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+// The bundle is a function expression, the one Node wraps a CommonJS module in (the build puts it
+// around the program, so the text is compiled as read, never copied).
+const script = new Script(source, { filename: file, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => saveCache(script.createCachedData()));
 
 // The bundle keeps a fact or two of its own beside the code caches (where lmdb's binding is).
 globalThis[Symbol.for('numintel.codeCacheDir')] = cacheDir;
 const bundle = { exports: {} };
-script.runInThisContext()(bundle.exports, createRequire(file), bundle, file, dirname(file));
+// The loader's own createRequire: require('node:module') would load the public module (and the ES
+// module loader's parts it pulls in) only for this.
+script.runInThisContext()(bundle.exports, module.constructor.createRequire(file), bundle, file, dirname(file));
 bundle.exports.main();
 
 /**

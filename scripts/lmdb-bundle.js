@@ -28,6 +28,8 @@ const lmdbMain = join(root, 'node_modules', 'lmdb', 'dist', 'index.cjs');
 const LMDB_VERSION = JSON.parse(readFileSync(join(root, 'node_modules', 'lmdb', 'package.json'), 'utf8')).version;
 const INSIDE_LMDB = /[\\/]node_modules[\\/]lmdb[\\/]/;
 const INSIDE_MSGPACKR = /[\\/]node_modules[\\/]msgpackr[\\/]/;
+// lmdb, msgpackr and the binding's locator load node:module for its createRequire alone.
+const ASKS_MODULE = /[\\/]node_modules[\\/](lmdb|msgpackr|node-gyp-build-optional-packages)[\\/]/;
 const LIBC_PROBE_FILES = /[\\/]node_modules[\\/]detect-libc[\\/]lib[\\/]filesystem\.js$/;
 const ASYNC_CLOSE = `  const bytesRead = fs.readSync(fd, buffer, 0, MAX_LENGTH, 0);
   fs.close(fd, () => {});`;
@@ -58,11 +60,12 @@ module.exports = carried && !process.env.NUMINTEL_INSTALLED_LMDB ? require('lmdb
 const binding = `
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
-const load = require('node-gyp-build-optional-packages');
+// The locator is loaded only to search: setting itself up runs the libc probe.
+const locator = () => require('node-gyp-build-optional-packages');
 module.exports = () => {
   const dir = require('lmdb/installed').dir;
   const cacheDir = globalThis[Symbol.for('numintel.codeCacheDir')];
-  if (typeof cacheDir !== 'string') return load(dir);
+  if (typeof cacheDir !== 'string') return locator()(dir);
   const kept = join(cacheDir, 'lmdb-binding.json');
   const key = [dir, ${JSON.stringify(LMDB_VERSION)}, process.versions.modules, process.platform, process.arch].join(' ');
   try {
@@ -71,7 +74,7 @@ module.exports = () => {
   } catch {
     // none kept yet, or it no longer loads: search
   }
-  const path = load.resolve(dir);
+  const path = locator().resolve(dir);
   const found = require(path);
   try {
     const partial = kept + '.' + process.pid + '.tmp';
@@ -82,6 +85,14 @@ module.exports = () => {
   }
   return found;
 };
+`;
+
+// node:module for lmdb and its helpers, who ask it only for createRequire: the CommonJS loader's
+// own (the class of the program's main module) when there is one. Loading node:module pulls parts
+// of the ES module loader in, a third of a millisecond of every run that opens the cache.
+const loaderModule = `
+const Module = require.main && require.main.constructor;
+module.exports = Module && typeof Module.createRequire === 'function' ? { createRequire: Module.createRequire } : require('node:module');
 `;
 
 export const lmdbEsbuildPlugin = {
@@ -104,6 +115,8 @@ export const lmdbEsbuildPlugin = {
       return { contents: source.replace(ASYNC_CLOSE, ASYNC_CLOSE.replace('fs.close(fd, () => {});', 'fs.closeSync(fd);')), loader: 'js' };
     });
     b.onResolve({ filter: /^msgpackr-extract$/ }, (args) => (INSIDE_MSGPACKR.test(args.importer) ? { path: 'none', namespace: 'no-extract' } : undefined));
+    b.onResolve({ filter: /^(node:)?module$/ }, (args) => (ASKS_MODULE.test(args.importer) ? { path: 'module', namespace: 'loader-module' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'loader-module' }, () => ({ contents: loaderModule, loader: 'js' }));
     b.onLoad({ filter: /.*/, namespace: 'no-extract' }, () => ({ contents: 'module.exports = undefined;', loader: 'js' }));
   },
 };

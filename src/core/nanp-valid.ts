@@ -16,9 +16,8 @@ export interface PlanSource {
   readonly types: readonly { readonly pattern: string; readonly lengths: readonly number[] | null }[];
 }
 
+/** A plan's patterns, compiled. */
 interface Plan {
-  /** The country's leading digits, when it has them: the number is its if they match at the start. */
-  readonly leading: RegExp | undefined;
   readonly national: RegExp;
   /** The types with a pattern, each with the lengths it allows (null: any). */
   readonly types: readonly { readonly pattern: RegExp; readonly lengths: readonly number[] | null }[];
@@ -26,14 +25,29 @@ interface Plan {
 
 const whole = (pattern: string) => new RegExp(`^(?:${pattern})$`);
 
-let plans: Plan[] | undefined;
+// Compiled on first use, each plan by itself: a number is decided by one or two of the +1
+// countries' plans, and compiling all of their few hundred patterns cost a one-number run more
+// than its validation (and most of the garbage that made its only collection).
+const leadings: (RegExp | null)[] = [];
+const plans: Plan[] = [];
 
-function loadPlans(): Plan[] {
-  return NANP_PLANS.map((p) => ({
-    leading: p.leading ? new RegExp(p.leading) : undefined,
-    national: whole(p.national),
-    types: p.types.map((t) => ({ pattern: whole(t.pattern), lengths: t.lengths })),
-  }));
+/** The country's leading digits, when it has them: the number is its if they match at the start. */
+function leadingOf(i: number): RegExp | null {
+  let leading = leadings[i];
+  if (leading === undefined) {
+    const source = NANP_PLANS[i]!.leading;
+    leadings[i] = leading = source ? new RegExp(source) : null;
+  }
+  return leading;
+}
+
+function planOf(i: number): Plan {
+  let plan = plans[i];
+  if (plan === undefined) {
+    const p = NANP_PLANS[i]!;
+    plans[i] = plan = { national: whole(p.national), types: p.types.map((t) => ({ pattern: whole(t.pattern), lengths: t.lengths })) };
+  }
+  return plan;
 }
 
 /** getNumberType(…) !== undefined in this plan. */
@@ -48,15 +62,15 @@ function hasType(plan: Plan, digits: string): boolean {
 
 /** `national`: 10 digits, the first 2-9 (no national prefix for the library to strip). */
 export function isValidNanp(national: string): boolean {
-  plans ??= loadPlans();
-  for (const plan of plans) {
-    if (plan.leading) {
+  for (let i = 0; i < NANP_PLANS.length; i++) {
+    const leading = leadingOf(i);
+    if (leading) {
       // The library's own test: a match at the very start.
-      if (national.search(plan.leading) === 0) return hasType(plan, national);
-    } else if (hasType(plan, national)) {
+      if (national.search(leading) === 0) return hasType(planOf(i), national);
+    } else if (hasType(planOf(i), national)) {
       return true;
     }
   }
   // No country claimed it: the library checks the calling code's main country, the first.
-  return plans[0] !== undefined && hasType(plans[0], national);
+  return NANP_PLANS.length > 0 && hasType(planOf(0), national);
 }

@@ -102,7 +102,11 @@ export interface TextWriterOptions {
    * timer) and returns its cancel; a test may drive the turns itself.
    */
   readonly defer?: (flush: () => void, delayMs: number) => () => void;
-  /** Milliseconds from any fixed origin; `performance.now` unless a test drives the time. */
+  /**
+   * Milliseconds, `Date.now` unless a test drives the time. Not `performance.now`: its first use
+   * loads perf_hooks, a millisecond of a one-number run; a wall clock set back delays a write by
+   * one `lingerMs` at most (the wait is capped).
+   */
   readonly now?: () => number;
 }
 
@@ -130,7 +134,7 @@ export function createTextWriter(out: Writable, options: TextWriterOptions = {})
   const chunkSize = options.chunkSize ?? CHUNK_SIZE;
   const lingerMs = options.lingerMs ?? LINGER_MS;
   const defer = options.defer ?? deferByTimer;
-  const now = options.now ?? (() => performance.now());
+  const now = options.now ?? Date.now;
   let queued = '';
   let cancel: (() => void) | null = null;
   let lastPour = -Infinity;
@@ -166,7 +170,7 @@ export function createTextWriter(out: Writable, options: TextWriterOptions = {})
   };
 
   const schedule = () => {
-    const wait = lastPour + lingerMs - now();
+    const wait = Math.min(lastPour + lingerMs - now(), lingerMs);
     cancel = defer(() => {
       cancel = null;
       // Only these writes space the next: a flush or a full queue says nothing of the row rate.

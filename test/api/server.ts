@@ -16,12 +16,15 @@ export interface ScriptedServer {
   readonly seen: Seen[];
   /** TCP connections accepted so far. */
   connections(): number;
+  /** TCP connections accepted and not yet closed. */
+  open(): number;
   close(): Promise<void>;
 }
 
 export async function serve(script: Script): Promise<ScriptedServer> {
   const seen: Seen[] = [];
   let connections = 0;
+  let open = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -31,13 +34,18 @@ export async function serve(script: Script): Promise<ScriptedServer> {
       script(s, res, req.socket);
     });
   });
-  server.on('connection', () => connections++);
+  server.on('connection', (socket: Socket) => {
+    connections++;
+    open++;
+    socket.on('close', () => open--);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
     connections: () => connections,
+    open: () => open,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTransport, type ClientOptions } from '../../src/api/index.js';
 import { graphqlRequest } from '../../src/api/graphql.js';
 import { CNAM, LOOKUPS, LRN, TRUST } from '../../src/core/lookups.js';
@@ -187,7 +187,9 @@ describe.each(['undici', 'node'] as const)('REST transport on the %s HTTP client
   it('close() closes its connections; a request after it fails without reaching the server', async () => {
     const { server, t } = await on((_req, res) => json(res, 200, LRN_OK));
     await t.send(LRN, '12015550123', {});
+    expect(server.open()).toBe(1);
     await t.close();
+    await vi.waitFor(() => expect(server.open()).toBe(0), { timeout: 2000, interval: 10 });
     const after = await t.send(LRN, '12015550123', {});
     expect(after.kind).toBe('error');
     expect(server.seen).toHaveLength(1);

@@ -124,6 +124,30 @@ describe('text writer', () => {
     expect(turns.scheduled).toBe(0);
   });
 
+  it('waits no more than lingerMs when the clock was set back since the last write', async () => {
+    const out = new Collect();
+    let clock = 1_000_000;
+    const delays: number[] = [];
+    let pending: (() => void) | undefined;
+    const writer = createTextWriter(out, {
+      lingerMs: 50,
+      now: () => clock,
+      defer: (fn, delayMs) => {
+        delays.push(delayMs);
+        pending = fn;
+        return () => (pending = undefined);
+      },
+    });
+    await writer.write('a');
+    pending?.();
+    expect(out.chunks).toEqual(['a']);
+    clock -= 3_600_000; // an hour back
+    await writer.write('b');
+    expect(delays).toEqual([0, 50]);
+    pending?.();
+    expect(out.chunks).toEqual(['a', 'b']);
+  });
+
   it('writes rows that keep coming in a few large writes, not one per row', async () => {
     const out = new Collect();
     const writer = createTextWriter(out, { lingerMs: 20 });
