@@ -208,8 +208,11 @@ export class WindowBudget {
     if (hi === undefined || hi <= now) return;
     const lo = hi - RESET_GRAIN_MS - (now - t.at);
     if (this.end === undefined || this.end < lo || this.provisional) {
-      // Ours was carried over a window length that was too short (or is a guess): the answer's wins.
-      this.end = this.provisional && this.end !== undefined && this.end >= lo ? Math.min(this.end, hi) : hi;
+      // Ours was carried over a window length (a guess) or was too short: the answer's wins. Even
+      // when the carried end is earlier: a window that starts at the first request after the last
+      // one ended (not on the clock) ends later than that, by the time our first request took to
+      // arrive, and a request sent in between would meet the old window spent.
+      this.end = hi;
       this.provisional = false;
       return;
     }
