@@ -54,6 +54,16 @@ export class WindowBudget {
   /** From the service's policy (IETF `w=`), else the longest reset distance seen, in whole seconds. */
   private policyWindowMs: number | undefined;
   private seenWindowMs = 0;
+  /**
+   * A reset that stands still while time passes is a Unix time: it steps by the window's length
+   * (or more) from one window to the next. Its distance overstates the length by up to a second
+   * when windows do not end on a whole second (they start at the first request after the last
+   * one ended), so the smallest step seen bounds the length.
+   */
+  private lastReset: number | undefined;
+  private lastResetNow = 0;
+  private absoluteReset = false;
+  private stepMs: number | undefined;
   /** Upper bound of the current window's end, epoch ms; undefined until an answer tells. */
   private end: number | undefined;
   /** When our current window began (its start, or when we first heard of it). */
@@ -89,7 +99,7 @@ export class WindowBudget {
   }
 
   windowMs(): number {
-    return this.policyWindowMs ?? (this.seenWindowMs || DEFAULT_WINDOW_MS);
+    return this.policyWindowMs ?? Math.min(this.seenWindowMs || DEFAULT_WINDOW_MS, this.stepMs ?? Infinity);
   }
 
   /**
@@ -147,6 +157,7 @@ export class WindowBudget {
     if (!info) return;
     if (info.limit !== undefined && info.limit > 0) this.advertised = info.limit;
     if (info.windowMs !== undefined && info.windowMs > 0) this.policyWindowMs = info.windowMs;
+    if (info.resetAt !== undefined) this.noteReset(info.resetAt, now);
     if (info.resetAt !== undefined && info.resetAt > now) {
       const distance = Math.ceil((info.resetAt - now) / RESET_GRAIN_MS) * RESET_GRAIN_MS;
       if (distance > this.seenWindowMs) this.seenWindowMs = distance;
@@ -202,6 +213,16 @@ export class WindowBudget {
     this.provisional = false;
   }
 
+  private noteReset(at: number, now: number): void {
+    const last = this.lastReset;
+    if (last !== undefined && at === last && now !== this.lastResetNow && now - this.lastResetNow < RESET_GRAIN_MS) this.absoluteReset = true;
+    if (last !== undefined && this.absoluteReset && at - last >= RESET_GRAIN_MS) this.stepMs = Math.min(this.stepMs ?? Infinity, at - last);
+    if (last === undefined || at >= last) {
+      this.lastReset = at;
+      this.lastResetNow = now;
+    }
+  }
+
   /** Narrows the end of the current window with an answer's reset. */
   private placeEnd(t: Ticket, info: RateInfo, now: number): void {
     const hi = info.resetAt;
@@ -214,9 +235,20 @@ export class WindowBudget {
       // arrive, and a request sent in between would meet the old window spent.
       this.end = hi;
       this.provisional = false;
+      this.boundByStep(now);
       return;
     }
     if (hi < this.end) this.end = hi;
+    this.boundByStep(now);
+  }
+
+  /**
+   * The request answered now was counted in a window that began before it arrived: it ends at
+   * most a window's length after now. With Unix-time resets on windows that start at the first
+   * request, this is much nearer than the reset, which is rounded up to the next whole second.
+   */
+  private boundByStep(now: number): void {
+    if (this.stepMs !== undefined && this.end !== undefined) this.end = Math.min(this.end, now + this.stepMs);
   }
 
   /** Past the end of the window: the next one starts with the whole limit, less what is in flight. */

@@ -127,6 +127,7 @@ describe('pacer: windows that start at the first request after the last one ende
   it.each([
     ['LRN 200/s, reset as a delta', { limit: 200, reset: 'delta' }, [LRN]],
     ['CNAM 50/s, reset as a delta', { limit: 50, reset: 'delta' }, [CNAM]],
+    ['CNAM 50/s, reset as a Unix time', { limit: 50, reset: 'timestamp' }, [CNAM]],
     ['an unknown limit of 137/s, reset as a delta', { limit: 137, reset: 'delta', hideLimit: true }, [LRN]],
   ] as const)('%s: ≥ 0.97 of the limit, no 429, no window over', async (_name, shape, lookups) => {
     const rows = shape.limit * 20;
