@@ -108,7 +108,9 @@ export class WindowBudget {
    * over the part seen would burst, so the documented pace caps it until a window has rolled over.
    */
   private unconfirmedCap(): number {
-    if (this.policyWindowMs !== undefined || this.rolled || this.seenWindowMs <= 1000 || this.fallbackLimit <= 0) return Infinity;
+    // A Unix-time reset's step spans a whole window, as a roll does.
+    const confirmed = this.policyWindowMs !== undefined || this.rolled || this.stepMs !== undefined;
+    if (confirmed || this.seenWindowMs <= 1000 || this.fallbackLimit <= 0) return Infinity;
     return (this.fallbackLimit * 0.97) / 1000;
   }
 
