@@ -89,7 +89,7 @@ export class WindowBudget {
   /** Set once an answer reported the remaining budget: only then does the window rule. */
   known = false;
 
-  constructor(private readonly fallbackLimit: number) {}
+  constructor(private fallbackLimit: number) {}
 
   /** Requests per window the budget works with. */
   limit(): number {
@@ -280,6 +280,9 @@ export class WindowBudget {
    * come here when answered; their epochs are not ours, so they only leave the in-flight count.
    */
   absorb(other: WindowBudget): void {
+    // The documented pace of the fastest kind now spending it: merged onto CNAM's budget, a window
+    // not yet confirmed would otherwise hold LRN, CNAM and trust together to CNAM's 50/s.
+    this.fallbackLimit = Math.max(this.fallbackLimit, other.fallbackLimit);
     this.inFlight += other.inFlight;
     this.sent += other.inFlight;
     other.inFlight = 0;

@@ -167,6 +167,15 @@ describe('pacer: longer windows, shared budgets, several processes', () => {
     expect(r.fraction).toBeGreaterThanOrEqual(0.98);
   });
 
+  it('enrich joined late in a 60 s window of 6,000 shared by LRN, CNAM and trust, 2× bursts: the documented pace of its fastest kind until the window rolls, ≥ 0.98', async () => {
+    // 35 s into the window: 25 s seen, too short to spread the whole limit over. Until the window
+    // rolls, the merged budget goes at LRN's documented 200/s (under the 2× cap), not CNAM's 50/s.
+    const r = await run({ shape: { limit: 6000, windowMs: 60_000, reset: 'timestamp', burst: 2, shared: true }, rows: 1200, lookups: [LRN, CNAM, TRUST], offsetMs: 35_337 });
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(6000);
+    expect(r.share429).toBeLessThanOrEqual(0.001);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.98);
+  });
+
   it('two processes on one key share its limit without overrunning it', async () => {
     const r = await run({ shape: { limit: 200, windowMs: 1000, reset: 'delta' }, rows: 4000, processes: 2 });
     expect(r.ok).toBe(4000);
