@@ -40,6 +40,8 @@ export interface Ticket {
 const SPREAD = 0.9;
 /** Requests a window may send ahead of the even spread: 2% of a second's worth, at least 1. */
 const LEAD = 0.02;
+/** In a window longer than a second, the most the spread catches up at once: this many ms' worth. */
+const CATCH_UP_MS = 50;
 /** Resets come in whole seconds: the true end lies within this much before the reported one. */
 const RESET_GRAIN_MS = 1000;
 const DEFAULT_WINDOW_MS = 1000;
@@ -132,8 +134,16 @@ export class WindowBudget {
     const w = this.windowMs();
     const perMs = Math.min(limit / (SPREAD * w), this.unconfirmedCap());
     const lead = Math.max(1, Math.floor((LEAD * limit * 1000) / w));
-    const due = lead + (now - this.start) * perMs;
     const sent = this.sent - this.refusedSeqs.length;
+    // Behind the spread after a stall (a blocked event loop, slow answers holding every slot):
+    // catching up at once is a burst, which a service capping bursts inside a long window refuses
+    // (at a 1.5 s stall, 29% 429s). In a window longer than a second the spread resumes from now
+    // instead, and the window's 10% slack absorbs the delay; a 1 s window has no room to defer.
+    if (w > DEFAULT_WINDOW_MS) {
+      const behind = (now - this.start) * perMs - sent - CATCH_UP_MS * perMs;
+      if (behind > 0) this.start += behind / perMs;
+    }
+    const due = lead + (now - this.start) * perMs;
     if (sent < due) return 0;
     const ms = Math.max(1, Math.ceil((sent + 1 - due) / perMs));
     return this.end === undefined ? ms : Math.max(1, Math.min(ms, this.end - now));

@@ -160,6 +160,17 @@ describe('pacer: longer windows, shared budgets, several processes', () => {
     expect(r.fraction).toBeGreaterThanOrEqual(0.98);
   });
 
+  it.each(['clock', 'first request'] as const)('a 60 s window of 6,000 with 2× bursts, windows anchored on the %s: a 1.5 s stall is not caught up in a burst, no 429', async (anchor) => {
+    // 39 requests take 1.5 s each way (a blocked event loop, a slow gateway): every slot is held.
+    let calls = 0;
+    const oneWayMs = () => (++calls > 1000 && calls < 1040 ? 1500 : 1);
+    const r = await run({ shape: { limit: 6000, windowMs: 60_000, reset: 'delta', burst: 2, anchor: anchor === 'clock' ? 'clock' : 'first' }, rows: 3000, oneWayMs });
+    expect(r.ok).toBe(3000);
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(6000);
+    expect(r.share429).toBeLessThanOrEqual(0.001);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.98);
+  });
+
   it('one budget shared by LRN, CNAM and trust in enrich: ≥ 0.98 of the shared budget', async () => {
     const r = await run({ shape: { limit: 300, windowMs: 1000, reset: 'delta', shared: true }, rows: 2000, lookups: [LRN, CNAM, TRUST] });
     expect(r.service.maxInWindow).toBeLessThanOrEqual(300);
