@@ -14,6 +14,8 @@ export interface ServiceShape {
   readonly windowMs: number;
   /** Windows start at phaseMs + k·windowMs. */
   readonly phaseMs?: number;
+  /** 'first': a window starts at the first request after the last one ended, not on the clock. */
+  readonly anchor?: 'clock' | 'first';
   /** How the reset is reported; 'none' = no reset at all, 'silent' = no rate fields at all. */
   readonly reset: 'delta' | 'timestamp' | 'ietf' | 'none' | 'silent';
   readonly hideLimit?: boolean;
@@ -34,6 +36,7 @@ interface Count {
 export class FakeService {
   private readonly windows = new Map<string, Count>();
   private readonly seconds = new Map<string, Count>();
+  private readonly anchored = new Map<string, { index: number; end: number }>();
   /** The most requests counted in any one window of any budget. */
   maxInWindow = 0;
   served = 0;
@@ -49,9 +52,7 @@ export class FakeService {
     const s = this.shape;
     this.served += 1;
     const budget: LookupKind | 'all' = s.shared ? 'all' : call.kind;
-    const phase = s.phaseMs ?? 0;
-    const index = Math.floor((at - phase) / s.windowMs);
-    const end = phase + (index + 1) * s.windowMs;
+    const { index, end } = s.anchor === 'first' ? this.anchor(budget, at) : this.clockWindow(at);
     const w = bump(this.windows, budget, index);
     const rate = (count: number): RateInfo | undefined => this.info(Math.max(0, s.limit - count), end, now);
     if (s.spurious && (s.random ?? Math.random)() < s.spurious) {
@@ -76,6 +77,18 @@ export class FakeService {
     this.maxInWindow = Math.max(this.maxInWindow, w.count);
     this.counted.push(at);
     return ok({ n: this.counted.length }, rate(w.count));
+  }
+
+  private clockWindow(at: number): { index: number; end: number } {
+    const phase = this.shape.phaseMs ?? 0;
+    const index = Math.floor((at - phase) / this.shape.windowMs);
+    return { index, end: phase + (index + 1) * this.shape.windowMs };
+  }
+
+  private anchor(budget: string, at: number): { index: number; end: number } {
+    let a = this.anchored.get(budget);
+    if (!a || at >= a.end) this.anchored.set(budget, (a = { index: (a?.index ?? 0) + 1, end: at + this.shape.windowMs }));
+    return a;
   }
 
   private info(remaining: number, end: number, now: number): RateInfo | undefined {
@@ -120,7 +133,10 @@ function bump(map: Map<string, Count>, budget: string, index: number): Count {
   return c;
 }
 
-/** A client's connection to the service: `oneWayMs` each way, so the server counts a request in between. */
+/**
+ * A client's connection to the service: `oneWayMs` each way, so the server counts a request in
+ * between; a function gives each way its own delay (a loaded machine's jitter).
+ */
 export class ServiceTransport implements Transport {
   readonly name = 'rest' as const;
   /** Send times, per kind. */
@@ -129,15 +145,19 @@ export class ServiceTransport implements Transport {
   constructor(
     private readonly clock: Clock,
     private readonly service: FakeService,
-    private readonly oneWayMs = 1,
+    private readonly oneWayMs: number | (() => number) = 1,
   ) {}
+
+  private delay(): number {
+    return typeof this.oneWayMs === 'number' ? this.oneWayMs : this.oneWayMs();
+  }
 
   async send(d: LookupDescriptor, number: string, _opts: object, signal?: AbortSignal): Promise<Attempt> {
     const sent = this.clock.now();
     this.sends.push({ kind: d.kind, at: sent });
-    await this.clock.sleep(this.oneWayMs, signal);
+    await this.clock.sleep(this.delay(), signal);
     const at = this.clock.now();
-    await this.clock.sleep(this.oneWayMs, signal);
+    await this.clock.sleep(this.delay(), signal);
     return this.service.answer({ kind: d.kind, number, opts: {}, at: sent, seq: 0 }, at, this.clock.now());
   }
 

@@ -40,6 +40,8 @@ export interface Ticket {
 const SPREAD = 0.9;
 /** Requests a window may send ahead of the even spread: 2% of a second's worth, at least 1. */
 const LEAD = 0.02;
+/** In a window longer than a second, the most the spread catches up at once: this many ms' worth. */
+const CATCH_UP_MS = 50;
 /** Resets come in whole seconds: the true end lies within this much before the reported one. */
 const RESET_GRAIN_MS = 1000;
 const DEFAULT_WINDOW_MS = 1000;
@@ -54,6 +56,16 @@ export class WindowBudget {
   /** From the service's policy (IETF `w=`), else the longest reset distance seen, in whole seconds. */
   private policyWindowMs: number | undefined;
   private seenWindowMs = 0;
+  /**
+   * A reset that stands still while time passes is a Unix time: it steps by the window's length
+   * (or more) from one window to the next. Its distance overstates the length by up to a second
+   * when windows do not end on a whole second (they start at the first request after the last
+   * one ended), so the smallest step seen bounds the length.
+   */
+  private lastReset: number | undefined;
+  private lastResetNow = 0;
+  private absoluteReset = false;
+  private stepMs: number | undefined;
   /** Upper bound of the current window's end, epoch ms; undefined until an answer tells. */
   private end: number | undefined;
   /** When our current window began (its start, or when we first heard of it). */
@@ -79,7 +91,7 @@ export class WindowBudget {
   /** Set once an answer reported the remaining budget: only then does the window rule. */
   known = false;
 
-  constructor(private readonly fallbackLimit: number) {}
+  constructor(private fallbackLimit: number) {}
 
   /** Requests per window the budget works with. */
   limit(): number {
@@ -89,7 +101,7 @@ export class WindowBudget {
   }
 
   windowMs(): number {
-    return this.policyWindowMs ?? (this.seenWindowMs || DEFAULT_WINDOW_MS);
+    return this.policyWindowMs ?? Math.min(this.seenWindowMs || DEFAULT_WINDOW_MS, this.stepMs ?? Infinity);
   }
 
   /**
@@ -98,7 +110,9 @@ export class WindowBudget {
    * over the part seen would burst, so the documented pace caps it until a window has rolled over.
    */
   private unconfirmedCap(): number {
-    if (this.policyWindowMs !== undefined || this.rolled || this.seenWindowMs <= 1000 || this.fallbackLimit <= 0) return Infinity;
+    // A Unix-time reset's step spans a whole window, as a roll does.
+    const confirmed = this.policyWindowMs !== undefined || this.rolled || this.stepMs !== undefined;
+    if (confirmed || this.seenWindowMs <= 1000 || this.fallbackLimit <= 0) return Infinity;
     return (this.fallbackLimit * 0.97) / 1000;
   }
 
@@ -120,8 +134,16 @@ export class WindowBudget {
     const w = this.windowMs();
     const perMs = Math.min(limit / (SPREAD * w), this.unconfirmedCap());
     const lead = Math.max(1, Math.floor((LEAD * limit * 1000) / w));
-    const due = lead + (now - this.start) * perMs;
     const sent = this.sent - this.refusedSeqs.length;
+    // Behind the spread after a stall (a blocked event loop, slow answers holding every slot):
+    // catching up at once is a burst, which a service capping bursts inside a long window refuses
+    // (at a 1.5 s stall, 29% 429s). In a window longer than a second the spread resumes from now
+    // instead, and the window's 10% slack absorbs the delay; a 1 s window has no room to defer.
+    if (w > DEFAULT_WINDOW_MS) {
+      const behind = (now - this.start) * perMs - sent - CATCH_UP_MS * perMs;
+      if (behind > 0) this.start += behind / perMs;
+    }
+    const due = lead + (now - this.start) * perMs;
     if (sent < due) return 0;
     const ms = Math.max(1, Math.ceil((sent + 1 - due) / perMs));
     return this.end === undefined ? ms : Math.max(1, Math.min(ms, this.end - now));
@@ -147,6 +169,7 @@ export class WindowBudget {
     if (!info) return;
     if (info.limit !== undefined && info.limit > 0) this.advertised = info.limit;
     if (info.windowMs !== undefined && info.windowMs > 0) this.policyWindowMs = info.windowMs;
+    if (info.resetAt !== undefined) this.noteReset(info.resetAt, now);
     if (info.resetAt !== undefined && info.resetAt > now) {
       const distance = Math.ceil((info.resetAt - now) / RESET_GRAIN_MS) * RESET_GRAIN_MS;
       if (distance > this.seenWindowMs) this.seenWindowMs = distance;
@@ -202,18 +225,42 @@ export class WindowBudget {
     this.provisional = false;
   }
 
+  private noteReset(at: number, now: number): void {
+    const last = this.lastReset;
+    if (last !== undefined && at === last && now !== this.lastResetNow && now - this.lastResetNow < RESET_GRAIN_MS) this.absoluteReset = true;
+    if (last !== undefined && this.absoluteReset && at - last >= RESET_GRAIN_MS) this.stepMs = Math.min(this.stepMs ?? Infinity, at - last);
+    if (last === undefined || at >= last) {
+      this.lastReset = at;
+      this.lastResetNow = now;
+    }
+  }
+
   /** Narrows the end of the current window with an answer's reset. */
   private placeEnd(t: Ticket, info: RateInfo, now: number): void {
     const hi = info.resetAt;
     if (hi === undefined || hi <= now) return;
     const lo = hi - RESET_GRAIN_MS - (now - t.at);
     if (this.end === undefined || this.end < lo || this.provisional) {
-      // Ours was carried over a window length that was too short (or is a guess): the answer's wins.
-      this.end = this.provisional && this.end !== undefined && this.end >= lo ? Math.min(this.end, hi) : hi;
+      // Ours was carried over a window length (a guess) or was too short: the answer's wins. Even
+      // when the carried end is earlier: a window that starts at the first request after the last
+      // one ended (not on the clock) ends later than that, by the time our first request took to
+      // arrive, and a request sent in between would meet the old window spent.
+      this.end = hi;
       this.provisional = false;
+      this.boundByStep(now);
       return;
     }
     if (hi < this.end) this.end = hi;
+    this.boundByStep(now);
+  }
+
+  /**
+   * The request answered now was counted in a window that began before it arrived: it ends at
+   * most a window's length after now. With Unix-time resets on windows that start at the first
+   * request, this is much nearer than the reset, which is rounded up to the next whole second.
+   */
+  private boundByStep(now: number): void {
+    if (this.stepMs !== undefined && this.end !== undefined) this.end = Math.min(this.end, now + this.stepMs);
   }
 
   /** Past the end of the window: the next one starts with the whole limit, less what is in flight. */
@@ -243,6 +290,9 @@ export class WindowBudget {
    * come here when answered; their epochs are not ours, so they only leave the in-flight count.
    */
   absorb(other: WindowBudget): void {
+    // The documented pace of the fastest kind now spending it: merged onto CNAM's budget, a window
+    // not yet confirmed would otherwise hold LRN, CNAM and trust together to CNAM's 50/s.
+    this.fallbackLimit = Math.max(this.fallbackLimit, other.fallbackLimit);
     this.inFlight += other.inFlight;
     this.sent += other.inFlight;
     other.inFlight = 0;

@@ -31,3 +31,37 @@ describe('pacer ceiling', () => {
     expect(free).toBeGreaterThanOrEqual(documented * 0.9);
   });
 });
+
+describe('pacer: kinds found to share one long window', () => {
+  // enrich joined 35 s into a 60 s window of 6,000 shared by all single lookups: until the window
+  // rolls, the merged budget goes at the documented pace of its fastest kind (LRN's 200/s, under
+  // the service's 2× cap of 200/s), whichever kind's budget the others were merged onto.
+  it.each([
+    ['cnam', 'trust', 'lrn'],
+    ['lrn', 'cnam', 'trust'],
+  ] as const)('sends at LRN 200/s, not CNAM 50/s (kinds asked in the order %s, %s, %s)', (...order) => {
+    let now = 1_700_000_000_000;
+    const pacer = new Pacer({ defaults: { lrn: 200, cnam: 50, trust: 50 }, now, random: () => 0.5 });
+    const windowEnd = now + 25_000;
+    let remaining = 6000;
+    let sent = 0;
+    const end = now + 10_000;
+    while (now < end) {
+      let waits = Infinity;
+      for (const kind of order) {
+        const ticket = pacer.take(kind, now);
+        if (typeof ticket === 'number') {
+          waits = Math.min(waits, ticket);
+          continue;
+        }
+        sent += 1;
+        remaining -= 1;
+        pacer.settle(ticket, { rate: { limit: 6000, remaining, resetAt: windowEnd }, rateLimited: false, ok: true }, now);
+        waits = 0;
+      }
+      now += Math.max(1, Math.min(waits, end - now));
+    }
+    expect(sent / 10).toBeGreaterThan(150);
+    expect(sent / 10).toBeLessThanOrEqual(200);
+  });
+});
