@@ -206,6 +206,18 @@ describe('traces and the key', () => {
     ]);
   });
 
+  it('traces a request that failed on the wire and one the closed client never sent', async () => {
+    const { t, lines } = await setup((_req, _res, socket) => socket.destroy());
+    const failed = await t.send(LRN, '12015550123', {});
+    await t.close();
+    const unsent = await t.send(LRN, '12015550123', {});
+    expect([failed.kind, unsent.kind]).toEqual(['retry', 'error']);
+    expect(lines).toHaveLength(4);
+    expect(lines[1]).toMatch(/^← ✗ \/api\/v1\/lrn 0ms retry network_error: the connection to http:\/\/127\.0\.0\.1:\d+ failed before an answer arrived \(UND_ERR_SOCKET: other side closed\)$/);
+    expect(lines[2]).toMatch(/^→ POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/lrn \{"phone_number":"12015550123"\}/);
+    expect(lines[3]).toMatch(/^← ✗ \/api\/v1\/lrn 0ms error network_error: request to http:\/\/127\.0\.0\.1:\d+ failed \(CLIENT_CLOSED: the client is closed\)$/);
+  });
+
   it('shows the transport in GraphQL traces and the class of failures', async () => {
     const { t, lines } = await setup((_req, res) => json(res, 429, { errors: [{ message: 'slow', extensions: { code: 'RATE_LIMITED', retryAfter: 1 } }] }), { transport: 'graphql' });
     await t.send(TRUST, '12015550123', {});
