@@ -4,6 +4,8 @@
 // noise hits all alike).
 // Run after `npm run build`: node bench/startup.js [runs]
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../dist/sandbox/index.js';
@@ -21,6 +23,7 @@ const bareRequest = `const r = require('node:http').request(process.env.NUMINTEL
   (res) => { res.resume(); res.on('end', () => process.exit(res.statusCode === 200 ? 0 : 1)); });
 r.end(JSON.stringify({ phone_number: '12015550123' }));`;
 
+const missCache = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'node: one bare http.request', args: ['-e', bareRequest] },
@@ -28,12 +31,15 @@ const cases = [
   { name: 'numintel lrn 12015550123', args: [cli, 'lrn', '12015550123'] },
   // The same without the lookup cache: what opening the cache (LMDB) costs a one-number run.
   { name: 'numintel lrn … --no-cache', args: [cli, 'lrn', '12015550123', '--no-cache'] },
+  // A number the cache has not seen, each run another (in a cache of its own, empty at the start):
+  // a script starting numintel once per new number opens the cache, misses, sends, and commits.
+  { name: 'numintel lrn <new number>', args: (i) => [cli, 'lrn', `1201555${String(1000 + i).padStart(4, '0')}`], env: { NUMINTEL_CACHE_DIR: missCache } },
 ];
 
-function time(args) {
+function time(args, extra) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, args, { env: { ...env, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}`));
@@ -43,8 +49,9 @@ function time(args) {
 }
 
 const samples = cases.map(() => []);
-for (let i = 0; i < runs; i++) for (const [j, c] of cases.entries()) samples[j].push(await time(c.args));
+for (let i = 0; i < runs; i++) for (const [j, c] of cases.entries()) samples[j].push(await time(typeof c.args === 'function' ? c.args(i) : c.args, c.env));
 await sandbox.close();
+rmSync(missCache, { recursive: true, force: true });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const base = median(samples[0]);
