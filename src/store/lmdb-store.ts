@@ -79,7 +79,8 @@ function remedy(err: unknown): string {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'ENOSPC') return 'the disk is full';
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'numintel may not write there: NUMINTEL_CACHE_DIR chooses another place';
-  if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'ENOENT') return 'something else is in its place: NUMINTEL_CACHE_DIR chooses another';
+  if (code === 'ENOTDIR' || code === 'EISDIR') return 'something else is in its place: NUMINTEL_CACHE_DIR chooses another';
+  if (code === 'ENOENT') return 'its directory cannot be made there: NUMINTEL_CACHE_DIR chooses another place';
   return '`numintel cache clear` starts it afresh';
 }
 
