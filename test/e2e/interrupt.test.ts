@@ -116,9 +116,12 @@ describe.concurrent('Ctrl-C', () => {
     }
 
     sb.configure({ latencyMs: 0 });
+    // About four seconds of sending each; the margin is for a loaded CI machine (a run once saw both
+    // time out at 15 s while another test's single run took 14 s, most likely an I/O stall delaying
+    // the cache's commits), not for a hang.
     const [resumed, reference] = await Promise.all([
-      runCli([...args, '-o', out, '--resume'], { env: sandboxEnv(sb) }),
-      runCli([...args, '-o', clean], { env: sandboxEnv(sb) }),
+      runCli([...args, '-o', out, '--resume'], { env: sandboxEnv(sb), timeoutMs: 40_000 }),
+      runCli([...args, '-o', clean], { env: sandboxEnv(sb), timeoutMs: 40_000 }),
     ]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(reference.code, reference.stderr).toBe(0);
