@@ -2,20 +2,21 @@
 // sandbox: the run stops sending as the reader leaves, exits 0 quietly, and keeps every answer it
 // received, so a re-run of the same input pays only for the numbers not yet answered — every
 // number is paid for once over both runs. The sandbox has no rate limit here: no 429 makes a
-// request that was paid differ from an answer that was received.
+// request that was paid differ from an answer that was received. Over HTTPS, as users reach the
+// service (its certificate trusted through NODE_EXTRA_CA_CERTS).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { hasStackTrace, jsonl, requireBuiltCli, runCli, runShell, type CliResult } from '../support/cli.js';
-import { sandboxEnv, sandboxStats } from '../support/sandbox.js';
+import { sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 import { numbersIn } from '../support/numbers.js';
 
 requireBuiltCli();
 
 async function withSandbox<T>(fn: (sb: Sandbox) => Promise<T>): Promise<T> {
-  const sb = await startSandbox({ port: 0, limits: { lrn: 0 } });
+  const sb = await startTlsSandbox({ limits: { lrn: 0 } });
   try {
     return await fn(sb);
   } finally {

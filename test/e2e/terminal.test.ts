@@ -71,6 +71,18 @@ describe.skipIf(!HAS_SCRIPT)(`the key prompt at a terminal${HAS_SCRIPT ? '' : ' 
     expect(after.unauthorized).toBe(0);
   });
 
+  it('Enter alone at the prompt: exit 2, says no key was typed, stores nothing', async () => {
+    const env = configEnv();
+    const term = inTerminal(['config', 'set', 'api-key'], env);
+    await term.waitFor(PROMPT);
+    term.type('\r');
+    const { code, screen } = await term.done;
+    expect(code, screen).toBe(2);
+    expect(screen).toContain('no API key typed at the prompt');
+    expect(screen).not.toMatch(/invalid api-key/);
+    expect(existsSync(join(env.NUMINTEL_CONFIG_DIR, 'config.json'))).toBe(false);
+  });
+
   it('Ctrl-C at the prompt: exit 130, nothing stored, nothing of the key shown', async () => {
     const env = configEnv();
     const term = inTerminal(['config', 'set', 'api-key'], env);
