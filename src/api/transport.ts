@@ -140,22 +140,16 @@ export function createTransport(options: ClientOptions): Transport {
     signal?.throwIfAborted();
     const req = codec.build(d, number, opts);
     const ep = endpointOf(req.path);
-    const traceEnd = trace ? traced(trace, d, ep, req.body) : undefined;
-    if (closing) {
-      // Never reaches the wire.
-      const attempt: Attempt = { kind: 'error', error: { code: 'network_error', message: `request to ${base.origin} failed (CLIENT_CLOSED: the client is closed)` } };
-      return Promise.resolve(traceEnd ? traceEnd(attempt, undefined) : attempt);
-    }
+    // What an attempt passes through on its way out: the trace's response line, or nothing.
+    const end = trace ? traced(trace, d, ep, req.body) : untraced;
+    // Never reaches the wire.
+    if (closing) return Promise.resolve(end({ kind: 'error', error: { code: 'network_error', message: `request to ${base.origin} failed (CLIENT_CLOSED: the client is closed)` } }, undefined));
     const post: PostRequest = { path: ep.path, headers, body: JSON.stringify(req.body), signal };
     return (wire ? wire.post(post) : load().then((w) => w.post(post))).then(
-      (out) => {
-        const attempt = answered(d, opts, out);
-        return traceEnd ? traceEnd(attempt, out.status) : attempt;
-      },
+      (out) => end(answered(d, opts, out), out.status),
       (err: unknown) => {
         if (signal?.aborted) throw signal.reason;
-        const attempt = failed(err);
-        return traceEnd ? traceEnd(attempt, undefined) : attempt;
+        return end(failed(err), undefined);
       },
     );
   }
@@ -197,6 +191,8 @@ async function openHttpClient(client: 'undici' | 'node', origin: string, options
   if (client === 'node') return (await import('./node-wire.js')).createNodeWire(origin, options);
   return (await import('./undici-wire.js')).createUndiciWire(origin, options);
 }
+
+const untraced = (attempt: Attempt): Attempt => attempt;
 
 /** The kind of a client that cannot be set up, from the error its set-up threw. */
 function setupOf(err: NumintelError): SetupFailure {

@@ -24,7 +24,7 @@ export class NumberSet {
       return true;
     }
     const value = Number(number);
-    let i = mix(value) & this.mask;
+    let i = hashWhole(value) & this.mask;
     for (;;) {
       const slot = this.slots[i] as number;
       if (slot === EMPTY) break;
@@ -43,16 +43,23 @@ export class NumberSet {
     this.mask = this.slots.length - 1;
     for (const value of old) {
       if (value === EMPTY) continue;
-      let i = mix(value) & this.mask;
+      let i = hashWhole(value) & this.mask;
       while (this.slots[i] !== EMPTY) i = (i + 1) & this.mask;
       this.slots[i] = value;
     }
   }
 }
 
-/** Mixes both 32-bit halves: phone numbers differ mostly in their low digits, in runs. */
-function mix(value: number): number {
-  const lo = value % 0x1_0000_0000 | 0;
-  const hi = (value / 0x1_0000_0000) | 0;
-  return Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) ^ (lo >>> 15);
+/**
+ * The hash of a whole number (an exact integer up to 2^53), for the typed-array tables here and in
+ * the run's dedup index: both 32-bit halves are mixed, as phone numbers differ mostly in their low
+ * digits, in runs.
+ */
+export function hashWhole(key: number): number {
+  const lo = key >>> 0;
+  const hi = Math.floor(key / 4294967296) >>> 0;
+  let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { runPipeline } from '../../src/pipeline/runner.js';
+import { runPipeline, type RunDeps } from '../../src/pipeline/runner.js';
 import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
 import { LRN } from '../../src/core/lookups.js';
-import { harness, refused, runAll, serverError, source } from './fakes.js';
+import { harness, refused, runAll, serverError, source, type Harness } from './fakes.js';
 import { numbers } from '../support/numbers.js';
 import { prng } from '../../src/core/prng.js';
 import { MemoryAnswerStore } from '../../src/store/answer-store.js';
 
 const plan = { mode: 'single', lookups: [LRN], options: {}, validate: true } as const;
+
+/** A run of `inputs` on the harness, no rate limit, read record by record by the test. */
+const start = (h: Harness, inputs: string[], deps: Partial<RunDeps> = {}) =>
+  runPipeline(source(inputs), plan, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, ...deps });
 
 describe('runner: stopping', () => {
   it('a refused key stops dispatch at once, writes the finished prefix, not the refused row', async () => {
@@ -35,7 +39,7 @@ describe('runner: stopping', () => {
     const h = harness({ latency: () => 20 });
     const ac = new AbortController();
     const inputs = numbers(1000);
-    const handle = runPipeline(source(inputs), plan, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, signal: ac.signal });
+    const handle = start(h, inputs, { signal: ac.signal });
     const seen: string[] = [];
     let sentAtAbort = 0;
     for await (const r of handle.records) {
@@ -57,12 +61,7 @@ describe('runner: stopping', () => {
     const h = harness({ latency: (c) => (inputs.indexOf(c.number) < 8 ? 5 : 1000) });
     const ac = new AbortController();
     const events: { reason: string; inFlight: number }[] = [];
-    const handle = runPipeline(source(inputs), plan, {
-      transport: h.transport,
-      clock: h.clock,
-      stats: h.stats,
-      dedup: newLookupCache,
-      rates: { lrn: 0 },
+    const handle = start(h, inputs, {
       concurrency: 8,
       signal: ac.signal,
       onEvent: (e) => events.push({ reason: e.reason, inFlight: e.inFlight }),
@@ -85,12 +84,7 @@ describe('runner: stopping', () => {
     const h = harness({ latency: (c) => (c.number === inputs[0] || c.number === inputs[1] ? 10 : 60_000) });
     const interrupt = new AbortController();
     const quit = new AbortController();
-    const handle = runPipeline(source(inputs), plan, {
-      transport: h.transport,
-      clock: h.clock,
-      stats: h.stats,
-      dedup: newLookupCache,
-      rates: { lrn: 0 },
+    const handle = start(h, inputs, {
       concurrency: 4,
       signal: interrupt.signal,
       quit: quit.signal,
@@ -119,12 +113,7 @@ describe('runner: stopping', () => {
     const h = harness({ latency: (c) => (never.has(c.number) ? 600_000 : slow.has(c.number) ? 300 : 5) });
     const answers = new MemoryAnswerStore();
     const closed = new AbortController();
-    const handle = runPipeline(source(inputs), plan, {
-      transport: h.transport,
-      clock: h.clock,
-      stats: h.stats,
-      dedup: newLookupCache,
-      rates: { lrn: 0 },
+    const handle = start(h, inputs, {
       concurrency: 8,
       answers,
       closed: closed.signal,

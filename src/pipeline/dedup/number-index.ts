@@ -2,6 +2,7 @@
 // where its answer is stored: open addressing in typed arrays, outside the JS heap, ~20 bytes a
 // slot at most 3/4 full, instead of ~100 for a Map entry with a string key. 0 marks a free slot,
 // so keys must be ≥ 1.
+import { hashWhole } from '../../core/number-set.js';
 
 /** Slots to start with (a power of two); the table doubles when 3/4 full. */
 const INITIAL_CAPACITY = 1024;
@@ -58,7 +59,7 @@ export class NumberIndex {
   /** The key's slot, or the free slot where it would go. */
   private find(key: number): number {
     const mask = this.keys.length - 1;
-    let slot = hash(key) & mask;
+    let slot = hashWhole(key) & mask;
     for (;;) {
       const k = this.keys[slot];
       if (k === key || k === 0) return slot;
@@ -81,14 +82,4 @@ export class NumberIndex {
       this.lengths[slot] = lengths[i] as number;
     }
   }
-}
-
-/** Mixes both 32-bit halves: phone numbers differ mostly in their low digits, in runs. */
-function hash(key: number): number {
-  const lo = key >>> 0;
-  const hi = Math.floor(key / 4294967296) >>> 0;
-  let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
 }

@@ -19,22 +19,22 @@ class Step {
   private closed: Step | undefined;
 
   leaf(key: string): Step {
-    const map = (this.leaves ??= new Map());
-    let next = map.get(key);
-    if (!next) map.set(key, (next = new Step()));
-    return next;
+    return stepIn((this.leaves ??= new Map()), key);
   }
 
   open(key: string): Step {
-    const map = (this.opens ??= new Map());
-    let next = map.get(key);
-    if (!next) map.set(key, (next = new Step()));
-    return next;
+    return stepIn((this.opens ??= new Map()), key);
   }
 
   close(): Step {
     return (this.closed ??= new Step());
   }
+}
+
+function stepIn(steps: Map<string, Step>, key: string): Step {
+  let next = steps.get(key);
+  if (!next) steps.set(key, (next = new Step()));
+  return next;
 }
 
 export class ResultCodec {
