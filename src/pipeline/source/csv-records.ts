@@ -67,11 +67,18 @@ function batchParser(delimiter: string, label: string, lines: { before: number }
   return (batch) => {
     // Most files quote nothing and end lines with LF alone: csv-parse would find exactly the
     // lines split at the delimiter (empty lines skipped), at a fraction of the cost.
-    if (batch.indexOf(QUOTE) === -1 && batch.indexOf(CR) === -1 && !BOM.every((b, i) => batch[i] === b)) return plainRecords(batch, delimiter, label, lines);
+    if (batch.indexOf(QUOTE) === -1 && batch.indexOf(CR) === -1 && !BOM.every((b, i) => batch[i] === b)) return plainRecords(batch, delimiter, lines);
     let records: { record: string[]; info: { lines: number } }[];
     try {
       records = parse(batch, { delimiter, bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }) as unknown as typeof records;
     } catch (err) {
+      // A quote still open at the end of the input: the scanner cut every record before it, so the
+      // unparsed rest (this batch) is the record that opens it. csv-parse names the input's last line
+      // (and counts a CRLF as two), which would send the user to a line with nothing wrong.
+      if ((err as { code?: unknown }).code === 'CSV_QUOTE_NOT_CLOSED') {
+        const line = lines.before + 1;
+        throw new InputError(`${label} is not valid CSV: the record from line ${line} opens a quote that is never closed`, `look for a stray quote (") on line ${line}; a field that holds a quote writes it twice ("")`);
+      }
       // csv-parse counts lines from the start of the batch; the user counts from the start of the file.
       const message = (err as Error).message.replace(/\bline (\d+)/g, (_, n: string) => `line ${lines.before + Number(n)}`);
       throw new InputError(`${label} is not valid CSV: ${message}`, 'check its quoting, or pass --delimiter');
@@ -83,7 +90,7 @@ function batchParser(delimiter: string, label: string, lines: { before: number }
 }
 
 /** Records of a batch with no quote, no CR and no BOM: its non-empty lines, split at the delimiter. */
-function plainRecords(batch: Buffer, delimiter: string, label: string, lines: { before: number }): string[][] {
+function plainRecords(batch: Buffer, delimiter: string, lines: { before: number }): string[][] {
   const text = batch.toString('utf8');
   const records: string[][] = [];
   let line = lines.before;
@@ -92,25 +99,24 @@ function plainRecords(batch: Buffer, delimiter: string, label: string, lines: { 
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     else line++;
-    if (end > start) {
-      const record = text.slice(start, end).split(delimiter);
-      // Only a field past MAX_FIELD_CHARS can fail here (none holds a line break).
-      if (end - start > MAX_FIELD_CHARS) checkFields(record, end === text.length ? line + 1 : line, label);
-      records.push(record);
-    }
+    // No quote, so no field holds a line break: none can have swallowed rows, however long.
+    if (end > start) records.push(text.slice(start, end).split(delimiter));
     start = end + 1;
   }
   lines.before = line;
   return records;
 }
 
-/** Refuses a field that swallowed rows, naming the line it starts on. `endLine`: where its record ends. */
+/**
+ * Refuses a field that swallowed rows, naming the line it starts on. `endLine`: where its record ends.
+ * A field without a line break swallowed nothing: a long note on one line is data, kept whole.
+ */
 function checkFields(record: readonly string[], endLine: number, label: string): void {
   for (const field of record) {
     if (field.length < 200) continue;
     let breaks = 0;
     for (let i = field.indexOf('\n'); i !== -1 && breaks <= MAX_FIELD_LINES; i = field.indexOf('\n', i + 1)) breaks++;
-    if (breaks <= MAX_FIELD_LINES && field.length <= MAX_FIELD_CHARS) continue;
+    if (breaks <= MAX_FIELD_LINES && (field.length <= MAX_FIELD_CHARS || (breaks === 0 && !field.includes('\r')))) continue;
     let inRecord = 0;
     for (const f of record) for (let i = f.indexOf('\n'); i !== -1; i = f.indexOf('\n', i + 1)) inRecord++;
     const start = Math.max(1, endLine - inRecord);

@@ -220,6 +220,16 @@ describe('malformed CSV', () => {
     const err = await usageFailure(collect(source.items));
     expect(err.message).toMatch(/^standard input is not valid CSV: .*line 3/);
   });
+
+  it('names the line the unclosed quote is on, not the last line, with LF or CRLF line ends', async () => {
+    const lines = ['name,phone', 'Ada,2015550123', '"Bob,2015550124', ...Array.from({ length: 20 }, (_, i) => `R${i},20155501${String(i).padStart(2, '0')}`)];
+    for (const eol of ['\n', '\r\n']) {
+      const source = await fromStdin(`${lines.join(eol)}${eol}`);
+      const err = await usageFailure(collect(source.items));
+      expect(err.message).toBe('standard input is not valid CSV: the record from line 3 opens a quote that is never closed');
+      expect(err.hint).toBe('look for a stray quote (") on line 3; a field that holds a quote writes it twice ("")');
+    }
+  });
 });
 
 describe('a large file', () => {
