@@ -7,6 +7,7 @@ import { invalidReasonOf, parseNumber, type InvalidReason as ParsedReason } from
 import type { LookupKind } from '../core/lookups.js';
 import { NumberSet } from '../core/number-set.js';
 import { openSource } from '../pipeline/source/source.js';
+import { parseFields } from '../output/fields.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
@@ -67,6 +68,8 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
     skipApiKey: true,
   });
   const prices = pricesFrom(settings, req.price);
+  // A --fields name the run would refuse is refused here too: a dry run that passes means the run starts.
+  if (req.fields !== undefined) parseFields(req.fields, req.lookups, req.options);
   const source = await openSource(
     { args: [...req.numbers], input: req.input, csv: req.csv, column: req.column, delimiter: req.delimiter, header: req.header },
     {

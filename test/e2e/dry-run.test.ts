@@ -1,6 +1,6 @@
 // --dry-run end to end: the real CLI against a real sandbox, which must see no request at all;
 // the figures of a file whose answer is known, with a cache seeded for that sandbox's origin.
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
@@ -44,6 +44,27 @@ describe('--dry-run', () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^Dry run: nothing was sent\n {2}rows {12}16\n/);
     expect(existsSync(join(dir, 'out.csv'))).toBe(false);
+    expect((await sandboxStats(ctx.sb)).requests.total).toBe(0);
+  });
+});
+
+describe('--dry-run with --fields', () => {
+  it('refuses an unknown field, or one whose option is missing, as the run would (exit 2), and sends nothing', async () => {
+    const dir = tempDir('numintel-dry-run-fields-');
+    const input = join(dir, 'leads.csv');
+    writeFileSync(input, 'name,phone\nAda,2015550123\nBob,2015550124\n');
+    const env = { ...ctx.env, NUMINTEL_CACHE_DIR: join(dir, 'cache') };
+    const typo = await runCli(['lrn', '-i', input, '--enhanced', '--dry-run', '--fields', 'carier'], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stdout).toBe('');
+    expect(typo.stderr).toContain('unknown field "carier" in --fields (did you mean "carrier"?)');
+    const option = await runCli(['enrich', input, '--lookups', 'lrn,cnam', '--dry-run', '--fields', 'cnam_spam_type'], { env });
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain('field "cnam_spam_type" in --fields comes only with --spam');
+    // A good selection changes nothing in the figures.
+    const good = await runCli(['lrn', '-i', input, '--enhanced', '--dry-run', '--fields', 'carrier', '-f', 'json'], { env });
+    expect(good.code, good.stderr).toBe(0);
+    expect(JSON.parse(good.stdout)).toMatchObject({ rows: 2, valid: 2 });
     expect((await sandboxStats(ctx.sb)).requests.total).toBe(0);
   });
 });
