@@ -150,6 +150,10 @@ function delimiterOption(value: string): string {
   if (value === '') throw new BadOptionError('--delimiter is empty', 'give the character that separates the columns, e.g. --delimiter ";"');
   // One character (a code point: an emoji is one): the CSV reader splits on nothing longer.
   if ([...value].length !== 1) throw new BadOptionError(`--delimiter must be one character, got ${JSON.stringify(value)}`, 'e.g. --delimiter ";", --delimiter tab');
+  // These already mean something in CSV: quoting, and the end of a record.
+  if (value === '"' || value === '\n' || value === '\r') {
+    throw new BadOptionError(`--delimiter cannot be ${JSON.stringify(value)}: in CSV it ${value === '"' ? 'quotes a field' : 'ends a row'}`, 'e.g. --delimiter ";", --delimiter tab');
+  }
   return value;
 }
 

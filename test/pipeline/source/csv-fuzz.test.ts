@@ -148,11 +148,18 @@ describe('rows a stray quote would swallow', () => {
 });
 
 describe('--delimiter', () => {
-  it('is one character: two are refused before anything is read; tab, ";" and an emoji are fine', async () => {
+  it('is one character: two, a quote or a line break are refused before anything is read; tab, ";" and an emoji are fine', async () => {
     await expect(openSource({ args: [], delimiter: ';;' }, io({ stdin: chunked(Buffer.from('a;;b\n'), [10]) }))).rejects.toMatchObject({
       code: 'NUMINTEL_BAD_OPTION',
       message: '--delimiter must be one character, got ";;"',
     });
+    for (const [d, message] of [
+      ['"', '--delimiter cannot be "\\"": in CSV it quotes a field'],
+      ['\n', '--delimiter cannot be "\\n": in CSV it ends a row'],
+      ['\r', '--delimiter cannot be "\\r": in CSV it ends a row'],
+    ]) {
+      await expect(openSource({ args: [], delimiter: d }, io({ stdin: chunked(Buffer.from('"a",b\n'), [10]) }))).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message });
+    }
     for (const d of ['tab', '\\t', ';', '😀']) {
       const sep = d === 'tab' || d === '\\t' ? '\t' : d;
       const { items } = await readAll(Buffer.from(`phone${sep}x\n2015550123${sep}y\n`), { delimiter: d });
