@@ -82,11 +82,13 @@ function needsOption(name: string, lookups: readonly LookupDescriptor[]): string
   return undefined;
 }
 
-/** The known name nearest to `name` (edit distance ≤ 2, or a prefix), for "did you mean". */
-function closest(name: string, known: readonly string[]): string | undefined {
+/** The known name nearest to `name` (edit distance ≤ 2, or a prefix, in any case), for "did you mean". */
+function closest(typed: string, known: readonly string[]): string | undefined {
+  // `LRN` or `Carrier` is the user's caps, not a typo: names compare in lower case.
+  const name = typed.toLowerCase();
   let best: { name: string; d: number } | undefined;
   for (const k of known) {
-    const d = k.startsWith(name) || name.startsWith(k) ? 1 : distance(name, k);
+    const d = k === name ? 0 : k.startsWith(name) || name.startsWith(k) ? 1 : distance(name, k);
     if (d <= 2 && (!best || d < best.d)) best = { name: k, d };
   }
   return best?.name;

@@ -45,6 +45,8 @@ describe('--fields', () => {
 
   it.each([
     { fields: 'carier', extra: ['--enhanced'], says: 'unknown field "carier" in --fields (did you mean "carrier"?)' },
+    { fields: 'LRN', extra: [], says: 'unknown field "LRN" in --fields (did you mean "lrn"?)' },
+    { fields: 'Carrier_Type', extra: ['--enhanced'], says: 'unknown field "Carrier_Type" in --fields (did you mean "carrier_type"?)' },
     { fields: 'carrier', extra: [], says: 'field "carrier" in --fields comes only with --enhanced' },
     { fields: ',', extra: [], says: '--fields names no field' },
   ])('$fields → exit 2: $says, nothing sent', async ({ fields, extra, says }) => {
