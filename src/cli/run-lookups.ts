@@ -20,6 +20,7 @@ import { pricesFrom, type Prices } from '../settings/prices.js';
 import { UsageError } from '../core/errors.js';
 import { EXIT } from './exit.js';
 import type { RunRequest } from './run-request.js';
+import { wideRowWarning } from './wide-row-warning.js';
 import type { World } from './world.js';
 
 /** A retry wait at least this long shows on the progress bar and in --verbose. */
@@ -59,6 +60,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     ? (line: string) => void world.stderr.write(`${new Date(world.clock.now()).toISOString().slice(11, 23)} ${line}\n`)
     : undefined;
 
+  const wideRow = wideRowWarning(world);
   // An unknown --fields name exits 2 before anything is read or sent.
   const fields = req.fields === undefined ? undefined : parseFields(req.fields, req.lookups, req.options);
   // Reading the input first: an unknown column or a missing file exits 2 before anything is sent.
@@ -78,10 +80,12 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       cwd: world.cwd,
       // Ctrl-C while the input is silent (an idle pipe, a FIFO without a writer) ends the wait.
       signal: world.interrupt,
+      onWideRow: (row, cells, columns) => wideRow.seen({ row, cells, columns }),
     },
   );
   const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns, cacheColumns: req.cacheColumns, ...(fields ? { fields } : {}) }, source);
   const { layout } = target;
+  wideRow.format(target.format, req.input === undefined || req.input === '-' ? 'standard input' : req.input, source.hasHeader);
 
   const prices = pricesFrom(settings, req.price);
   const cap = spendCap(req, prices);

@@ -169,6 +169,9 @@ describe('awkward CSV', () => {
     expect(recs[3]?.row).toEqual({ id: '4', name: 'Carl', phone: '2015550104', note: '' });
     expect(recs[2]).toMatchObject({ input: '', number: null, ok: false, error: { code: 'invalid_number' } });
     expect(readSummary(csv.stderr)).toMatchObject({ rows: 7, invalid: 2, duplicates: 1, lookups: 4 });
+    // The CSV's columns are the header's: the wide row's extra cell is said to be left out, not dropped unseen.
+    expect(csv.stderr).toContain(`numintel: warning: data row 5 of ${path} has 5 cells, more than the header's 4: csv output has those columns only, so the cells past them are left out (json and jsonl keep them)\n`);
+    expect(lines.stderr).not.toContain('warning');
   });
 
   it('an added column never overwrites an input column of the same name', async () => {

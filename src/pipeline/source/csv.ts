@@ -16,6 +16,11 @@ export interface CsvReadOptions {
   readonly column?: string;
   /** How errors name the input: its path, or "standard input". */
   readonly label: string;
+  /**
+   * Called once, at the first data row (1-based) with more cells than the header: a CSV output's
+   * columns are the header's, so its extra cells can only be kept in JSON, which names them.
+   */
+  readonly onWideRow?: ((row: number, cells: number, columns: number) => void) | undefined;
 }
 
 export interface CsvSource {
@@ -118,17 +123,20 @@ async function* rowBatches(
   const keys = rowKeys(columns);
   // Rows wider than the header name their extra cells; a file's wide rows are usually all alike.
   const wide = new Map<number, readonly string[]>();
-  const keysFor = (width: number): readonly string[] => {
+  const keysFor = (width: number, at: number): readonly string[] => {
     if (width <= keys.length) return keys;
     let named = wide.get(width);
-    if (!named) wide.set(width, (named = rowKeys(columns, width)));
+    if (!named) {
+      if (wide.size === 0) opts.onWideRow?.(at + 1, width, keys.length);
+      wide.set(width, (named = rowKeys(columns, width)));
+    }
     return named;
   };
   const items = (batch: readonly string[][]): SourceItem[] =>
     batch.map((cells) => ({
-      index: index++,
+      index,
       input: numberIndex === undefined ? '' : (cells[numberIndex] ?? ''),
-      row: rowObject(keysFor(cells.length), cells),
+      row: rowObject(keysFor(cells.length, index++), cells),
     }));
   try {
     if (sample.length > 0) yield items(sample.splice(0));

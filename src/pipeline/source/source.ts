@@ -38,6 +38,8 @@ export interface SourceIO {
   readonly openFile?: (path: string) => Readable;
   /** Ends the wait for the input's first lines (Ctrl-C): openSource then throws an InterruptedError. */
   readonly signal?: AbortSignal | undefined;
+  /** Called once, at the first CSV data row with more cells than the header (see CsvReadOptions). */
+  readonly onWideRow?: (row: number, cells: number, columns: number) => void;
 }
 
 export interface Source {
@@ -115,7 +117,7 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   const from = declared ? 0 : peek.start;
   const { openCsv, countCsvRecords } = await csvReader;
   const csv = await unlessInterrupted(
-    openCsv(replay(peek, from), { delimiter, header: spec.header !== false, column: spec.column, label }).catch((err: unknown) => {
+    openCsv(replay(peek, from), { delimiter, header: spec.header !== false, column: spec.column, label, onWideRow: io.onWideRow }).catch((err: unknown) => {
       stream.destroy();
       throw err;
     }),
