@@ -9,6 +9,7 @@ import { ResumeError, UsageError, type NumintelError } from '../core/errors.js';
 import { activeFields, LOOKUP_KINDS } from '../core/lookups.js';
 import { rowKeys, type SourceItem } from '../core/run.js';
 import { csvPlan, planHeader } from '../output/csv-layout.js';
+import { selectFields } from '../output/fields.js';
 import { OUTPUT_FORMATS } from '../output/layout.js';
 import type { OutputLayout, SinkStyle } from '../output/sink.js';
 import { writeError } from '../output/write-errors.js';
@@ -187,7 +188,7 @@ function inputOrigin(req: RunRequest, world: World): InputOrigin {
 /**
  * Whether a record of a resumed JSON-lines file is what this run writes: the same command (lookup
  * kind, or enrich's kinds), CSV rows with the same columns or none, and each result's optional
- * parts present exactly when their option is on.
+ * parts present exactly when their option is on (and --fields keeps one of their fields).
  */
 function recordFits(record: Record<string, unknown>, layout: Omit<OutputLayout, 'appending'>): boolean {
   const row = record.row;
@@ -210,7 +211,8 @@ function recordFits(record: Record<string, unknown>, layout: Omit<OutputLayout, 
   return layout.lookups.every((d) => {
     const result = results[d.kind];
     if (!isObject(result)) return true; // a failed lookup says nothing about the options
-    const active = new Set(activeFields(d, layout.options).map((f) => f.name));
-    return d.fields.every((f) => !f.option || active.has(f.name) === f.name in result);
+    // With --fields, an option's part is written only when one of its fields is chosen.
+    const written = new Set(selectFields(activeFields(d, layout.options), layout.fields?.get(d.kind)).map((f) => f.name));
+    return d.fields.every((f) => !f.option || written.has(f.name) === f.name in result);
   });
 }

@@ -1,8 +1,11 @@
 // --fields on every format, in-process against the built-in sandbox: only the chosen result fields
 // are written; input, number and errors stay; an unknown name is exit 2 with the known ones.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { runInProcess } from '../support/world.js';
+import { tempDir } from '../support/tmp.js';
 
 const NUMBERS = ['2015550123', '5125550182', '123-456-7890'];
 const lines = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -41,6 +44,26 @@ describe('--fields', () => {
     const r = await runInProcess(['lrn', '--enhanced', '2015550123', '--sandbox', '--fields', 'carrier,state'], { stdoutTTY: true, columns: 120, env: { NO_COLOR: '1' } });
     const head = r.stdout.split('\n')[1]!;
     expect(head.split('│').map((c) => c.trim()).filter(Boolean)).toEqual(['input', 'number', 'carrier', 'state', 'status']);
+  });
+
+  it('--resume continues a jsonl file whose --fields left an option\'s part out (lrn --enhanced, enrich)', async () => {
+    const dir = tempDir('numintel-fields-resume-');
+    const input = join(dir, 'leads.csv');
+    writeFileSync(input, 'phone\n2015550123\n5125550182\n2015550124\n');
+    const stamp = (text: string) => text.replace(/"fetched_at":("[^"]*"|\{[^}]*\})/g, '"fetched_at":…');
+    for (const args of [
+      ['lrn', '--enhanced', '--messaging', '--fields', 'lrn'],
+      ['enrich', '--enhanced', '--spam', '--fields', 'lrn_lrn,is_spam'],
+    ]) {
+      const out = join(dir, `${args[0]}.jsonl`);
+      const full = await runInProcess([...args, '-i', input, '--sandbox', '-q', '-o', out]);
+      expect(full.code, full.stderr).toBe(0);
+      const whole = readFileSync(out, 'utf8');
+      writeFileSync(out, `${whole.split('\n')[0]}\n`);
+      const resumed = await runInProcess([...args, '-i', input, '--sandbox', '-q', '-o', out, '--resume']);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(stamp(readFileSync(out, 'utf8'))).toBe(stamp(whole));
+    }
   });
 
   it.each([
