@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ROOT, jsonl, parseCsv, readSummary, runCli, runCliInProcess, csvRows } from '../support/cli.js';
-import { sandboxEnv, startTlsSandbox } from '../support/sandbox.js';
+import { sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 
 let sb: Sandbox;
@@ -194,6 +194,43 @@ describe('awkward CSV', () => {
     const r = await runCliInProcess(['lrn', '-i', path, '-f', 'csv'], { env });
     expect(r.code, r.stderr).toBe(0);
     expectRowsKept(csvRows(readFileSync(path, 'utf8')), r.stdout);
+  });
+});
+
+describe('an input with no rows', () => {
+  it('a header alone, or an empty file: the header (csv) or [] (json), exit 0, and a warning that nothing was looked up', async () => {
+    const headerOnly = join(dir, 'header-only.csv');
+    const empty = join(dir, 'empty.txt');
+    writeFileSync(headerOnly, 'name,phone\r\n');
+    writeFileSync(empty, '');
+    const [csv, json, list] = await Promise.all([
+      runCliInProcess(['lrn', '-i', headerOnly], { env }),
+      runCliInProcess(['enrich', headerOnly, '-f', 'json', '-q'], { env }),
+      runCliInProcess(['trust', '-i', empty], { env }),
+    ]);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toBe('name,phone,number,lrn,lrn_activated_at,error\n');
+    expect(csv.stderr).toBe(`numintel: warning: no numbers in ${headerOnly}: nothing was looked up\n`);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([]);
+    expect(json.stderr).toBe(`numintel: warning: no numbers in ${headerOnly}: nothing was looked up\n`);
+    expect(list.code).toBe(0);
+    expect(list.stderr).toBe(`numintel: warning: no numbers in ${empty}: nothing was looked up\n`);
+  });
+
+  it('a --resume of a file that already holds every row says so, and sends nothing', async () => {
+    const input = join(dir, 'done.csv');
+    const out = join(dir, 'done.out.csv');
+    writeFileSync(input, 'phone\n2015550131\n2015550132\n');
+    const first = await runCliInProcess(['lrn', '-i', input, '-o', out, '-q', '--no-cache'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const written = readFileSync(out, 'utf8');
+    const before = (await sandboxStats(sb)).requests.total;
+    const again = await runCliInProcess(['lrn', '-i', input, '-o', out, '--resume', '--no-cache'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toBe(`numintel: ${out} already holds all 2 rows of ${input}: nothing left to look up\n`);
+    expect(readFileSync(out, 'utf8')).toBe(written);
+    expect((await sandboxStats(sb)).requests.total).toBe(before);
   });
 });
 
