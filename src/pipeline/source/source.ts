@@ -66,6 +66,7 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
     if (spec.input !== undefined) {
       throw new UsageError('numbers given both as arguments and with --input', 'pass numbers as arguments or -i <file>, not both');
     }
+    await refuseFileArguments(spec.args, io.cwd);
     return argsSource(spec.args);
   }
   if (spec.input === undefined && io.stdin.isTTY) {
@@ -128,6 +129,22 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   const headerRows = csv.hasHeader ? 1 : 0;
   const countTotal = countInBackground(recount(from), async (chunks) => Math.max(0, (await countCsvRecords(chunks, delimiter)) - headerRows));
   return { kind: 'csv', columns: csv.columns, hasHeader: csv.hasHeader, delimiter, numberColumn: csv.numberColumn, items: csv.items, countTotal, close };
+}
+
+/**
+ * `numintel lrn leads.csv`: a file named where numbers go is a forgotten -i, not a number with
+ * letters in it (which would come out as one invalid row). Only arguments with a letter are looked
+ * for on disk: a number never has one, bar an extension (`x12`).
+ */
+async function refuseFileArguments(args: readonly string[], cwd: string): Promise<void> {
+  for (const arg of args) {
+    if (!/[a-z]/i.test(arg)) continue;
+    const isFile = await fs.stat(resolve(cwd, arg)).then(
+      (info) => info.isFile(),
+      () => false,
+    );
+    if (isFile) throw new UsageError(`"${arg}" is a file, not a phone number`, `to read the numbers in it, give it with -i: -i ${arg}`);
+  }
 }
 
 function argsSource(args: readonly string[]): Source {

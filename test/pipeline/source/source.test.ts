@@ -24,6 +24,14 @@ describe('where numbers come from', () => {
     expect(err.message).toMatch(/both/);
   });
 
+  it('refuses an argument that names a file (a forgotten -i), and keeps words that name none as numbers', async () => {
+    const err = await usageFailure(openSource({ args: ['2015550123', 'list.txt'] }, io()));
+    expect(err.message).toBe('"list.txt" is a file, not a phone number');
+    expect(err.hint).toBe('to read the numbers in it, give it with -i: -i list.txt');
+    const source = await openSource({ args: ['no-such.csv', '201-555-0123 x12'] }, io());
+    expect(inputs(await collect(source.items))).toEqual(['no-such.csv', '201-555-0123 x12']);
+  });
+
   it('reads --input relative to cwd', async () => {
     const source = await openSource({ args: [], input: 'list.txt' }, io());
     expect(source.kind).toBe('list');
