@@ -1,6 +1,7 @@
 // The sandbox's state and the rules REST and GraphQL share: who may call (keys), how often
 // (rate windows), how much (quota, billing), which numbers are acceptable, and what was seen.
 import { LOOKUPS, type LookupKind, type LookupOptions } from '../core/lookups.js';
+import type { RateRefusal } from './bodies.js';
 import { subject } from './data.js';
 import { errorBodies, type ErrorBodies } from './error-styles.js';
 import { FaultInjector } from './faults.js';
@@ -90,6 +91,12 @@ export class SandboxEngine {
     this.stats.fault('rate429');
     // A gateway's 429: the headers it passes on show the window's real room.
     return { ...this.peek(kind, key), allowed: false };
+  }
+
+  /** What a refused request's 429 says of the budget: a burst cap refuses for its second, a window for its length. */
+  refusal(v: RateVerdict): RateRefusal {
+    const byBurst = v.burstLimit !== undefined && v.remaining > 0;
+    return { retryAfter: v.resetIn, windowSeconds: byBurst ? 1 : Math.round(this.options.windowMs / 1000), shared: this.options.sharedLimit > 0 };
   }
 
   peek(kind: LookupKind, key: KeyState | undefined): RateVerdict {

@@ -90,7 +90,7 @@ export function handleGraphql(
       const v = engine.admit(kind, key, spurious429);
       verdict ??= { kind, v };
       if (!v.allowed) {
-        const message = rateLimitedMessage(LOOKUPS[kind], v.resetIn);
+        const message = rateLimitedMessage(LOOKUPS[kind], engine.refusal(v));
         sendJson(res, 429, graphqlError(engine.bodies.graphqlCode('RATE_LIMITED'), message, { retryAfter: v.resetIn }), rateHeaders(kind, v, true));
         return;
       }

@@ -40,7 +40,7 @@ export function handleRest(
   meta.key = key.label;
   const verdict = engine.admit(kind, key, spurious429);
   if (!verdict.allowed) {
-    sendJson(res, 429, engine.bodies.rateLimited(d, verdict.resetIn), rateHeaders(kind, verdict, true));
+    sendJson(res, 429, engine.bodies.rateLimited(d, engine.refusal(verdict)), rateHeaders(kind, verdict, true));
     return;
   }
   const rh = rateHeaders(kind, verdict, false);
