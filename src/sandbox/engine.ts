@@ -103,9 +103,13 @@ export class SandboxEngine {
     return peek(key && this.window(kind, key), this.rule(kind), this.now());
   }
 
-  /** The rate headers of an answer no key's window counts (wrong method, no key, server error). */
-  uncountedRateHeaders(kind: LookupKind): string[] {
-    return rateHeaders(kind, this.peek(kind, undefined), false);
+  /**
+   * The rate headers of an answer no key's window counts (wrong method, no key, server error): the
+   * room the request's key still has when it names an accepted one, else a fresh window's.
+   */
+  uncountedRateHeaders(kind: LookupKind, authorization?: string): string[] {
+    const key = bearerKey(authorization);
+    return rateHeaders(kind, this.peek(kind, key === undefined ? undefined : this.keys.find(key)), false);
   }
 
   /** Bills one lookup, or returns false when the key's quota is used up. */

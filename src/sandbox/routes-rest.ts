@@ -27,7 +27,7 @@ export function handleRest(
 ): void {
   const kind = d.kind;
   if (req.method !== 'POST') {
-    const h = engine.uncountedRateHeaders(kind);
+    const h = engine.uncountedRateHeaders(kind, req.headers.authorization);
     sendJson(res, 405, engine.bodies.request(d, 'Method not allowed', `use POST ${d.restPath}`), ['Allow', 'POST', ...h]);
     return;
   }
