@@ -64,4 +64,14 @@ describe('sandbox rate windows (stepped clock)', () => {
     expect((await lrn(shared.sb, body(1))).status).toBe(200);
     expect((await trust(shared.sb, body(2))).json.error).toBe('rate limit of all lookups (shared) per second for this API key exceeded; retry in 1 s');
   });
+
+  it('a burst cap refusal keeps X-RateLimit-Reset on the window end, as seconds (LRN) or a Unix time (CNAM); Retry-After says the second', async () => {
+    const { sb } = await stepped({ limits: { lrn: 60, cnam: 60 }, windowMs: 60_000, burst: 2 });
+    const l = [await lrn(sb, body(1)), await lrn(sb, body(2)), await lrn(sb, body(3))];
+    const c = [await cnam(sb, body(1)), await cnam(sb, body(2)), await cnam(sb, body(3))];
+    expect([...l, ...c].map((r) => r.status)).toEqual([200, 200, 429, 200, 200, 429]);
+    expect(l.map((r) => r.headers.get('x-ratelimit-reset'))).toEqual(['20', '20', '20']);
+    expect(c.map((r) => r.headers.get('x-ratelimit-reset'))).toEqual(['1700000040', '1700000040', '1700000040']);
+    expect([l[2]?.headers.get('retry-after'), c[2]?.headers.get('retry-after')]).toEqual(['1', '1']);
+  });
 });
