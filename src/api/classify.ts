@@ -3,8 +3,8 @@
 // recognised becomes a clear per-number error. Pure: no I/O, no clock beyond `ctx.now`.
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import type { Attempt, RateInfo } from '../core/transport.js';
-import type { JsonObject } from '../core/json.js';
-import { bodyMessage, bodyRetrySeconds, excerpt, looksLikeInvalidNumber, parseJson } from './body.js';
+import { isObject, type JsonObject } from '../core/json.js';
+import { bodyMessage, bodyRetrySeconds, errorMessages, excerpt, looksLikeInvalidNumber, oneLine, parseJson } from './body.js';
 import { header, parseRateInfo, rateFields, waitHintMs, type HeaderBag } from './rate-headers.js';
 import { reportsInvalidNumber, shapeResult, type Naming } from './result-shape.js';
 import { isTransient, type LookupErrorCode } from '../core/records.js';
@@ -89,8 +89,11 @@ function statusCode(status: number): FailureCode | undefined {
 
 /** An error body the service sent about a request: about the number, or about something else. */
 export function refusal(words: string | undefined, r: Reading, assumeInvalid = false): Verdict {
-  const invalid = assumeInvalid || isInputStatus(r.raw.status) || looksLikeInvalidNumber(words);
-  return { kind: 'fail', code: invalid ? 'invalid_number' : 'http_error', words };
+  return { kind: 'fail', code: refusalCode(words, r, assumeInvalid), words };
+}
+
+function refusalCode(words: string | undefined, r: Reading, assumeInvalid = false): FailureCode {
+  return assumeInvalid || isInputStatus(r.raw.status) || looksLikeInvalidNumber(words) ? 'invalid_number' : 'http_error';
 }
 
 const fmtWait = (ms: number) => (ms < 1000 ? `${Math.round(ms)}ms` : `${Math.round(ms / 100) / 10}s`);
@@ -138,9 +141,29 @@ function failure(code: FailureCode, r: Reading, words: string | undefined): Atte
   return { kind: 'error', error, ...rate };
 }
 
+/**
+ * The messages of a body's `errors` list (the real service's format A, `{"data","errors":[…]}`,
+ * which it uses on trust too), or undefined when it has none.
+ */
+function errorsListed(r: Reading): string | undefined {
+  const listed = isObject(r.json) ? errorMessages(r.json.errors) : [];
+  return listed.length > 0 ? oneLine(listed.join('; '), r.ctx.secret) : undefined;
+}
+
+/** A 2xx body that is only an error (`{error}`, `{errors:[…]}` without data, `success:false`): the service's words, else undefined. */
+function errorOnly(r: Reading): string | undefined {
+  const json = r.json;
+  if (!isObject(json) || isObject(json.data)) return undefined;
+  const says = json.success === false || (typeof json.error === 'string' && json.error.trim() !== '') || isObject(json.error) || errorsListed(r) !== undefined;
+  return says ? r.words : undefined;
+}
+
 /** What nobody recognised: a per-number error that quotes the body. */
 function unrecognised(r: Reading): Attempt {
   const status = r.raw.status;
+  // An error body in another endpoint's style is still the service refusing, not an unreadable answer.
+  const said = is2xx(status) ? errorOnly(r) : undefined;
+  if (said !== undefined) return failure(refusalCode(said, r), r, said);
   if (is2xx(status)) {
     const what = r.json === undefined ? 'expected JSON, got' : 'unexpected JSON shape';
     return failure('bad_response', r, `${what} ${excerpt(r.raw.text, r.ctx.secret)}`);
@@ -173,6 +196,9 @@ export function classifyWith(
   if (!is2xx(raw.status)) return unrecognised(r);
   const shaped = shapeResult(d, opts, verdict.source, verdict.naming);
   if ('missing' in shaped) {
+    // Format A: errors beside an incomplete result are why it is incomplete.
+    const said = verdict.words ?? errorsListed(r);
+    if (said !== undefined) return failure(refusalCode(said, r), r, said);
     return failure('bad_response', r, `the result lacks ${shaped.missing.join(', ')}: ${excerpt(raw.text, ctx.secret)}`);
   }
   if ('wrong' in shaped) {

@@ -209,6 +209,11 @@ export interface WaitHintInput {
   readonly rateLimited: boolean;
 }
 
+/** The Remaining the fields report (X-RateLimit-Remaining, else the IETF fields'), NaN when none. */
+function roomLeft(fields: HeaderBag): number {
+  return leadingNumber(field(fields, 'x-ratelimit-remaining')) ?? draftLimits(fields).remaining ?? Number.NaN;
+}
+
 /** The LONGEST wait any hint asks for, in ms; undefined when there is no hint at all. */
 export function waitHintMs({ headers, fields, now, bodySeconds = [], rateLimited }: WaitHintInput): number | undefined {
   const hints: number[] = [];
@@ -218,7 +223,9 @@ export function waitHintMs({ headers, fields, now, bodySeconds = [], rateLimited
     const s = seconds(b);
     if (s !== undefined) hints.push(s * 1000);
   }
-  if (rateLimited && fields !== undefined) {
+  // The reset says when a spent window refills: a 429 that shows room left in it (a burst cap's, a
+  // gateway's) is not waiting for that, and its own hints say how long to wait.
+  if (rateLimited && fields !== undefined && !(roomLeft(fields) > 0)) {
     for (const at of resetTimes(fields, now)) hints.push(Math.max(0, at - now));
   }
   return maxOf(hints);

@@ -55,6 +55,11 @@ function publicConfig(o: SandboxOptions): Record<string, unknown> {
   return {
     seed: o.seed,
     limits: o.limits,
+    windowMs: o.windowMs,
+    sharedLimit: o.sharedLimit,
+    burst: o.burst ?? null,
+    hideLimit: o.hideLimit,
+    rateHeaders: o.rateHeaders,
     quota: o.quota ?? null,
     latencyMs: o.latencyMs,
     jitterMs: o.jitterMs,

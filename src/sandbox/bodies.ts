@@ -16,12 +16,26 @@ export function errorBody(d: LookupDescriptor, short: string, detail: string): s
   return ENVELOPES[d.envelope].error(short, detail);
 }
 
-export function rateLimitedMessage(d: LookupDescriptor, retryAfter: number): string {
-  return `rate limit of ${d.title} lookups per second for this API key exceeded; retry in ${retryAfter} s`;
+/** What a 429 says of the budget that ran out: the wait, the window's length, and whose budget it is. */
+export interface RateRefusal {
+  readonly retryAfter: number;
+  /** The refusing window in seconds: the rate window, or 1 when a burst cap refused. */
+  readonly windowSeconds: number;
+  /** The one budget every lookup of the key spends (--shared-limit). */
+  readonly shared: boolean;
 }
 
-export function rateLimitedBody(d: LookupDescriptor, retryAfter: number): string {
-  return ENVELOPES[d.envelope].rateLimited(rateLimitedMessage(d, retryAfter), retryAfter);
+/** A plain one-second refusal of a lookup's own budget (the defaults). */
+export const perSecond = (retryAfter: number): RateRefusal => ({ retryAfter, windowSeconds: 1, shared: false });
+
+export function rateLimitedMessage(d: LookupDescriptor, r: RateRefusal): string {
+  const whose = r.shared ? 'all lookups (shared)' : `${d.title} lookups`;
+  const per = r.windowSeconds === 1 ? 'per second' : `per ${r.windowSeconds} s window`;
+  return `rate limit of ${whose} ${per} for this API key exceeded; retry in ${r.retryAfter} s`;
+}
+
+export function rateLimitedBody(d: LookupDescriptor, r: RateRefusal): string {
+  return ENVELOPES[d.envelope].rateLimited(rateLimitedMessage(d, r), r.retryAfter);
 }
 
 /** The invalid-number answer in the endpoint's envelope, with its result if it carries one (CNAM). */

@@ -1,6 +1,7 @@
 // The sandbox's state and the rules REST and GraphQL share: who may call (keys), how often
 // (rate windows), how much (quota, billing), which numbers are acceptable, and what was seen.
 import { LOOKUPS, type LookupKind, type LookupOptions } from '../core/lookups.js';
+import type { RateRefusal } from './bodies.js';
 import { subject } from './data.js';
 import { errorBodies, type ErrorBodies } from './error-styles.js';
 import { FaultInjector } from './faults.js';
@@ -92,13 +93,23 @@ export class SandboxEngine {
     return { ...this.peek(kind, key), allowed: false };
   }
 
+  /** What a refused request's 429 says of the budget: a burst cap refuses for its second, a window for its length. */
+  refusal(v: RateVerdict): RateRefusal {
+    const byBurst = v.burstLimit !== undefined && v.remaining > 0;
+    return { retryAfter: v.resetIn, windowSeconds: byBurst ? 1 : Math.round(this.options.windowMs / 1000), shared: this.options.sharedLimit > 0 };
+  }
+
   peek(kind: LookupKind, key: KeyState | undefined): RateVerdict {
     return peek(key && this.window(kind, key), this.rule(kind), this.now());
   }
 
-  /** The rate headers of an answer no key's window counts (wrong method, no key, server error). */
-  uncountedRateHeaders(kind: LookupKind): string[] {
-    return rateHeaders(kind, this.peek(kind, undefined), false);
+  /**
+   * The rate headers of an answer no key's window counts (wrong method, no key, server error): the
+   * room the request's key still has when it names an accepted one, else a fresh window's.
+   */
+  uncountedRateHeaders(kind: LookupKind, authorization?: string): string[] {
+    const key = bearerKey(authorization);
+    return rateHeaders(kind, this.peek(kind, key === undefined ? undefined : this.keys.find(key)), false);
   }
 
   /** Bills one lookup, or returns false when the key's quota is used up. */

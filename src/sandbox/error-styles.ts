@@ -12,6 +12,7 @@ import {
   UNAUTHORIZED_MESSAGE,
   errorBody,
   invalidNumberBody,
+  type RateRefusal,
   rateLimitedBody,
   rateLimitedMessage,
 } from './bodies.js';
@@ -21,7 +22,7 @@ import type { ErrorStyle } from './options.js';
 export interface ErrorBodies {
   unauthorized(): string;
   paymentRequired(): string;
-  rateLimited(d: LookupDescriptor, retryAfter: number): string;
+  rateLimited(d: LookupDescriptor, refusal: RateRefusal): string;
   /** `phone`: what was sent, so a non-U.S. number can be told apart. */
   invalidNumber(d: LookupDescriptor, phone: string): string;
   /** Another 4xx about the request (method, media type, malformed body). */
@@ -72,10 +73,10 @@ function vriBodies(): ErrorBodies {
   return {
     unauthorized: () => shaped(`Invalid API key: ${UNAUTHORIZED_MESSAGE}`, 'INVALID_API_KEY'),
     paymentRequired: () => shaped('Insufficient balance: fund the wallet to continue', 'INSUFFICIENT_BALANCE', { balance: 0 }),
-    rateLimited: (d, retryAfter) => {
+    rateLimited: (d, r) => {
       // Both spellings on every endpoint, and the 429 body of the rate-limit page, bucket and all.
       const code = rateTurn++ % 2 === 0 ? 'rate_limited' : 'RATE_LIMIT_EXCEEDED';
-      return shaped(`Too Many Requests: ${rateLimitedMessage(d, retryAfter)}`, code, {}, { bucket: 'per_api_key', window_seconds: 1, retry_after: retryAfter });
+      return shaped(`Too Many Requests: ${rateLimitedMessage(d, r)}`, code, {}, { bucket: 'per_api_key', window_seconds: r.windowSeconds, retry_after: r.retryAfter });
     },
     invalidNumber: (d, phone) =>
       // A number given in another country's international form is not a U.S. number at all.

@@ -111,7 +111,8 @@ export function rateHeaders(kind: LookupKind, v: RateVerdict, limited: boolean):
   const style = rule.headers ?? 'x';
   const h: string[] = [];
   if (style !== 'ietf') {
-    const reset = LOOKUPS[kind].rateReset === 'seconds' ? v.resetIn : v.resetAt;
+    // The window's end in either form, also when a burst cap refused (Retry-After says 1 s then).
+    const reset = LOOKUPS[kind].rateReset === 'seconds' ? (v.windowResetIn ?? v.resetIn) : v.resetAt;
     if (!rule.hideLimit) h.push('X-RateLimit-Limit', String(v.limit));
     h.push('X-RateLimit-Remaining', String(v.remaining), 'X-RateLimit-Reset', String(reset));
   }

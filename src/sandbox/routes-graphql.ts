@@ -20,6 +20,7 @@ import type { SandboxEngine } from './engine.js';
 import { buildLookupSchema, type GraphqlContext } from './graphql-schema.js';
 import { MAX_BODY, isJsonContentType, parseObject, readBody, sendJson } from './http.js';
 import { rateHeaders, type RateVerdict } from './rate-window.js';
+import type { KeyState } from './keys.js';
 import type { RequestMeta } from './routes-rest.js';
 
 /** The schema of every registered lookup, built again when one is registered (the registry only grows). */
@@ -45,7 +46,13 @@ export function handleGraphql(
   }
   const key = engine.authenticate(req.headers.authorization);
   if (!key) {
-    sendJson(res, 401, graphqlError(engine.bodies.graphqlCode('UNAUTHENTICATED'), UNAUTHORIZED_MESSAGE), UNAUTHORIZED_HEADERS);
+    // As REST's 401 does, it reports the rate fields of the lookup it was for: the query names it.
+    const refuse = (rh: string[]) => sendJson(res, 401, graphqlError(engine.bodies.graphqlCode('UNAUTHENTICATED'), UNAUTHORIZED_MESSAGE), [...UNAUTHORIZED_HEADERS, ...rh]);
+    if (!isJsonContentType(req.headers['content-type'])) return refuse([]);
+    readBody(req, res, (outcome) => {
+      if (!outcome.ok && outcome.tooLarge) return refuse(['Connection', 'close']);
+      if (outcome.ok) refuse(uncountedHeaders(engine, namedLookups(outcome.text), undefined));
+    });
     return;
   }
   meta.key = key.label;
@@ -78,19 +85,19 @@ export function handleGraphql(
       return;
     }
     const { schema, kindOfField } = lookupSchema();
-    const problems = validate(schema, document);
-    if (problems.length > 0) {
-      sendJson(res, 400, JSON.stringify({ errors: problems.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED', engine.bodies.graphqlCode)) }));
-      return;
-    }
     const operationName = typeof opName === 'string' ? opName : undefined;
     const kinds = lookupKinds(document, operationName, kindOfField);
+    const problems = validate(schema, document);
+    if (problems.length > 0) {
+      sendJson(res, 400, JSON.stringify({ errors: problems.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED', engine.bodies.graphqlCode)) }), uncountedHeaders(engine, kinds, key));
+      return;
+    }
     let verdict: { kind: LookupKind; v: RateVerdict } | undefined;
     for (const kind of kinds) {
       const v = engine.admit(kind, key, spurious429);
       verdict ??= { kind, v };
       if (!v.allowed) {
-        const message = rateLimitedMessage(LOOKUPS[kind], v.resetIn);
+        const message = rateLimitedMessage(LOOKUPS[kind], engine.refusal(v));
         sendJson(res, 429, graphqlError(engine.bodies.graphqlCode('RATE_LIMITED'), message, { retryAfter: v.resetIn }), rateHeaders(kind, v, true));
         return;
       }
@@ -107,7 +114,7 @@ export function handleGraphql(
     // No promise can come back: every resolver is synchronous.
     if ('then' in result) throw new Error('unexpected asynchronous GraphQL execution');
     if (!('data' in result) || result.data === undefined) {
-      sendJson(res, 400, JSON.stringify({ errors: (result.errors ?? []).map((e) => withCode(e, 'BAD_USER_INPUT', engine.bodies.graphqlCode)) }));
+      sendJson(res, 400, JSON.stringify({ errors: (result.errors ?? []).map((e) => withCode(e, 'BAD_USER_INPUT', engine.bodies.graphqlCode)) }), rh);
       return;
     }
     const errors = result.errors?.map((e) => withCode(e, 'INTERNAL_SERVER_ERROR', engine.bodies.graphqlCode));
@@ -124,6 +131,23 @@ function withCode(err: unknown, fallback: string, styled: (code: string) => stri
   const code = typeof err.extensions.code === 'string' ? err.extensions.code : fallback;
   if (code === 'INTERNAL_SERVER_ERROR' && err.originalError) json.message = 'internal error';
   return { ...json, extensions: { ...json.extensions, code: styled(code) } };
+}
+
+/** The rate headers of a refusal no window counted, for the first lookup the query names (none: no headers). */
+function uncountedHeaders(engine: SandboxEngine, kinds: readonly LookupKind[], key: KeyState | undefined): string[] {
+  const kind = kinds[0];
+  return kind === undefined ? [] : rateHeaders(kind, engine.peek(kind, key), false);
+}
+
+/** The lookups a request body's query names; none when it is not a readable GraphQL request. */
+function namedLookups(text: string): LookupKind[] {
+  const query = parseObject(text)?.query;
+  if (typeof query !== 'string') return [];
+  try {
+    return lookupKinds(parse(query), undefined, lookupSchema().kindOfField);
+  } catch {
+    return [];
+  }
 }
 
 /** The lookup of each top-level field of the operation, fragments included, aliases counted. */

@@ -27,7 +27,7 @@ export function handleRest(
 ): void {
   const kind = d.kind;
   if (req.method !== 'POST') {
-    const h = engine.uncountedRateHeaders(kind);
+    const h = engine.uncountedRateHeaders(kind, req.headers.authorization);
     sendJson(res, 405, engine.bodies.request(d, 'Method not allowed', `use POST ${d.restPath}`), ['Allow', 'POST', ...h]);
     return;
   }
@@ -40,7 +40,7 @@ export function handleRest(
   meta.key = key.label;
   const verdict = engine.admit(kind, key, spurious429);
   if (!verdict.allowed) {
-    sendJson(res, 429, engine.bodies.rateLimited(d, verdict.resetIn), rateHeaders(kind, verdict, true));
+    sendJson(res, 429, engine.bodies.rateLimited(d, engine.refusal(verdict)), rateHeaders(kind, verdict, true));
     return;
   }
   const rh = rateHeaders(kind, verdict, false);

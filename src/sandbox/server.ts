@@ -57,7 +57,7 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
       const status = engine.faults.errorStatus();
       const text = ERROR_TEXT[status] ?? 'server error';
       if (route.kind === 'graphql') sendJson(res, status, graphqlError(engine.bodies.graphqlCode('INTERNAL_SERVER_ERROR'), text));
-      else sendJson(res, status, engine.bodies.serverError(route.d, status), engine.uncountedRateHeaders(route.d.kind));
+      else sendJson(res, status, engine.bodies.serverError(route.d, status), engine.uncountedRateHeaders(route.d.kind, req.headers.authorization));
       return;
     }
     if (route.kind === 'graphql') handleGraphql(engine, req, res, fault === 'rate429', meta);

@@ -64,6 +64,14 @@ describe.each(ENDPOINTS)('real-service error bodies on $kind', (d) => {
     expect(classify(400, body)).toMatchObject({ kind: 'invalid', error: { code: 'invalid_number', message, status: 400 } });
   });
 
+  it.each([
+    [{ data: null, errors: ['Invalid phone number format'] }],
+    [{ data: {}, errors: ['Invalid phone number format'] }],
+    [{ error: 'Invalid phone number' }],
+  ])('200 %o, an error body with a success status, is the service refusing the number, not an unreadable answer', (body) => {
+    expect(classify(200, body)).toMatchObject({ kind: 'invalid', error: { code: 'invalid_number', message: expect.stringMatching(/^Invalid phone number/), status: 200 } });
+  });
+
   it('401 INVALID_API_KEY / MISSING_API_KEY refuse the key', () => {
     expect(classify(401, { error: 'Invalid API key', code: 'INVALID_API_KEY' })).toMatchObject({ kind: 'fatal', error: { code: 'unauthorized' } });
     expect(classify(400, { error: { code: 'MISSING_API_KEY', message: 'no key' } })).toMatchObject({ kind: 'fatal', error: { code: 'unauthorized' } });
@@ -78,6 +86,15 @@ describe.each(ENDPOINTS)('real-service error bodies on $kind', (d) => {
     const text = '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"error":"x","code":"PROVIDER_ERROR"}';
     expect(classifyRest(d, {}, { status: 503, headers: {}, text }, ctx)).toMatchObject({ kind: 'retry' });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('format A on trust (its error style on the real service)', () => {
+  it('a 200 whose errors say something else is a refusal quoting them', () => {
+    for (const data of [null, {}]) {
+      const a = classifyRest(TRUST, {}, res(200, { data, errors: ['account under review'] }), ctx);
+      expect(a).toMatchObject({ kind: 'error', error: { code: 'http_error', message: 'the service refused the request (HTTP 200: account under review)' } });
+    }
   });
 });
 

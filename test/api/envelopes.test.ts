@@ -4,7 +4,7 @@ import { describe, it } from 'vitest';
 import { classifyRest } from '../../src/api/rest.js';
 import { LOOKUP_KINDS, LOOKUPS } from '../../src/core/lookups.js';
 import { SandboxEngine } from '../../src/sandbox/engine.js';
-import { errorBody, invalidNumberBody, rateLimitedBody } from '../../src/sandbox/bodies.js';
+import { errorBody, invalidNumberBody, perSecond, rateLimitedBody } from '../../src/sandbox/bodies.js';
 import { DEFAULT_OPTIONS } from '../../src/sandbox/options.js';
 import { ENVELOPES } from '../../src/api/envelopes/index.js';
 import { ctx } from './fixtures.js';
@@ -23,7 +23,7 @@ describe.each(LOOKUP_KINDS.map((k) => [k, LOOKUPS[k]] as const))('the %s envelop
   });
 
   it('a 429: rate limited, the wait from the body or its headers', () => {
-    check(classifyRest(d, {}, res(429, rateLimitedBody(d, 2), { 'retry-after': '2' }), ctx), { kind: 'retry', code: 'rate_limited', waitMs: 2000, says: [`${d.title} lookups`] });
+    check(classifyRest(d, {}, res(429, rateLimitedBody(d, perSecond(2)), { 'retry-after': '2' }), ctx), { kind: 'retry', code: 'rate_limited', waitMs: 2000, says: [`${d.title} lookups`] });
   });
 
   it('a server error: retried, its words quoted', () => {

@@ -68,6 +68,15 @@ describe('waitHintMs', () => {
     expect(hint({ headers: { ...headers, ratelimit: 'limit=10, remaining=0, reset=9' }, now: NOW, rateLimited: true })).toBe(9000);
   });
 
+  it('on a 429 that shows room left in the window (a burst cap, a gateway), ignores the reset: its other hints decide', () => {
+    const burst = { 'retry-after': '1', 'x-ratelimit-remaining': '16', 'x-ratelimit-reset': '20' };
+    expect(hint({ headers: burst, now: NOW, rateLimited: true })).toBe(1000);
+    expect(hint({ headers: { ...burst, 'x-ratelimit-remaining': '0' }, now: NOW, rateLimited: true })).toBe(20_000);
+    expect(hint({ headers: { ratelimit: '"window";r=16;t=20', 'retry-after': '1' }, now: NOW, rateLimited: true })).toBe(1000);
+    // Nothing else to go on: no hint, so the retry backs off on its own.
+    expect(hint({ headers: { 'x-ratelimit-remaining': '16', 'x-ratelimit-reset': '20' }, now: NOW, rateLimited: true })).toBeUndefined();
+  });
+
   it('ignores the window reset unless rate limited', () => {
     expect(hint({ headers, now: NOW, rateLimited: false })).toBe(1000);
   });

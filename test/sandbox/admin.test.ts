@@ -67,6 +67,14 @@ describe('stats and admin endpoints', () => {
     expect((await fetch(`${sb.url}/__sandbox/stats`, { method: 'POST' })).status).toBe(405);
   });
 
+  it('POST /__sandbox/config answers every setting it changes, the window ones included', async () => {
+    const sb = await sandbox();
+    const patch = { windowMs: 60_000, sharedLimit: 10, burst: 2, hideLimit: true, rateHeaders: 'both' };
+    const ok = await admin(sb.url, '/__sandbox/config', patch);
+    expect(ok.json).toMatchObject(patch);
+    expect((await admin(sb.url, '/__sandbox/config', { burst: null })).json).toMatchObject({ ...patch, burst: null });
+  });
+
   it('POST /__sandbox/revoke revokes a key', async () => {
     const sb = await sandbox();
     const r = await admin(sb.url, '/__sandbox/revoke', { key: sb.apiKey });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cnam, gql, lrn, trust } from './helpers.js';
 import { numbersIn } from '../support/numbers.js';
 import { sandbox } from '../support/sandbox.js';
+import { steppedClock } from '../support/clock.js';
 
 describe('authentication', () => {
   it('refuses missing, malformed, unknown and revoked keys with 401 and WWW-Authenticate', async () => {
@@ -118,6 +119,23 @@ describe('rate limits', () => {
       expect(r.headers.get('x-ratelimit-remaining')).not.toBeNull();
       expect(r.headers.get('x-ratelimit-reset')).not.toBeNull();
     }
+  });
+});
+
+describe('rate headers of answers no window counts', () => {
+  it('a wrong method or an injected server error reports the room the key has left, not a fresh window', async () => {
+    // Time stands still: all of it happens in one window.
+    const sb = await sandbox({ limits: { lrn: 5 } }, steppedClock(1_700_000_000_000));
+    for (let i = 0; i < 3; i++) expect((await lrn(sb, { phone_number: '12125550123' })).status).toBe(200);
+    const get = await lrn(sb, {}, { method: 'GET' });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('x-ratelimit-remaining')).toBe('2');
+    sb.configure({ failRate: 1 });
+    const failed = await lrn(sb, { phone_number: '12125550123' });
+    expect(failed.status).toBeGreaterThanOrEqual(500);
+    expect(failed.headers.get('x-ratelimit-remaining')).toBe('2');
+    // Without an accepted key there is no window of its own to report.
+    expect((await lrn(sb, {}, { key: null })).headers.get('x-ratelimit-remaining')).toBe('5');
   });
 });
 

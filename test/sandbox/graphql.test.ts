@@ -4,6 +4,7 @@ import { SPEC_SCHEMA } from '../api/graphql-spec-schema.js';
 import { schemaOutline } from '../e2e/graphql-support.js';
 import { cnam, gql, lrn, post, trust } from './helpers.js';
 import { sandbox } from '../support/sandbox.js';
+import { steppedClock } from '../support/clock.js';
 
 const LRN_Q = `query($n: String!, $e: Boolean, $m: Boolean) {
   lookupLrn(phoneNumber: $n, includeEnhancedLrn: $e, includeMessaging: $m) {
@@ -97,6 +98,26 @@ describe('GraphQL lookups', () => {
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
     expect(sb.stats().billed).toBe(0);
+  });
+
+  it('a refusal of a query that names a lookup carries the rate headers of that lookup, as refusals over REST do', async () => {
+    const sb = await sandbox({ limits: { cnam: 5 } }, steppedClock(1_700_000_000_000));
+    for (let i = 0; i < 2; i++) expect((await gql(sb, '{ lookupCnam(phoneNumber: "12125550123") { cnam } }')).status).toBe(200);
+    const rate = (r: { headers: Headers }) => [r.headers.get('x-ratelimit-limit'), r.headers.get('x-ratelimit-remaining'), r.headers.get('x-ratelimit-reset')];
+    // No key: a fresh window's, as REST's 401.
+    const noKey = await gql(sb, '{ lookupCnam(phoneNumber: "12125550123") { cnam } }', undefined, { key: 'wrong-key-000000' });
+    expect(noKey.status).toBe(401);
+    expect(rate(noKey)).toEqual(['5', '5', '1700000001']);
+    // A query the schema refuses counts in no window: the key's room as it is.
+    const invalid = await gql(sb, '{ lookupCnam(phoneNumber: "12125550123") { cnam carrier } }');
+    expect(invalid.status).toBe(400);
+    expect(rate(invalid)).toEqual(['5', '3', '1700000001']);
+    // Variables that do not fit: counted, like REST's 400s.
+    const badVar = await gql(sb, 'query($n: String!) { lookupCnam(phoneNumber: $n) { cnam } }', { n: 12125550123 });
+    expect(badVar.status).toBe(400);
+    expect(rate(badVar)).toEqual(['5', '2', '1700000001']);
+    // Nothing to say which lookup: no rate headers.
+    expect((await gql(sb, '{ lookupCnam(', undefined, { key: 'wrong-key-000000' })).headers.get('x-ratelimit-limit')).toBeNull();
   });
 
   it('rate-limits each lookup field in the same window as REST, with RATE_LIMITED and headers', async () => {

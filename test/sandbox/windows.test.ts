@@ -46,4 +46,32 @@ describe('sandbox rate windows (stepped clock)', () => {
     expect(r.headers.get('ratelimit-policy')).toBeNull();
     expect(r.headers.get('x-ratelimit-limit')).toBeNull();
   });
+
+  it('a 429 names the window that refused: its length, a burst second, or the budget all lookups share', async () => {
+    const { sb } = await stepped({ limits: { lrn: 1 }, windowMs: 60_000, errorStyle: 'vri' });
+    expect((await lrn(sb, body(1))).status).toBe(200);
+    const refused = await lrn(sb, body(2));
+    expect(refused.status).toBe(429);
+    // vri's first 429 is format B: the window the body reports is the sandbox's, not one second.
+    expect(refused.json).toMatchObject({ code: 'rate_limited', window_seconds: 60, retry_after: 20 });
+    expect(refused.json.error).toContain('LRN lookups per 60 s window');
+
+    const burst = await stepped({ limits: { cnam: 60 }, windowMs: 60_000, burst: 2 });
+    for (let i = 0; i < 2; i++) expect((await cnam(burst.sb, body(i))).status).toBe(200);
+    expect((await cnam(burst.sb, body(3))).json.errors).toEqual(['rate limit of CNAM lookups per second for this API key exceeded; retry in 1 s']);
+
+    const shared = await stepped({ sharedLimit: 1 });
+    expect((await lrn(shared.sb, body(1))).status).toBe(200);
+    expect((await trust(shared.sb, body(2))).json.error).toBe('rate limit of all lookups (shared) per second for this API key exceeded; retry in 1 s');
+  });
+
+  it('a burst cap refusal keeps X-RateLimit-Reset on the window end, as seconds (LRN) or a Unix time (CNAM); Retry-After says the second', async () => {
+    const { sb } = await stepped({ limits: { lrn: 60, cnam: 60 }, windowMs: 60_000, burst: 2 });
+    const l = [await lrn(sb, body(1)), await lrn(sb, body(2)), await lrn(sb, body(3))];
+    const c = [await cnam(sb, body(1)), await cnam(sb, body(2)), await cnam(sb, body(3))];
+    expect([...l, ...c].map((r) => r.status)).toEqual([200, 200, 429, 200, 200, 429]);
+    expect(l.map((r) => r.headers.get('x-ratelimit-reset'))).toEqual(['20', '20', '20']);
+    expect(c.map((r) => r.headers.get('x-ratelimit-reset'))).toEqual(['1700000040', '1700000040', '1700000040']);
+    expect([l[2]?.headers.get('retry-after'), c[2]?.headers.get('retry-after')]).toEqual(['1', '1']);
+  });
 });
