@@ -2,7 +2,8 @@
 import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { InputError, OutputError, UsageError } from '../core/errors.js';
+import { InputError, UsageError } from '../core/errors.js';
+import { writeError } from '../output/write-errors.js';
 import { readError } from '../pipeline/source/errors.js';
 import { ReportAccumulator } from '../report/accumulator.js';
 import type { Prices } from '../settings/prices.js';
@@ -50,8 +51,9 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   if (read.unreadable > 0) report.input.unreadable = read.unreadable;
 
   if (req.html !== undefined) {
-    await writeFile(resolve(world.cwd, req.html), renderHtml(report)).catch((err: Error) => {
-      throw new OutputError(`cannot write ${req.html}: ${err.message}`);
+    const html = req.html;
+    await writeFile(resolve(world.cwd, html), renderHtml(report)).catch((err: unknown) => {
+      throw writeError(err, html);
     });
   }
   if (req.format === 'json') {

@@ -119,6 +119,17 @@ describe('numintel cache', () => {
     expect(JSON.parse((await run(['stats', '-f', 'json'], dir)).stdout).entries).toBe(0);
   });
 
+  it('clear where NUMINTEL_CACHE_DIR names a file: one line, exit 2, not an unexpected failure', async () => {
+    const file = join(await tempDir(), 'not-a-dir');
+    writeFileSync(file, 'x');
+    const clear = await run(['clear'], file);
+    expect(clear).toMatchObject({ code: 2, stdout: '' });
+    expect(clear.stderr).toBe(
+      `numintel: cannot remove ${join(file, 'answers.mdb')}: a part of the path is not a directory\n` +
+        'the cache is in NUMINTEL_CACHE_DIR, else $XDG_CACHE_HOME/numintel, else ~/.cache/numintel\n',
+    );
+  });
+
   it('refuses a bad --max-age and an unknown lookup with usage errors', async () => {
     const dir = await seeded();
     const bad = await run(['stats', '--max-age', 'lrn=forever'], dir);
