@@ -1,7 +1,7 @@
 // One value per setting from flag > environment > config file profile > default, remembering
 // where each came from so --verbose and error messages can say so.
 import { BadOptionError, ConfigError, InputError, NoApiKeyError, NoBaseUrlError, NumintelError } from '../core/errors.js';
-import { errnoCode, ioReason } from '../core/io-errors.js';
+import { ioReasonWithCode } from '../core/io-errors.js';
 import { configFilePath, envValue, type Env } from './config-dir.js';
 import { DEFAULT_PROFILE, effectiveValues, hasProfile, type ConfigData, isValidProfileName, loadConfig, profileNames } from './config-file.js';
 import { SETTINGS, parseSetting, type RawValue, type SettingProperty, type SettingSpec, type SettingValues } from './known-settings.js';
@@ -63,8 +63,7 @@ async function keyFromFile(input: ResolveInput, path: string): Promise<string> {
     text = trimOneNewline(await input.readApiKeyFile(path));
   } catch (err) {
     if (err instanceof NumintelError) throw err;
-    const code = errnoCode(err);
-    throw new InputError(`cannot read the API key from ${where}: ${ioReason(err)}${code ? ` (${code})` : ''}`);
+    throw new InputError(`cannot read the API key from ${where}: ${ioReasonWithCode(err)}`);
   }
   if (text === '') throw new InputError(path === '-' ? 'no API key on standard input (--api-key-file -)' : `the API key file ${where} is empty`);
   return text;
