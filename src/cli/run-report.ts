@@ -29,6 +29,13 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   const stdin = req.file === '-';
   const label = stdin ? 'standard input' : req.file;
   if (stdin && world.stdin.isTTY === true) throw new UsageError('report - reads an output from standard input, which is a terminal here', 'pipe an output in, or give its file');
+  if (req.html !== undefined) {
+    // Checked before the input is read: the page must not replace the file it reports on.
+    const { checkReportFile } = await import('./output-file.js');
+    const fd = stdin ? (world.stdin as { fd?: unknown }).fd : undefined;
+    const input = stdin ? (typeof fd === 'number' ? { fd } : {}) : { path: resolve(world.cwd, req.file) };
+    await checkReportFile(resolve(world.cwd, req.html), req.html, input, { flag: '--html', input: 'the input' });
+  }
   const acc = new ReportAccumulator({
     asOf: req.asOf ?? world.clock.now(),
     prices: req.prices,

@@ -91,7 +91,7 @@ describe('numintel report', () => {
     expect(notOurs.stderr).toMatch(/not a numintel output/);
     const page = await runCliInProcess(['report', csv, '--html', join(dir, 'no-such-dir', 'page.html')]);
     expect(page.code).toBe(2);
-    expect(page.stderr).toBe(`numintel: cannot write ${join(dir, 'no-such-dir', 'page.html')}: no such file (ENOENT)\n`);
+    expect(page.stderr).toBe(`numintel: cannot write ${join(dir, 'no-such-dir', 'page.html')}: no such directory ${join(dir, 'no-such-dir')}\n`);
     const price = await runCliInProcess(['report', csv, '--price', 'lrn=cheap']);
     expect(price.code).toBe(2);
     expect(price.stderr).toMatch(/invalid price "lrn=cheap" in "lrn=cheap" from --price: not a price/);
