@@ -5,6 +5,7 @@ import { Command, Option } from 'commander';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { ioReason } from '../core/io-errors.js';
 import { LOOKUP_KINDS, type LookupKind } from '../core/lookups.js';
 import { defaultMaxAge, defaultMaxAgeText, formatDuration, parseMaxAge, type MaxAge } from '../settings/max-age.js';
 import { configFilePath } from '../settings/config-dir.js';
@@ -119,7 +120,14 @@ export function cacheCommand(world: World): Command {
       // process that has them open keeps its own (unlinked) copy; the next run starts a new one.
       const removed = damaged === undefined ? (await store.stats()).entries : 0;
       await store.close();
-      for (const file of [path, `${path}-lock`, `${path}-checked`]) rmSync(file, { force: true });
+      for (const file of [path, `${path}-lock`, `${path}-checked`]) {
+        try {
+          rmSync(file, { force: true });
+        } catch (err) {
+          // NUMINTEL_CACHE_DIR naming a file, a directory nobody may write: the user's to fix.
+          throw new UsageError(`cannot remove ${file}: ${ioReason(err)}`, 'the cache is in NUMINTEL_CACHE_DIR, else $XDG_CACHE_HOME/numintel, else ~/.cache/numintel');
+        }
+      }
       const { count } = await figures();
       out(damaged === undefined ? `removed ${count(removed)} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n` : `removed the damaged cache ${path}\n`);
     });

@@ -3,7 +3,7 @@ import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
 
 /**
- * `--no-color`, then NO_COLOR (any value) turn colour off; FORCE_COLOR decides next (0 or false:
+ * `--no-color`, then NO_COLOR (set and not empty, as no-color.org says) turn colour off; FORCE_COLOR decides next (0 or false:
  * off; 1–3, true or empty: on); then CLICOLOR_FORCE (set and not 0: on), CLICOLOR=0 (off),
  * TERM=dumb (off); otherwise colour only on a terminal.
  */

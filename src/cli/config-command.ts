@@ -7,8 +7,8 @@ import { DEFAULT_PROFILE, effectiveValues, loadConfig, profileNames, saveConfig,
 import {
   SETTINGS,
   findSetting,
-  parseSetting,
   requireKnownSetting,
+  settingToStore,
   showSetting,
   type SettingSpec,
 } from '../settings/known-settings.js';
@@ -46,12 +46,12 @@ async function valueToSet(world: World, spec: SettingSpec, value: string | undef
       );
     }
     const { raw, origin } = await readApiKey(world);
-    return parseSetting(spec, raw, origin);
+    return settingToStore(spec, raw, origin);
   }
   if (value === undefined) {
     throw new UsageError(`config set ${spec.name} needs a value`, `${spec.name} must be ${spec.expects}`);
   }
-  return parseSetting(spec, value, 'the command line');
+  return settingToStore(spec, value, 'the command line');
 }
 
 export function configCommand(world: World): Command {

@@ -1,6 +1,7 @@
 // Where requests go: the configured service, or the built-in sandbox started in-process.
 import { resolve } from 'node:path';
 import { TlsError } from '../core/errors.js';
+import { ioReasonWithCode } from '../core/io-errors.js';
 import type { Transport } from '../core/transport.js';
 import { createTransport } from '../api/index.js';
 import { proxyFor, proxyFromEnv, shownProxy } from '../api/proxy.js';
@@ -74,7 +75,7 @@ async function readCaFile(path: string, from: string, cwd: string): Promise<stri
     const { readFile } = await import('node:fs/promises');
     text = await readFile(resolve(cwd, path), 'utf8');
   } catch (err) {
-    throw new TlsError(`cannot read the CA file ${path} (${where}): ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new TlsError(`cannot read the CA file ${path} (${where}): ${ioReasonWithCode(err)}`);
   }
   try {
     // Loaded only for a CA file: node:crypto is not otherwise needed at start-up.

@@ -92,7 +92,9 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
 
   const asked = req.format === 'jsonl' ? 'json' : req.format === 'csv' ? 'text' : req.format;
   const format = figuresFormat(asked, world.stdout);
-  world.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderFigures(figures(report), format));
+  // -f jsonl: the same object on one line, as JSON lines are.
+  const json = (o: unknown) => (req.format === 'jsonl' ? JSON.stringify(o) : JSON.stringify(o, null, 2));
+  world.stdout.write(format === 'json' ? `${json(report)}\n` : renderFigures(figures(report), format));
   return 0;
 }
 

@@ -24,7 +24,7 @@ const OTHER_VARIABLES: readonly (readonly [name: string, what: string])[] = [
   ['HTTPS_PROXY, HTTP_PROXY', 'a proxy for https:// and http:// services (either case)'],
   ['NO_PROXY', 'hosts reached without the proxy: names, .domains, host:port, 127.0.0.1, *'],
   ['NODE_EXTRA_CA_CERTS', "a PEM file of certificates trusted besides the system's (as --ca-file)"],
-  ['NO_COLOR', 'any value: no colour'],
+  ['NO_COLOR', 'set and not empty (any value): no colour'],
   ['FORCE_COLOR', '0 or false: no colour; 1-3, true or empty: colour even when piped'],
   ['CLICOLOR_FORCE', 'set and not 0: colour even when piped'],
   ['CLICOLOR', '0: no colour'],

@@ -15,8 +15,18 @@ export interface InputOrigin {
   readonly fd?: number;
 }
 
+/** How a message names the file checked and the input: `-o` and `-i`, or `--report`, `--html`. */
+export interface OutputNames {
+  readonly flag: string;
+  readonly input: string;
+  /** What writing the file would put there: "the output", "the report". */
+  readonly what: string;
+}
+
+const RECORDS: OutputNames = { flag: '-o', input: '-i', what: 'the output' };
+
 /** Throws a usage error when `path` cannot be written, or is the input under another name. */
-export async function checkOutputFile(path: string, label: string, input: InputOrigin): Promise<void> {
+export async function checkOutputFile(path: string, label: string, input: InputOrigin, names: OutputNames = RECORDS): Promise<void> {
   const cannot = (why: string) => new OutputError(`cannot write ${label}: ${why}`);
   const info = await fs.stat(path).catch((err: unknown) => {
     if (errnoCode(err) === 'ENOENT') return undefined;
@@ -37,11 +47,24 @@ export async function checkOutputFile(path: string, label: string, input: InputO
   if (info.isDirectory()) throw cannot('it is a directory; give a file name, e.g. -o <directory>/out.csv');
   // Only a regular file is destroyed by writing over it; a terminal or /dev/null may be both ends.
   if (info.isFile() && sameFile(info, await inputStats(input))) {
-    throw new OutputError(`-i and -o name the same file (${label}); writing the output would destroy the input, so write it to another file`);
+    throw new OutputError(`${names.input} and ${names.flag} name the same file (${label}); writing ${names.what} would destroy the input, so write it to another file`);
   }
   await fs.access(path, constants.W_OK).catch((err: unknown) => {
     throw cannot(ioReason(err));
   });
+}
+
+/**
+ * The HTML page of `--report` (or `report --html`), before anything is read or sent: checked as -o
+ * is, and never the -o file itself, whose records the page would replace once the run is paid for.
+ */
+export async function checkReportFile(path: string, label: string, input: InputOrigin, names: Omit<OutputNames, 'what'>, output?: string): Promise<void> {
+  await checkOutputFile(path, label, input, { ...names, what: 'the report' });
+  if (output === undefined) return;
+  const [page, records] = await Promise.all([path, output].map((p) => fs.stat(p).catch(() => undefined)));
+  if (output === path || (page !== undefined && sameFile(page, records))) {
+    throw new OutputError(`-o and ${names.flag} name the same file (${label}); the report would replace the records, so write it to another file`);
+  }
 }
 
 /**

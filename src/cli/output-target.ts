@@ -15,7 +15,7 @@ import type { OutputLayout, SinkStyle } from '../output/sink.js';
 import { writeError } from '../output/write-errors.js';
 import type { ResumableFormat } from '../pipeline/order/resume.js';
 import type { Settings } from '../settings/resolve.js';
-import { checkOutputFile, checkStdoutFile, type InputOrigin } from './output-file.js';
+import { checkOutputFile, checkReportFile, checkStdoutFile, type InputOrigin } from './output-file.js';
 import type { Format, RunRequest } from './run-request.js';
 import { widthOf, type World } from './world.js';
 import { useColor } from './color.js';
@@ -69,6 +69,10 @@ export async function openOutput(
       ? `run the same command again with --resume to continue ${req.output}`
       : `run it again (${format} output cannot be resumed: csv, tsv or jsonl can, with -f)`;
 
+  // The page is written when the run ends: a name that cannot take it is refused before anything is sent.
+  if (req.report !== undefined) {
+    await checkReportFile(resolve(world.cwd, req.report), req.report, inputOrigin(req, world), { flag: '--report', input: '-i' }, path);
+  }
   if (!path) {
     if (req.resume) throw new UsageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
     const fd = (world.stdout as { fd?: unknown }).fd;

@@ -1,6 +1,7 @@
 // `numintel report <file|->`: what a finished output holds, on the terminal, as JSON, or as a page.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parsePrices, type Prices } from '../settings/prices.js';
+import { reportPrices } from '../settings/resolve.js';
 import type { SetExitCode } from './lookup-command.js';
 import type { World } from './world.js';
 import { examples } from './help.js';
@@ -17,7 +18,8 @@ export function reportCommand(world: World, setExitCode: SetExitCode): Command {
     .addOption(new Option('-f, --format <format>', 'text, or json with every figure').choices(['text', 'json']).default('text'))
     .option('--html <file>', 'also write the report as one self-contained HTML page')
     .option('--as-of <date>', 'the date porting ages are counted to (default: today)', dateOption)
-    .option('--price <list>', 'price per billed lookup, e.g. lrn=0.0005,cnam=0.006,trust=0.002', (value: string) => parsePrices(value, '--price'))
+    .option('--price <list>', 'price per billed lookup, e.g. lrn=0.0005,cnam=0.006,trust=0.002 (default: the config\'s price.<lookup>)', (value: string) => parsePrices(value, '--price'))
+    .option('--profile <name>', 'config profile whose prices apply (or NUMINTEL_PROFILE)')
     .option('--no-color', 'no colour')
     .addHelpText(
       'after',
@@ -27,11 +29,12 @@ export function reportCommand(world: World, setExitCode: SetExitCode): Command {
         ['numintel report out.jsonl -f json | jq .line_type', 'every figure as JSON'],
       ]),
     )
-    .action(async (file: string, flags: { format: 'text' | 'json'; html?: string; asOf?: number; price?: Prices; color?: boolean }) => {
+    .action(async (file: string, flags: { format: 'text' | 'json'; html?: string; asOf?: number; price?: Prices; profile?: string; color?: boolean }) => {
       const { runReport } = await import('./run-report.js');
+      const prices = await reportPrices(flags.price, flags.profile, world.env, world.home);
       setExitCode(
         await runReport(
-          { file, format: flags.format, html: flags.html, asOf: flags.asOf, prices: flags.price, color: flags.color === false ? false : undefined },
+          { file, format: flags.format, html: flags.html, asOf: flags.asOf, prices, color: flags.color === false ? false : undefined },
           world,
         ),
       );

@@ -2,7 +2,8 @@
 import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { InputError, OutputError, UsageError } from '../core/errors.js';
+import { InputError, UsageError } from '../core/errors.js';
+import { writeError } from '../output/write-errors.js';
 import { readError } from '../pipeline/source/errors.js';
 import { ReportAccumulator } from '../report/accumulator.js';
 import type { Prices } from '../settings/prices.js';
@@ -28,6 +29,13 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   const stdin = req.file === '-';
   const label = stdin ? 'standard input' : req.file;
   if (stdin && world.stdin.isTTY === true) throw new UsageError('report - reads an output from standard input, which is a terminal here', 'pipe an output in, or give its file');
+  if (req.html !== undefined) {
+    // Checked before the input is read: the page must not replace the file it reports on.
+    const { checkReportFile } = await import('./output-file.js');
+    const fd = stdin ? (world.stdin as { fd?: unknown }).fd : undefined;
+    const input = stdin ? (typeof fd === 'number' ? { fd } : {}) : { path: resolve(world.cwd, req.file) };
+    await checkReportFile(resolve(world.cwd, req.html), req.html, input, { flag: '--html', input: 'the input' });
+  }
   const acc = new ReportAccumulator({
     asOf: req.asOf ?? world.clock.now(),
     prices: req.prices,
@@ -50,8 +58,9 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   if (read.unreadable > 0) report.input.unreadable = read.unreadable;
 
   if (req.html !== undefined) {
-    await writeFile(resolve(world.cwd, req.html), renderHtml(report)).catch((err: Error) => {
-      throw new OutputError(`cannot write ${req.html}: ${err.message}`);
+    const html = req.html;
+    await writeFile(resolve(world.cwd, html), renderHtml(report)).catch((err: unknown) => {
+      throw writeError(err, html);
     });
   }
   if (req.format === 'json') {

@@ -29,3 +29,9 @@ export function ioReason(err: unknown): string {
   const code = errnoCode(err);
   return (code !== undefined ? REASONS[code] : undefined) ?? (err instanceof Error ? err.message : String(err));
 }
+
+/** The reason in words with the code for a search: "no such file (ENOENT)". */
+export function ioReasonWithCode(err: unknown): string {
+  const code = errnoCode(err);
+  return `${ioReason(err)}${code?.startsWith('E') ? ` (${code})` : ''}`;
+}

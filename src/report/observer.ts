@@ -1,7 +1,7 @@
 // `--report <file.html>` on the lookup commands: the report of a run, counted from its records as
 // they are written (no second read of the input, no second lookup) and written when the run ends.
 import { writeFile } from 'node:fs/promises';
-import { OutputError } from '../core/errors.js';
+import { writeError } from '../output/write-errors.js';
 import type { OutputRecord } from '../core/records.js';
 import { ReportAccumulator } from './accumulator.js';
 import { recordFacts } from './facts.js';
@@ -22,8 +22,8 @@ export function reportObserver(path: string, label: string, asOf: number, name: 
       if (facts) acc.add(facts);
     },
     async write() {
-      await writeFile(path, renderHtml(acc.finish())).catch((err: Error) => {
-        throw new OutputError(`cannot write the report ${label}: ${err.message}`);
+      await writeFile(path, renderHtml(acc.finish())).catch((err: unknown) => {
+        throw writeError(err, `the report ${label}`);
       });
     },
   };

@@ -59,6 +59,11 @@ export interface SettingSpec {
   readonly description: string;
   /** The typed value, or undefined when `raw` is not valid. */
   readonly parse: (raw: RawValue) => SettingValues[SettingProperty] | undefined;
+  /**
+   * What `config set` writes to config.json for a valid `raw`, when not the typed value: the file
+   * holds strings and numbers, which `parse` reads back (max-age parses to an object per lookup).
+   */
+  readonly stored?: (raw: string) => RawValue;
 }
 
 const oneOf =
@@ -213,6 +218,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     expects: MAX_AGE_SYNTAX,
     description: `how old a cached answer may be (default ${defaultMaxAgeText()})`,
     parse: (raw) => tryParseMaxAge(String(raw)),
+    stored: (raw) => raw.trim(),
   },
   // One per lookup registered when this table is made.
   ...LOOKUP_KINDS.map(
@@ -243,6 +249,12 @@ export function parseSetting(spec: SettingSpec, raw: RawValue, origin: string): 
   const value = spec.parse(raw);
   if (value === undefined) throw invalidValue(spec, raw, origin);
   return value;
+}
+
+/** Parses `raw` (from `config set`) and gives the value to write to config.json. */
+export function settingToStore(spec: SettingSpec, raw: string, origin: string): RawValue {
+  const value = parseSetting(spec, raw, origin);
+  return spec.stored ? spec.stored(raw) : (value as RawValue);
 }
 
 /** How a stored value is shown by `config get` / `config list`. */

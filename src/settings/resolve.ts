@@ -1,9 +1,11 @@
 // One value per setting from flag > environment > config file profile > default, remembering
 // where each came from so --verbose and error messages can say so.
 import { BadOptionError, ConfigError, InputError, NoApiKeyError, NoBaseUrlError, NumintelError } from '../core/errors.js';
+import { ioReasonWithCode } from '../core/io-errors.js';
 import { configFilePath, envValue, type Env } from './config-dir.js';
 import { DEFAULT_PROFILE, effectiveValues, hasProfile, type ConfigData, isValidProfileName, loadConfig, profileNames } from './config-file.js';
-import { SETTINGS, parseSetting, type RawValue, type SettingProperty, type SettingValues } from './known-settings.js';
+import { SETTINGS, parseSetting, type RawValue, type SettingProperty, type SettingSpec, type SettingValues } from './known-settings.js';
+import { pricesFrom, type Prices } from './prices.js';
 import { trimOneNewline } from './secret-input.js';
 
 export type Source = 'flag' | 'env' | 'config' | 'default';
@@ -61,11 +63,36 @@ async function keyFromFile(input: ResolveInput, path: string): Promise<string> {
     text = trimOneNewline(await input.readApiKeyFile(path));
   } catch (err) {
     if (err instanceof NumintelError) throw err;
-    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    throw new InputError(`cannot read the API key from ${where}: ${why}`);
+    throw new InputError(`cannot read the API key from ${where}: ${ioReasonWithCode(err)}`);
   }
   if (text === '') throw new InputError(path === '-' ? 'no API key on standard input (--api-key-file -)' : `the API key file ${where} is empty`);
   return text;
+}
+
+/** A value from the config file, parsed, or a config error naming the profile and file it is in. */
+function storedValue(spec: SettingSpec, raw: unknown, origin: string) {
+  if (typeof raw !== 'string' && typeof raw !== 'number') {
+    throw new ConfigError(`invalid ${spec.name} in ${origin}`, `${spec.name} must be ${spec.expects}`);
+  }
+  return parseSetting(spec, raw, origin);
+}
+
+/**
+ * `--price` over the profile's `price.<lookup>` settings (inherited from default), for `report`:
+ * it reads no other setting, so a bad one elsewhere in the file or the environment cannot fail it.
+ */
+export async function reportPrices(flag: Prices | undefined, profileFlag: string | undefined, env: Env, home: string): Promise<Prices> {
+  const profile = chooseProfile(profileFlag, env);
+  const configPath = configFilePath(env, home);
+  const config = await loadConfig(configPath);
+  requireProfile(config, profile, configPath);
+  const { values: stored, from: storedIn } = effectiveValues(config, profile.name);
+  const settings: Record<`price${string}`, number | undefined> = {};
+  for (const spec of SETTINGS.filter((s) => s.name.startsWith('price.'))) {
+    const raw = stored[spec.name];
+    if (raw !== undefined) settings[spec.property as `price${string}`] = storedValue(spec, raw, `profile ${storedIn[spec.name]} of ${configPath}`) as number;
+  }
+  return { ...pricesFrom(settings, undefined), ...flag };
 }
 
 export async function resolveSettings(input: ResolveInput): Promise<Settings> {
@@ -97,11 +124,7 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
       value = parseSetting(spec, fromEnv, spec.env ?? spec.name);
       from = 'env';
     } else if (fromConfig !== undefined) {
-      const origin = `profile ${storedIn[spec.name]} of ${configPath}`;
-      if (typeof fromConfig !== 'string' && typeof fromConfig !== 'number') {
-        throw new ConfigError(`invalid ${spec.name} in ${origin}`, `${spec.name} must be ${spec.expects}`);
-      }
-      value = parseSetting(spec, fromConfig, origin);
+      value = storedValue(spec, fromConfig, `profile ${storedIn[spec.name]} of ${configPath}`);
       from = 'config';
     } else {
       value = spec.default;

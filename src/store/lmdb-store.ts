@@ -124,7 +124,9 @@ export class LmdbAnswerStore extends SlottedStore {
     const { dir, readOnly } = this.opts;
     try {
       if (readOnly) {
-        if (!exists(this.path)) return;
+        // An empty file holds no answers, and LMDB opened read-only on one crashes the process
+        // (SIGSEGV) instead of making a new database as a writer does.
+        if (!hasPages(this.path)) return;
       } else {
         prepareFiles(dir, this.path);
       }
@@ -498,10 +500,10 @@ function makeDir(dir: string, depth = 0): void {
   }
 }
 
-function exists(path: string): boolean {
+/** Whether the file is there and not empty (a missing file is checked no further). */
+function hasPages(path: string): boolean {
   try {
-    statSync(path);
-    return true;
+    return statSync(path).size > 0;
   } catch {
     return false;
   }

@@ -6,6 +6,7 @@ import { fixedClock } from '../support/clock.js';
 import { LmdbAnswerStore } from '../../src/store/lmdb-store.js';
 import { useTempDirs } from '../support/tmp.js';
 import { runInProcess } from '../support/world.js';
+import { runCli } from '../support/cli.js';
 
 const tempDir = useTempDirs();
 const T0 = Date.UTC(2026, 0, 10);
@@ -72,6 +73,20 @@ describe('numintel cache', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  // A child process each: on this file LMDB read-only crashed the process (SIGSEGV), which would
+  // take the test worker with it.
+  it('an empty cache file (0 bytes) reads as an empty cache: stats and a dry run, no crash', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'answers.mdb'), '');
+    const env = { NUMINTEL_CACHE_DIR: dir };
+    const stats = await runCli(['cache', 'stats', '-f', 'json'], { env });
+    expect({ code: stats.code, signal: stats.signal, stderr: stats.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
+    expect(JSON.parse(stats.stdout)).toMatchObject({ entries: 0, bytes: 0 });
+    const dry = await runCli(['lrn', '2015550123', '--dry-run', '-f', 'json', '--base-url', 'https://api.example.com'], { env });
+    expect({ code: dry.code, signal: dry.signal, stderr: dry.stderr }).toEqual({ code: 0, signal: null, stderr: '' });
+    expect(JSON.parse(dry.stdout)).toMatchObject({ rows: 1, billable: 1 });
+  });
+
   it('prune removes what is expired; the max-age setting of the profile applies', async () => {
     const dir = await seeded();
     expect((await run(['prune'], dir)).stdout).toBe('removed 2 expired entries; 8 left\n');
@@ -102,6 +117,17 @@ describe('numintel cache', () => {
     expect(clear).toMatchObject({ code: 0, stdout: `removed the damaged cache ${join(dir, 'answers.mdb')}\n` });
     expect(existsSync(join(dir, 'answers.mdb'))).toBe(false);
     expect(JSON.parse((await run(['stats', '-f', 'json'], dir)).stdout).entries).toBe(0);
+  });
+
+  it('clear where NUMINTEL_CACHE_DIR names a file: one line, exit 2, not an unexpected failure', async () => {
+    const file = join(await tempDir(), 'not-a-dir');
+    writeFileSync(file, 'x');
+    const clear = await run(['clear'], file);
+    expect(clear).toMatchObject({ code: 2, stdout: '' });
+    expect(clear.stderr).toBe(
+      `numintel: cannot remove ${join(file, 'answers.mdb')}: a part of the path is not a directory\n` +
+        'the cache is in NUMINTEL_CACHE_DIR, else $XDG_CACHE_HOME/numintel, else ~/.cache/numintel\n',
+    );
   });
 
   it('refuses a bad --max-age and an unknown lookup with usage errors', async () => {

@@ -76,6 +76,18 @@ describe('numintel config', () => {
     expect((await config(['list'])).stdout).toBe('base-url=https://api.example.com\nconcurrency=32\n');
   });
 
+  it('set max-age stores the duration as written, which get and list print and a run reads back', async () => {
+    const set = await config(['set', 'max-age', ' 12h,cnam=30d ']);
+    expect(set.error).toBeUndefined();
+    expect(set.stderr).toContain('max-age set to 12h,cnam=30d in profile default');
+    expect(await stored()).toEqual({ profiles: { default: { 'max-age': '12h,cnam=30d' } } });
+    expect((await config(['get', 'max-age'])).stdout).toBe('12h,cnam=30d\n');
+    expect((await config(['list'])).stdout).toBe('max-age=12h,cnam=30d\n');
+    const settings = await resolveSettings({ flags: {}, env: { NUMINTEL_CONFIG_DIR: dir }, home: dir, readApiKeyFile: () => Promise.reject(new Error('no --api-key-file here')) });
+    const HOUR = 3_600_000;
+    expect([settings.maxAge, settings.source.maxAge]).toEqual([{ lrn: 12 * HOUR, cnam: 30 * 24 * HOUR, trust: 12 * HOUR }, 'config']);
+  });
+
   it('refuses an unknown key, listing the known ones, and a bad value, quoting it', async () => {
     const unknown = await config(['set', 'colour', 'red']);
     expect(unknown.error).toMatchObject({ kind: 'usage', message: expect.stringContaining('"colour"') });

@@ -35,6 +35,13 @@ describe('--dry-run', () => {
     });
   });
 
+  it('-f jsonl prints the same object on one line', async () => {
+    const json = JSON.parse((await dryRun(['lrn', '-i', 'tricky.csv', '--dry-run', '-f', 'json', '--sandbox'])).stdout);
+    const { code, stdout } = await dryRun(['lrn', '-i', 'tricky.csv', '--dry-run', '-f', 'jsonl', '--sandbox']);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')).toEqual([JSON.stringify(json), '']);
+  });
+
   it('counts fresh cache answers of this service and these options as hits, and prices the rest', async () => {
     const cacheDir = await tempDir();
     const store = await LmdbAnswerStore.open({ dir: cacheDir, origin: 'https://api.example.com', clock, warn: () => {} });

@@ -58,6 +58,14 @@ describe('help environment', () => {
     expect(r.stdout.split('\n').filter((l) => [...l].length > 80)).toEqual([]);
   });
 
+  it('says NO_COLOR counts when set and not empty, as the colour decision reads it (no-color.org)', async () => {
+    const r = await runInProcess(['help', 'environment'], { columns: 100 });
+    expect(r.stdout).toMatch(/NO_COLOR +set and not empty \(any value\): no colour/);
+    const table = (env: Record<string, string>) => runInProcess(['lrn', '2015550123', '--sandbox', '-q', '-f', 'table'], { env: { CLICOLOR_FORCE: '1', ...env } });
+    expect((await table({ NO_COLOR: '' })).stdout).toContain('\x1b[');
+    expect((await table({ NO_COLOR: '1' })).stdout).not.toContain('\x1b[');
+  });
+
   it('wraps to COLUMNS when stdout is no terminal (a pager, a CI log)', async () => {
     for (const args of [['help', 'environment']]) {
       const narrow = await runInProcess(args, { env: { COLUMNS: '60' } });

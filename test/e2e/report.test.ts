@@ -68,6 +68,18 @@ describe('numintel report', () => {
     expect(page).not.toContain('<script');
   });
 
+  it('prices from the config (price.<lookup> of the profile, inheriting default) give the cost; --price wins', async () => {
+    const config = tempDir('numintel-report-config-');
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ profiles: { default: { 'price.lrn': 0.0005 }, bulk: { 'price.cnam': 0.006 } } }), { mode: 0o600 });
+    const env = { NUMINTEL_CONFIG_DIR: config };
+    const cost = async (args: string[], opts: { env: Record<string, string> } = { env }) => (JSON.parse((await runCliInProcess(['report', csv, '-f', 'json', ...args], opts)).stdout) as Report).cost;
+    expect(await cost([])).toEqual(await cost(['--price', 'lrn=0.0005'], { env: {} }));
+    expect(await cost(['--profile', 'bulk'])).toEqual({ total: 0.0455 });
+    expect(await cost([], { env: { ...env, NUMINTEL_PROFILE: 'bulk' } })).toEqual({ total: 0.0455 });
+    expect(await cost(['--profile', 'bulk', '--price', 'cnam=0'])).toEqual(await cost(['--price', 'lrn=0.0005,cnam=0'], { env: {} }));
+    expect(await cost([], { env: {} })).toBeUndefined();
+  });
+
   it('refuses what it cannot read, with exit 2 and the reason', async () => {
     const missing = await runCliInProcess(['report', join(dir, 'nope.csv')]);
     expect(missing.code).toBe(2);
@@ -77,6 +89,9 @@ describe('numintel report', () => {
     const notOurs = await runCliInProcess(['report', other]);
     expect(notOurs.code).toBe(2);
     expect(notOurs.stderr).toMatch(/not a numintel output/);
+    const page = await runCliInProcess(['report', csv, '--html', join(dir, 'no-such-dir', 'page.html')]);
+    expect(page.code).toBe(2);
+    expect(page.stderr).toBe(`numintel: cannot write ${join(dir, 'no-such-dir', 'page.html')}: no such directory ${join(dir, 'no-such-dir')}\n`);
     const price = await runCliInProcess(['report', csv, '--price', 'lrn=cheap']);
     expect(price.code).toBe(2);
     expect(price.stderr).toMatch(/invalid price "lrn=cheap" in "lrn=cheap" from --price: not a price/);

@@ -115,7 +115,7 @@ describe('every lookup path over HTTPS', () => {
       runCli(['lrn', NUMBERS[0]!], { env: { ...env, NUMINTEL_CA_FILE: notPem } }),
     ]);
     expect(missing).toMatchObject({ code: 2, stdout: '' });
-    expect(missing.stderr).toBe(`numintel: cannot read the CA file ${join(dir, 'missing.pem')} (--ca-file): ENOENT\n`);
+    expect(missing.stderr).toBe(`numintel: cannot read the CA file ${join(dir, 'missing.pem')} (--ca-file): no such file (ENOENT)\n`);
     expect(garbage).toMatchObject({ code: 2, stdout: '' });
     expect(garbage.stderr).toMatch(/^numintel: the CA file .*not\.pem \(NUMINTEL_CA_FILE\) holds no PEM certificate/);
     expect((await sandboxStats(sb)).requests.total).toBe(before);

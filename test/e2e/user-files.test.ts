@@ -89,6 +89,31 @@ describe('-i and -o naming the same file', () => {
   });
 });
 
+describe('the HTML page of --report and report --html', () => {
+  const dir = tempDir('numintel-page-');
+  writeFileSync(join(dir, 'leads.csv'), CSV);
+  const RECORDS = 'input,number,lrn,lrn_activated_at,error\n2015550123,12015550123,12015550123,,\n';
+  writeFileSync(join(dir, 'done.csv'), RECORDS);
+
+  it.each([
+    ['the -i file', ['-o', 'out.csv', '--report', 'leads.csv'], /^numintel: -i and --report name the same file \(leads\.csv\); writing the report would destroy the input, so write it to another file$/],
+    ['the -o file', ['-o', 'done.csv', '--report', './done.csv'], /^numintel: -o and --report name the same file \(\.\/done\.csv\); the report would replace the records, so write it to another file$/],
+    ['a file in a missing directory', ['-o', 'out.csv', '--report', 'no/such/page.html'], /^numintel: cannot write no\/such\/page\.html: no such directory .+no\/such$/],
+  ])('--report naming %s: exit 2 before anything is sent or written, the files as they were', async (_, args, message) => {
+    const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'leads.csv', '-q', ...args], { cwd: dir, env: ctx.env }));
+    expectRefused(run, message);
+    expect(readFileSync(join(dir, 'leads.csv'), 'utf8')).toBe(CSV);
+    expect(readFileSync(join(dir, 'done.csv'), 'utf8')).toBe(RECORDS);
+    expect(existsSync(join(dir, 'out.csv'))).toBe(false);
+  });
+
+  it('report --html naming the file it reports on: exit 2, the file as it was', async () => {
+    const run = await runCliInProcess(['report', 'done.csv', '--html', 'done.csv'], { cwd: dir, env: ctx.env });
+    expectRefused(run, /^numintel: the input and --html name the same file \(done\.csv\); writing the report would destroy the input, so write it to another file$/);
+    expect(readFileSync(join(dir, 'done.csv'), 'utf8')).toBe(RECORDS);
+  });
+});
+
 describe('an -o that cannot be written', () => {
   const dir = tempDir('numintel-unwritable-');
   writeFileSync(join(dir, 'list.txt'), `${NUMBERS.join('\n')}\n`);

@@ -171,7 +171,11 @@ describe('the API key', () => {
     });
     await expect(resolve({ flags: {}, env, home: dir, apiKeyFile: join(dir, 'missing') })).rejects.toMatchObject({
       kind: 'usage',
-      message: expect.stringContaining('ENOENT'),
+      message: `cannot read the API key from ${join(dir, 'missing')}: no such file (ENOENT)`,
+    });
+    await expect(resolve({ flags: {}, env, home: dir, apiKeyFile: dir })).rejects.toMatchObject({
+      kind: 'usage',
+      message: `cannot read the API key from ${dir}: it is a directory (EISDIR)`,
     });
     // Nothing piped, or Enter alone at the prompt: said as such, not as a file named "standard input".
     await expect(resolve({ flags: {}, env, home: dir, apiKeyFile: '-', readApiKeyFile: async () => '\n' })).rejects.toMatchObject({
