@@ -1,5 +1,5 @@
 // kill -9 mid-run, then --resume: the torn tail (if any) is dropped, the file ends byte-identical
-// to an uninterrupted run, and only lookups that were in flight at the kill are paid for twice.
+// to an uninterrupted run, and only lookups whose answers had not reached the file at the kill are paid for twice.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ const dir = tempDir('numintel-kill-e2e-');
 const CONCURRENCY = 4;
 
 describe.concurrent('kill -9 and --resume', () => {
-  it.each(['csv', 'jsonl'] as const)('%s: byte-identical after resume, at most the in-flight lookups repeated', async (format) => {
+  it.each(['csv', 'jsonl'] as const)('%s: byte-identical after resume, at most the lookups unwritten at the kill repeated', async (format) => {
     const [slow, fast, reference] = await Promise.all([
       startSandbox({ port: 0, latencyMs: 30, jitterMs: 20 }),
       startSandbox({ port: 0 }),
@@ -41,7 +41,11 @@ describe.concurrent('kill -9 and --resume', () => {
 
       const paid = slow.stats().billed + fast.stats().billed;
       expect(paid).toBeGreaterThanOrEqual(150);
-      expect(paid - 150).toBeLessThanOrEqual(CONCURRENCY);
+      // Paid twice: what the slow service answered that the file did not hold at the kill. That is
+      // the requests in flight (at most CONCURRENCY), plus answers that had arrived but not yet
+      // reached the file (waiting behind a slower earlier row, or for the writer's turn): a few at
+      // most with this latency spread; the cache does not help here (another service origin).
+      expect(paid - 150).toBeLessThanOrEqual(2 * CONCURRENCY);
       // What the resumed run looked up is exactly what the file did not hold yet.
       const kept = expected.slice(0, cut.length).split('\n').length - 1 - (format === 'csv' ? 1 : 0);
       expect(fast.stats().billed).toBeLessThanOrEqual(150 - kept + 1);
