@@ -15,6 +15,7 @@ import type { AnswerSlot, AnswerStore } from '../store/answer-store.js';
 import { count, figuresFormat, renderFigures, type Figures } from './figures.js';
 import type { RunRequest } from './run-request.js';
 import { formatElapsed } from '../output/summary.js';
+import { checkOutputTarget } from './output-target.js';
 import { openRunStore } from './run-store.js';
 import type { World } from './world.js';
 
@@ -70,6 +71,8 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
   const prices = pricesFrom(settings, req.price);
   // A --fields name the run would refuse is refused here too: a dry run that passes means the run starts.
   if (req.fields !== undefined) parseFields(req.fields, req.lookups, req.options);
+  // So are an -o or --report file the run could not write, or that is the input itself.
+  await checkOutputTarget(req, world);
   const source = await openSource(
     { args: [...req.numbers], input: req.input, csv: req.csv, column: req.column, delimiter: req.delimiter, header: req.header },
     {

@@ -165,6 +165,19 @@ async function openFile(path: string, appending: boolean, label: string): Promis
   return { stream, failure: () => failed };
 }
 
+/**
+ * The checks openOutput makes on -o and --report before anything is read or sent, alone: what
+ * --dry-run runs, so that a dry run that passes means the run starts (opens nothing for writing).
+ */
+export async function checkOutputTarget(req: RunRequest, world: World): Promise<void> {
+  const path = req.output === undefined || req.output === '-' ? undefined : resolve(world.cwd, req.output);
+  if (path && req.format === undefined) formatOfName(path);
+  if (req.report !== undefined) {
+    await checkReportFile(resolve(world.cwd, req.report), req.report, inputOrigin(req, world), { flag: '--report', input: '-i' }, path);
+  }
+  if (path) await checkOutputFile(path, req.output as string, inputOrigin(req, world));
+}
+
 /** The format a file name asks for; undefined without an extension; an unknown one is refused. */
 function formatOfName(path: string): Format | undefined {
   const ext = extname(path).toLowerCase();

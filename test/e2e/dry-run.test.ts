@@ -1,6 +1,6 @@
 // --dry-run end to end: the real CLI against a real sandbox, which must see no request at all;
 // the figures of a file whose answer is known, with a cache seeded for that sandbox's origin.
-import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
@@ -65,6 +65,35 @@ describe('--dry-run with --fields', () => {
     const good = await runCli(['lrn', '-i', input, '--enhanced', '--dry-run', '--fields', 'carrier', '-f', 'json'], { env });
     expect(good.code, good.stderr).toBe(0);
     expect(JSON.parse(good.stdout)).toMatchObject({ rows: 2, valid: 2 });
+    expect((await sandboxStats(ctx.sb)).requests.total).toBe(0);
+  });
+});
+
+describe('--dry-run with -o and --report', () => {
+  it('refuses the output files the run would refuse (exit 2), writes none of them, and sends nothing', async () => {
+    const dir = tempDir('numintel-dry-run-output-');
+    const input = join(dir, 'leads.csv');
+    const original = 'name,phone\nAda,2015550123\nBob,2015550124\n';
+    writeFileSync(input, original);
+    const env = { ...ctx.env, NUMINTEL_CACHE_DIR: join(dir, 'cache') };
+    const refused = async (args: string[], words: string) => {
+      const r = await runCli(['lrn', '-i', input, '--dry-run', ...args], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(words);
+    };
+    await refused(['-o', input], '-i and -o name the same file');
+    await refused(['-o', join(dir, 'out.xlsx')], 'cannot tell the output format of out.xlsx');
+    await refused(['-o', join(dir, 'no', 'such', 'out.csv')], 'no such directory');
+    await refused(['-o', dir], 'it is a directory');
+    await refused(['--report', input], 'the same file');
+    expect(readFileSync(input, 'utf8')).toBe(original);
+    expect(existsSync(join(dir, 'out.xlsx'))).toBe(false);
+    // A file the run could write passes, and the dry run leaves it unwritten.
+    const ok = await runCli(['lrn', '-i', input, '--dry-run', '-o', join(dir, 'out.csv'), '-f', 'json'], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ rows: 2, valid: 2 });
+    expect(existsSync(join(dir, 'out.csv'))).toBe(false);
     expect((await sandboxStats(ctx.sb)).requests.total).toBe(0);
   });
 });
