@@ -172,7 +172,8 @@ function checkOptionsApply(kinds: readonly LookupKind[], flags: Record<string, u
 
 function parseLookupList(value: string): LookupKind[] {
   const kinds: LookupKind[] = [];
-  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+  // Named as the commands are, in any case: `--lookups LRN,CNAM` means lrn and cnam.
+  for (const part of value.split(',').map((p) => p.trim().toLowerCase()).filter(Boolean)) {
     if (!isLookupKind(part)) throw new UnknownLookupError(`unknown lookup "${part}" in --lookups`, `choose from ${LOOKUP_KINDS.join(', ')}`);
     if (!kinds.includes(part)) kinds.push(part);
   }

@@ -33,6 +33,7 @@ describe('lookup command flags → run request', () => {
     { args: ['enrich', 'c.csv'], want: { mode: 'enrich', kinds: ['lrn', 'cnam', 'trust'], input: 'c.csv' } },
     { args: ['enrich', '-i', 'c.csv', '--lookups', 'trust, lrn,trust', '--enhanced'], want: { kinds: ['trust', 'lrn'], options: { enhanced: true } } },
     { args: ['enrich', '-i', 'c.csv', '--lookups', 'cnam', '--spam'], want: { kinds: ['cnam'], options: { spam: true } } },
+    { args: ['enrich', '-i', 'c.csv', '--lookups', 'LRN, Cnam'], want: { kinds: ['lrn', 'cnam'], options: {} } },
   ];
   it.each(cases)('$args', async ({ args, want }) => {
     const { code, req, stderr } = await requestOf(args);
