@@ -69,10 +69,7 @@ export async function openOutput(
       ? `run the same command again with --resume to continue ${req.output}`
       : `run it again (${format} output cannot be resumed: csv, tsv or jsonl can, with -f)`;
 
-  // The page is written when the run ends: a name that cannot take it is refused before anything is sent.
-  if (req.report !== undefined) {
-    await checkReportFile(resolve(world.cwd, req.report), req.report, inputOrigin(req, world), { flag: '--report', input: '-i' }, path);
-  }
+  await checkOutputTarget(req, world);
   if (!path) {
     if (req.resume) throw new UsageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
     const fd = (world.stdout as { fd?: unknown }).fd;
@@ -90,7 +87,6 @@ export async function openOutput(
     };
   }
 
-  await checkOutputFile(path, label, inputOrigin(req, world));
   let skipRows = 0;
   let earlier = { invalid: 0, failed: 0 };
   let appending = false;
@@ -166,8 +162,9 @@ async function openFile(path: string, appending: boolean, label: string): Promis
 }
 
 /**
- * The checks openOutput makes on -o and --report before anything is read or sent, alone: what
- * --dry-run runs, so that a dry run that passes means the run starts (opens nothing for writing).
+ * The -o and --report files, before anything is read or sent (and, for --dry-run, without opening
+ * either): an extension without a format, a file that cannot be written or is the input. The page
+ * is written when the run ends, so a name that cannot take it is refused here too.
  */
 export async function checkOutputTarget(req: RunRequest, world: World): Promise<void> {
   const path = req.output === undefined || req.output === '-' ? undefined : resolve(world.cwd, req.output);

@@ -85,8 +85,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   );
   const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns, cacheColumns: req.cacheColumns, ...(fields ? { fields } : {}) }, source);
   const { layout } = target;
-  const inputLabel = req.input === undefined || req.input === '-' ? 'standard input' : req.input;
-  wideRow.format(target.format, inputLabel, source.hasHeader);
+  wideRow.format(target.format, source.label, source.hasHeader);
 
   const prices = pricesFrom(settings, req.price);
   const cap = spendCap(req, prices);
@@ -193,8 +192,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   // An input without a row (an empty file, a header alone), or a resumed file already complete,
   // would otherwise end in silence, as if something had been done.
   if (stats.rows === 0 && stopped === null) {
-    if (target.skipRows === 0) world.stderr.write(`numintel: warning: no numbers in ${inputLabel}: nothing was looked up\n`);
-    else if (!req.quiet) world.stderr.write(`numintel: ${req.output ?? ''} already holds all ${target.skipRows} rows of ${inputLabel}: nothing left to look up\n`);
+    if (target.skipRows === 0) world.stderr.write(`numintel: warning: no numbers in ${source.label}: nothing was looked up\n`);
+    else if (!req.quiet) world.stderr.write(`numintel: ${req.output ?? ''} already holds all ${target.skipRows} rows of ${source.label}: nothing left to look up\n`);
   }
   if (stopped?.reason === 'closed') return EXIT.ok;
   if (stopped) throw stopFailure(stopped, bulk || req.output ? target.resumeHint : undefined, cap?.describe());

@@ -82,11 +82,7 @@ function storedValue(spec: SettingSpec, raw: unknown, origin: string) {
  * it reads no other setting, so a bad one elsewhere in the file or the environment cannot fail it.
  */
 export async function reportPrices(flag: Prices | undefined, profileFlag: string | undefined, env: Env, home: string): Promise<Prices> {
-  const profile = chooseProfile(profileFlag, env);
-  const configPath = configFilePath(env, home);
-  const config = await loadConfig(configPath);
-  requireProfile(config, profile, configPath);
-  const { values: stored, from: storedIn } = effectiveValues(config, profile.name);
+  const { configPath, stored, storedIn } = await profileValues(profileFlag, env, home);
   const settings: Record<`price${string}`, number | undefined> = {};
   for (const spec of SETTINGS.filter((s) => s.name.startsWith('price.'))) {
     const raw = stored[spec.name];
@@ -95,12 +91,18 @@ export async function reportPrices(flag: Prices | undefined, profileFlag: string
   return { ...pricesFrom(settings, undefined), ...flag };
 }
 
-export async function resolveSettings(input: ResolveInput): Promise<Settings> {
-  const profile = chooseProfile(input.profile, input.env);
-  const configPath = configFilePath(input.env, input.home);
-  const config = await loadConfig(configPath, input.warn);
+/** The chosen profile's stored values (inherited from default) and the profile each comes from. */
+async function profileValues(profileFlag: string | undefined, env: Env, home: string, warn?: (line: string) => void) {
+  const profile = chooseProfile(profileFlag, env);
+  const configPath = configFilePath(env, home);
+  const config = await loadConfig(configPath, warn);
   requireProfile(config, profile, configPath);
   const { values: stored, from: storedIn } = effectiveValues(config, profile.name);
+  return { profile, configPath, stored, storedIn };
+}
+
+export async function resolveSettings(input: ResolveInput): Promise<Settings> {
+  const { profile, configPath, stored, storedIn } = await profileValues(input.profile, input.env, input.home, input.warn);
   const values: Record<string, unknown> = {};
   const source: Partial<Record<SettingProperty, Source>> = {};
 

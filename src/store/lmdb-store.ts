@@ -126,7 +126,7 @@ export class LmdbAnswerStore extends SlottedStore {
       if (readOnly) {
         // An empty file holds no answers, and LMDB opened read-only on one crashes the process
         // (SIGSEGV) instead of making a new database as a writer does.
-        if (!hasPages(this.path)) return;
+        if (fileBytes(this.path) === 0) return;
       } else {
         prepareFiles(dir, this.path);
       }
@@ -497,15 +497,6 @@ function makeDir(dir: string, depth = 0): void {
     if (code !== 'ENOENT' || parent === dir || depth > 64) throw err;
     makeDir(parent, depth + 1);
     mkdirSync(dir, { mode: 0o700 });
-  }
-}
-
-/** Whether the file is there and not empty (a missing file is checked no further). */
-function hasPages(path: string): boolean {
-  try {
-    return statSync(path).size > 0;
-  } catch {
-    return false;
   }
 }
 

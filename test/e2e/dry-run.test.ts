@@ -9,7 +9,8 @@ import { fileSandbox, sandboxStats } from '../support/sandbox.js';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
-const ctx = fileSandbox();
+// Over HTTPS, as the real service is reached: the cache is keyed by the https origin.
+const ctx = fileSandbox({ tls: true });
 
 describe('--dry-run', () => {
   it('reads the whole CSV, sends nothing, and reports its figures with the cache’s fresh hits', async () => {

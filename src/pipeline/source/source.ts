@@ -44,6 +44,8 @@ export interface SourceIO {
 
 export interface Source {
   readonly kind: 'args' | 'list' | 'csv';
+  /** How messages name the input: its path, standard input, or the arguments. */
+  readonly label: string;
   /** CSV header names in order (`column1..N` without a header); null for args and lists. */
   readonly columns: string[] | null;
   readonly hasHeader: boolean;
@@ -110,7 +112,7 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   const headed = peek.line !== undefined && isPhoneHeader(peek.line.replace(/^"(.*)"$/, '$1'));
   if (!declared && !headed && (sniffed === undefined || sniffed.fields < 2)) {
     const items = listItems(withReadErrors(replay(peek, 0), label), label);
-    return { kind: 'list', columns: null, hasHeader: false, items, countTotal: countInBackground(recount(0), countListEntries), close };
+    return { kind: 'list', label, columns: null, hasHeader: false, items, countTotal: countInBackground(recount(0), countListEntries), close };
   }
 
   const delimiter = given ?? (named === 'tsv' ? '\t' : (sniffed?.delimiter ?? ','));
@@ -128,7 +130,7 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   );
   const headerRows = csv.hasHeader ? 1 : 0;
   const countTotal = countInBackground(recount(from), async (chunks) => Math.max(0, (await countCsvRecords(chunks, delimiter)) - headerRows));
-  return { kind: 'csv', columns: csv.columns, hasHeader: csv.hasHeader, delimiter, numberColumn: csv.numberColumn, items: csv.items, countTotal, close };
+  return { kind: 'csv', label, columns: csv.columns, hasHeader: csv.hasHeader, delimiter, numberColumn: csv.numberColumn, items: csv.items, countTotal, close };
 }
 
 /**
@@ -152,7 +154,7 @@ function argsSource(args: readonly string[]): Source {
     for (let index = 0; index < args.length; index++) yield { index, input: args[index] as string };
   }
   const total = Promise.resolve(args.length);
-  return { kind: 'args', columns: null, hasHeader: false, items: items(), countTotal: () => total, close: async () => {} };
+  return { kind: 'args', label: 'the arguments', columns: null, hasHeader: false, items: items(), countTotal: () => total, close: async () => {} };
 }
 
 /** Fails early, with the reason in words, on what cannot be a readable file; true for a regular file. */
