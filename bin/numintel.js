@@ -4,7 +4,8 @@
 // start-up is most of such a run: the bundle is compiled with V8's code cache. The cache lives in
 // the user's cache directory (never in the install directory, which may be read-only or shared),
 // one file per bundle (its size and time), V8 version and kind of run, written at exit by the first
-// run that finds none or finds it rejected. This file is CommonJS (see bin/package.json): the ES module
+// run that finds none or finds it rejected, and once more by the first run that sends a request
+// after a run that sent none wrote it (see SENT). This file is CommonJS (see bin/package.json): the ES module
 // loader would add a few milliseconds to every run.
 //
 // The bundle holds no import(): a vm.Script has no loader for dynamic imports (the build checks).
@@ -20,19 +21,32 @@ const source = readFileSync(file, 'latin1');
 const cacheDir = codeCacheDir(process.env);
 const stat = statSync(file);
 const build = `main-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}-`;
-const cacheName = `${build}${runKind(process.argv.slice(2))}.cache`;
-const cacheFile = join(cacheDir, cacheName);
-
+const kind = `${build}${runKind(process.argv.slice(2))}`;
+// A code cache holds only what its writer compiled. A lookup answered from the lookup cache never
+// compiles the HTTP client and the reading of answers, so a cache it wrote left every later run
+// that sends a request compiling them from source (~3 ms of a one-number run). A run that sent a
+// request writes the kind's cache marked SENT, which is read first: written at most once more.
+const SENT = '-sent';
 let cachedData;
-try {
-  cachedData = readFileSync(cacheFile);
-} catch {
-  // no cache yet, or no cache directory
+let loadedSent = false;
+for (const sent of [true, false]) {
+  try {
+    cachedData = readFileSync(join(cacheDir, `${kind}${sent ? SENT : ''}.cache`));
+    loadedSent = sent;
+    break;
+  } catch {
+    // no cache yet, or no cache directory
+  }
 }
 // The bundle is a function expression, the one Node wraps a CommonJS module in (the build puts it
 // around the program, so the text is compiled as read, never copied).
 const script = new Script(source, { filename: file, cachedData });
-if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => saveCache(script.createCachedData()));
+process.once('exit', () => {
+  // Set by the program when it sent a request (src/cli/code-cache-hint.ts).
+  const sent = globalThis[Symbol.for('numintel.sentRequest')] === true;
+  if (cachedData !== undefined && !script.cachedDataRejected && (loadedSent || !sent)) return;
+  saveCache(script.createCachedData(), `${kind}${sent ? SENT : ''}.cache`, `${kind}${sent ? '' : SENT}.cache`);
+});
 
 // The bundle keeps a fact or two of its own beside the code caches (where lmdb's binding is).
 globalThis[Symbol.for('numintel.codeCacheDir')] = cacheDir;
@@ -79,13 +93,16 @@ function makeDirs(dir) {
   for (const d of missing.reverse()) mkdirSync(d, { mode: 0o700 });
 }
 
-function saveCache(data) {
+/** Writes the cache `name` and removes `other`, the kind's other cache (one that was rejected, or holds less). */
+function saveCache(data, name, other) {
+  const cacheFile = join(cacheDir, name);
   // Written aside and renamed, so concurrent runs never read half a cache.
   const partial = `${cacheFile}.${process.pid}.tmp`;
   try {
     makeDirs(cacheDir);
     writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, cacheFile);
+    rmSync(join(cacheDir, other), { force: true });
     // Caches of other builds (an upgrade, another V8) are of no more use.
     for (const old of readdirSync(cacheDir)) if (!old.startsWith(build) && /^main-.*\.cache$/.test(old)) rmSync(join(cacheDir, old), { force: true });
   } catch {

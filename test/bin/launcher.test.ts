@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, requireBuiltCli, ROOT, runCli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
+import { sandbox, sandboxEnv, sandboxStats } from '../support/sandbox.js';
 
 requireBuiltCli();
 const bundleDir = join(ROOT, 'dist', 'bundle');
@@ -65,14 +66,49 @@ describe('launcher code cache', () => {
     expect(JSON.parse(lookup.stdout)).toMatchObject({ number: '12015550123', ok: true });
     const files = cacheFiles(dir).sort();
     expect(files).toHaveLength(2);
-    expect(files[0]).toMatch(/-lookup-nostore\.cache$/);
+    // The lookup sent its request (to the built-in sandbox): its cache holds the HTTP client too.
+    expect(files[0]).toMatch(/-lookup-nostore-sent\.cache$/);
     expect(files[1]).toMatch(/-other\.cache$/);
     // Both belong to the same build: writing the second left the first alone.
-    expect(files[0]!.replace(/-lookup-nostore\.cache$/, '')).toBe(files[1]!.replace(/-other\.cache$/, ''));
+    expect(files[0]!.replace(/-lookup-nostore-sent\.cache$/, '')).toBe(files[1]!.replace(/-other\.cache$/, ''));
     const mtime = statSync(join(dir, files[0]!)).mtimeMs;
     expect((await runCli(['cnam', '12015550123', '--sandbox', '-f', 'jsonl'], { env })).code).toBe(0);
     expect(statSync(join(dir, files[0]!)).mtimeMs).toBe(mtime);
     expect(cacheFiles(dir)).toHaveLength(2);
+  });
+
+  it('a lookup cache written by a run that sent nothing is replaced once by the first run that sends, then kept', async () => {
+    const sb = await sandbox();
+    const dir = join(tempDir(), 'code');
+    const lookups = join(tempDir(), 'lookups');
+    const lrn = async (number: string, codeDir = dir) => {
+      const r = await runCli(['lrn', number, '-f', 'jsonl'], { env: sandboxEnv(sb, { NUMINTEL_CACHE_DIR: lookups, NUMINTEL_CODE_CACHE_DIR: codeDir }) });
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toMatchObject({ number, ok: true });
+    };
+    const lrnRequests = async () => (await sandboxStats(sb)).requests.lrn;
+    // The lookup cache learns the number through another code cache; this one's first run is a hit.
+    await lrn('12015550123', join(tempDir(), 'elsewhere'));
+    const sent = await lrnRequests();
+    await lrn('12015550123');
+    expect(await lrnRequests()).toBe(sent);
+    const [plain] = cacheFiles(dir);
+    expect(plain).toMatch(/-lookup\.cache$/);
+    const plainSize = statSync(join(dir, plain!)).size;
+    // A new number is sent: its run compiled the HTTP client too, and its cache takes the place.
+    await lrn('12015550124');
+    expect(await lrnRequests()).toBe(sent + 1);
+    const [full, ...more] = cacheFiles(dir);
+    expect(more).toEqual([]);
+    expect(full).toBe(plain!.replace(/-lookup\.cache$/, '-lookup-sent.cache'));
+    const path = join(dir, full!);
+    expect(statSync(path).size).toBeGreaterThan(plainSize);
+    // Kept from now on, by hits and by runs that send alike.
+    const mtime = statSync(path).mtimeMs;
+    await lrn('12015550123');
+    await lrn('12015550125');
+    expect(statSync(path).mtimeMs).toBe(mtime);
+    expect(cacheFiles(dir)).toEqual([full]);
   });
 
   it('runs without a writable cache directory (its parent is a file), writing nothing', async () => {
