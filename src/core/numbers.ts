@@ -47,13 +47,27 @@ const MAX_INPUT = 64;
 /** Digits only, 10 or 11 with the 1, area code and exchange starting 2-9: what bulk lists hold. */
 const PLAIN = /^1?[2-9]\d\d[2-9]\d{6}$/;
 
+/** Anything but printable ASCII: the cue to read other forms of the digits (asciiForms). */
+const NON_ASCII = /[^ -~]/;
+
+/**
+ * The number as ASCII where it was typed in other forms of the same characters: full-width digits,
+ * `＋`, `－` and parentheses (as East Asian input methods and spreadsheets give them, mapped by
+ * NFKC), and the Arabic-Indic digits, the forms libphonenumber itself reads as digits.
+ */
+function asciiForms(text: string): string {
+  return text.normalize('NFKC').replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) & 0xf));
+}
+
 export function parseNumber(input: string, opts: ParseOptions = {}): ParsedNumber {
   const raw = input.trim();
   if (raw === '') return { ok: false, message: 'empty: no phone number given' };
   if (raw.length > MAX_INPUT) return { ok: false, message: `too long (${raw.length} characters) to be a phone number` };
   // The general path below would find no extension, no letters, no `+` and every digit rule met.
   if (opts.validate !== false && PLAIN.test(raw)) return checkNational(raw.length === 11 ? raw.slice(1) : raw);
-  const withoutExt = raw.replace(EXTENSION, '').trimEnd();
+  // Messages quote the input as given; the rules read its ASCII forms.
+  const text = NON_ASCII.test(raw) ? asciiForms(raw).trim() : raw;
+  const withoutExt = text.replace(EXTENSION, '').trimEnd();
   const digits = withoutExt.replace(/\D/g, '');
 
   if (opts.validate === false) {

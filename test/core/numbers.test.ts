@@ -14,6 +14,12 @@ describe('parseNumber', () => {
     ['+12015550123', '12015550123'],
     ['1 (800) 555-1212', '18005551212'],
     ['tel:+1-201-555-0123', '12015550123'],
+    // Full-width forms (an East Asian input method or spreadsheet), and Arabic-Indic digits.
+    ['１２０１５５５０１２３', '12015550123'],
+    ['＋１ （２０１） ５５５－０１２３', '12015550123'],
+    ['\u3000２０１５５５０１２３\u3000', '12015550123'],
+    ['٢٠١٥٥٥٠١٢٣', '12015550123'],
+    ['۲۰۱۵۵۵۰۱۲۳', '12015550123'],
   ])('normalises %j to %s', (input, expected) => {
     expect(parseNumber(input)).toEqual({ ok: true, number: expected });
   });
@@ -31,6 +37,9 @@ describe('parseNumber', () => {
     ['1-800-FLOWERS', /contains letters/],
     ['n/a', /contains letters/],
     ['---', /no digits/],
+    ['１－８００－ＦＬＯＷＥＲＳ', /^"１－８００－ＦＬＯＷＥＲＳ" contains letters/],
+    ['５５５－０１９９', /too short \(7 digits\)/],
+    ['－－－', /^no digits in "－－－"/],
   ])('refuses %j with a reason', (input, message) => {
     const parsed = parseNumber(input);
     expect(parsed.ok).toBe(false);

@@ -127,6 +127,28 @@ describe('choosing the number column', () => {
     }
   });
 
+  it('numbers in full-width or Arabic-Indic digits: the column is found, each is looked up, its cell kept as typed', async () => {
+    const path = join(dir, 'wide-digits.csv');
+    const rows = [
+      ['name', 'tel'],
+      ['Sato', '＋１ （２０１） ５５５－０１６１'],
+      ['Haddad', '٢٠١٥٥٥٠١٦٢'],
+      ['Tanaka', '２０１５５５０１６３'],
+    ];
+    writeFileSync(path, rows.map((r) => r.join(',')).join('\n') + '\n');
+    const before = (await sandboxStats(sb)).requests.lrn;
+    const r = await runCli(['lrn', '-i', path, '-f', 'csv'], { env: sandboxEnv(sb) });
+    expect(r.code, r.stderr).toBe(0);
+    const out = expectRowsKept(rows, r.stdout);
+    expect(column(out, 'number')).toEqual(['12015550161', '12015550162', '12015550163']);
+    expect(column(out, 'error')).toEqual(['', '', '']);
+    expect((await sandboxStats(sb)).requests.lrn - before).toBe(3);
+    // As an argument too, the input echoed as given.
+    const one = await runCli(['lrn', '１２０１５５５０１６４', '-f', 'jsonl'], { env: sandboxEnv(sb) });
+    expect(one.code, one.stderr).toBe(0);
+    expect(jsonl(one.stdout)[0]).toMatchObject({ input: '１２０１５５５０１６４', number: '12015550164', ok: true });
+  });
+
   it('--no-header makes a header-looking first line a data row that comes out with an error', async () => {
     const r = await runCliInProcess(['lrn', '--no-header', '--column', '2', '-f', 'jsonl'], { env, stdin: 'name,phone\nAnn,2015550221\n' });
     expect(r.code).toBe(4);
