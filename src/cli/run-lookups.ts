@@ -14,7 +14,7 @@ import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect } from './connection.js';
 import { openOutput } from './output-target.js';
 import { openRunStore } from './run-store.js';
-import { parseFields, projector } from '../output/fields.js';
+import { parseFields, projector, unusedLookupsWarning } from '../output/fields.js';
 import { SpendCap } from '../pipeline/dispatch/spend-cap.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
 import { UsageError } from '../core/errors.js';
@@ -64,6 +64,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   const wideRow = wideRowWarning(world);
   // An unknown --fields name exits 2 before anything is read or sent.
   const fields = req.fields === undefined ? undefined : parseFields(req.fields, req.lookups, req.options);
+  const unused = fields && unusedLookupsWarning(fields, req.lookups);
+  if (unused) world.stderr.write(`numintel: warning: ${unused}\n`);
   // Reading the input first: an unknown column or a missing file exits 2 before anything is sent.
   const source = await openSource(
     {

@@ -34,6 +34,17 @@ export function parseFields(text: string, lookups: readonly LookupDescriptor[], 
   return selection;
 }
 
+/**
+ * What a selection leaves a lookup of an enrich run that it names no field of: the lookup is still
+ * sent (and billed) for every row, and writes only its error. Said once, before anything is sent.
+ */
+export function unusedLookupsWarning(selection: FieldSelection, lookups: readonly LookupDescriptor[]): string | undefined {
+  const unused = lookups.filter((d) => selection.get(d.kind)?.size === 0).map((d) => d.kind);
+  if (unused.length === 0) return undefined;
+  const [they, are, their, them, columns] = unused.length === 1 ? ['it', 'is', 'its', 'it', 'column'] : ['they', 'are', 'their', 'them', 'columns'];
+  return `--fields names no field of ${unused.join(' and ')}: ${they} ${are} still looked up (and billed) for every number, to write only ${their} error ${columns}; leave ${them} out of --lookups to save those lookups`;
+}
+
 /** The fields of `active` that are selected (an object field keeps only its selected sub-fields). */
 export function selectFields(active: readonly FieldSpec[], keep: ReadonlySet<string> | undefined): FieldSpec[] {
   if (!keep) return [...active];

@@ -40,6 +40,23 @@ describe('--fields', () => {
     expect((parse(r.stdout) as string[][])[0]).toEqual(['phone', 'number', 'lrn_error', 'cnam_spam_type', 'cnam_error', 'trust_is_spam', 'trust_spam_type', 'trust_error']);
   });
 
+  it('enrich: a lookup --fields names no field of is said once (it is still paid for), and only then', async () => {
+    const warning = /^numintel: warning: --fields names no field of lrn: it is still looked up \(and billed\) for every number, to write only its error column; leave it out of --lookups to save those lookups$/m;
+    const run = await runInProcess(['enrich', '--sandbox', '--lookups', 'lrn,trust', '-f', 'jsonl', '--fields', 'is_spam'], { stdin: 'phone\n2015550123\n5125550182\n' });
+    expect(run.code).toBe(0);
+    expect(run.stderr.match(new RegExp(warning, 'gm'))).toHaveLength(1);
+    expect(lines(run.stdout).map((x) => x.results)).toEqual([{ lrn: {}, trust: { is_spam: false } }, { lrn: {}, trust: { is_spam: false } }]);
+    const dry = await runInProcess(['enrich', '--sandbox', '--lookups', 'lrn,cnam,trust', '--dry-run', '--fields', 'is_spam'], { stdin: 'phone\n2015550123\n' });
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toMatch(/^numintel: warning: --fields names no field of lrn and cnam: they are still looked up \(and billed\) for every number, to write only their error columns; leave them out of --lookups/m);
+    // Every lookup with a field of its own, or one lookup: nothing to say.
+    for (const args of [['enrich', '--lookups', 'lrn,trust', '--fields', 'lrn,is_spam'], ['trust', '--fields', 'is_spam']]) {
+      const r = await runInProcess([...args, '--sandbox', '-f', 'jsonl'], { stdin: 'phone\n2015550123\n' });
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toMatch(/warning/);
+    }
+  });
+
   it('table: only the chosen columns beside input, number and status', async () => {
     const r = await runInProcess(['lrn', '--enhanced', '2015550123', '--sandbox', '--fields', 'carrier,state'], { stdoutTTY: true, columns: 120, env: { NO_COLOR: '1' } });
     const head = r.stdout.split('\n')[1]!;

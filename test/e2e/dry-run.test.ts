@@ -66,6 +66,11 @@ describe('--dry-run with --fields', () => {
     const good = await runCli(['lrn', '-i', input, '--enhanced', '--dry-run', '--fields', 'carrier', '-f', 'json'], { env });
     expect(good.code, good.stderr).toBe(0);
     expect(JSON.parse(good.stdout)).toMatchObject({ rows: 2, valid: 2 });
+    // One that leaves a lookup of enrich no field is said, and the lookup still counted as billable.
+    const unused = await runCli(['enrich', input, '--lookups', 'lrn,cnam', '--spam', '--dry-run', '--fields', 'spam_type', '-f', 'json'], { env });
+    expect(unused.code, unused.stderr).toBe(0);
+    expect(unused.stderr).toContain('warning: --fields names no field of lrn: it is still looked up (and billed) for every number');
+    expect(JSON.parse(unused.stdout)).toMatchObject({ billable: 4 });
     expect((await sandboxStats(ctx.sb)).requests.total).toBe(0);
   });
 });
