@@ -101,7 +101,7 @@ export async function openOutput(
     // Refused before anything is cut or opened, so the file stays as the interrupted run left it.
     const differs =
       format === 'jsonl'
-        ? found.first !== undefined && !recordFits(found.first, written)
+        ? found.foreign === true || (found.first !== undefined && !recordFits(found.first, written))
         : found.header !== undefined && planHeader(plan).join('\u0000') !== found.header.join('\u0000');
     if (differs) {
       throw new ResumeError(

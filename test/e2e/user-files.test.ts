@@ -279,6 +279,18 @@ describe('--resume with the rows of another input', () => {
     expect((await requests()) - sent).toBe(NUMBERS.length - 3);
   });
 
+  it.each([
+    ['a csv file', 'other.csv', 'csv'],
+    ['a json array', 'other.json', 'json'],
+  ])('-f jsonl resuming %s: exit 2, file byte-identical (its rows are not overwritten and paid again)', async (_, out, format) => {
+    const written = await runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '-f', format, '-q'], { cwd: dir, env: ctx.env });
+    expect(written.code, written.stderr).toBe(0);
+    const before = readFileSync(join(dir, out));
+    const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '-f', 'jsonl', '--resume'], { cwd: dir, env: ctx.env }));
+    expectRefused(run, new RegExp(`^numintel: cannot resume ${out.replace('.', '\\.')}: its records differ from what this command writes$`), 2);
+    expect(readFileSync(join(dir, out)).equals(before)).toBe(true);
+  });
+
   it('a file with more rows than the input: exit 2, file byte-identical', async () => {
     await interrupted('a.txt', 'long.jsonl', NUMBERS.length);
     const before = readFileSync(join(dir, 'long.jsonl'));

@@ -25,6 +25,11 @@ export interface ResumePoint {
   readonly header?: string[];
   /** JSON lines: the first record, when it is an object (to check what wrote the file). */
   readonly first?: Record<string, unknown>;
+  /**
+   * JSON lines: the file's first complete line is not JSON (a CSV, a JSON array): no JSON lines
+   * run wrote it, so it is refused rather than taken as torn and written over.
+   */
+  readonly foreign?: true;
 }
 
 /** The header line is kept only up to this size; a longer one is no header numintel wrote. */
@@ -97,7 +102,7 @@ async function inspectJsonl(chunks: AsyncIterable<Buffer>): Promise<ResumePoint>
       // here on is redone, so the rows counted must stop here too.
       if (text !== '') {
         const record = parsed(text);
-        if (record === NOT_JSON) return done();
+        if (record === NOT_JSON) return rows === 0 ? { rows, validBytes, foreign: true } : done();
         if (rows++ === 0 && isObject(record)) first = record;
       }
       validBytes = offset + from;
