@@ -4,6 +4,7 @@
 import type { Attempt } from '../core/transport.js';
 import { isObject } from '../core/json.js';
 import { oneLine } from './body.js';
+import { shownProxy } from './proxy.js';
 
 const TIMEOUTS: Readonly<Record<string, string>> = {
   UND_ERR_CONNECT_TIMEOUT: 'could not connect',
@@ -68,6 +69,8 @@ export interface WireContext {
   readonly origin: string;
   readonly timeoutMs: number;
   readonly secret?: string | undefined;
+  /** The proxy URL requests to `origin` go through, when one applies (HTTPS_PROXY …). */
+  readonly proxy?: string | undefined;
 }
 
 /** The innermost message: undici wraps a tunnel's TLS failure in an error of its own. */
@@ -134,6 +137,41 @@ function proxyAnswer(text: string, ctx: WireContext): Attempt | undefined {
   return { kind: 'fatal', setup: 'proxy', error: { code: 'network_error', message: `the proxy refused the tunnel to ${host} (HTTP ${status}); ${fix}` } };
 }
 
+/** Where the connection failed: the address and port, or the name that did not resolve. */
+function failedAt(err: unknown, depth = 0): { address?: string; port?: number; hostname?: string } | undefined {
+  if (!isObject(err) || depth > 3) return undefined;
+  const e = err as { address?: unknown; port?: unknown; hostname?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.port === 'number' || typeof e.hostname === 'string') {
+    return {
+      ...(typeof e.address === 'string' && { address: e.address }),
+      ...(typeof e.port === 'number' && { port: e.port }),
+      ...(typeof e.hostname === 'string' && { hostname: e.hostname }),
+    };
+  }
+  for (const inner of [e.cause, ...(Array.isArray(e.errors) ? e.errors : [])]) {
+    const found = failedAt(inner, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Whether the connection that failed was the one to the proxy, not (through its tunnel) to the
+ * service: a refused or unresolvable proxy must be named as such, or the user checks the wrong host.
+ */
+function atProxy(err: unknown, ctx: WireContext): boolean {
+  if (!ctx.proxy) return false;
+  const at = failedAt(err);
+  if (!at) return false;
+  const proxy = new URL(ctx.proxy);
+  const host = proxy.hostname.replace(/^\[|\]$/g, '');
+  if (at.hostname !== undefined) return at.hostname === host;
+  const port = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
+  const origin = new URL(ctx.origin);
+  const originPort = Number(origin.port || (origin.protocol === 'https:' ? 443 : 80));
+  return at.port === port && (at.address === host || port !== originPort);
+}
+
 /** Classifies an error thrown by the request. The caller has already ruled out its own abort. */
 export function wireFailure(err: unknown, ctx: WireContext): Attempt {
   const codes = codesOf(err);
@@ -146,6 +184,16 @@ export function wireFailure(err: unknown, ctx: WireContext): Attempt {
     return { kind: 'retry', rateLimited: false, error: { code: 'timeout', message } };
   }
   const code = codes.find((c) => TRANSIENT.has(c)) ?? (/other side closed|socket hang up/i.test(text) ? 'UND_ERR_SOCKET' : undefined);
+  const proxy = ctx.proxy && atProxy(err, ctx) ? shownProxy(ctx.proxy) : undefined;
+  if (proxy !== undefined && (code === 'ECONNREFUSED' || codes.includes('ENOTFOUND'))) {
+    const message =
+      code === 'ECONNREFUSED'
+        ? `connection refused by the proxy ${proxy} (ECONNREFUSED); is the proxy running? check HTTPS_PROXY, HTTP_PROXY and NO_PROXY`
+        : `the proxy ${proxy} was not found (ENOTFOUND); check the host name in HTTPS_PROXY or HTTP_PROXY`;
+    return code === 'ECONNREFUSED'
+      ? { kind: 'retry', rateLimited: false, error: { code: 'network_error', message } }
+      : { kind: 'error', error: { code: 'network_error', message } };
+  }
   if (code === 'ECONNREFUSED') {
     const message = `connection refused by ${ctx.origin} (ECONNREFUSED); is the service running at the base URL?`;
     return { kind: 'retry', rateLimited: false, error: { code: 'network_error', message } };

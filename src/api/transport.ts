@@ -9,7 +9,7 @@ import { checkBaseUrl, endpoint, type Endpoint } from './base-url.js';
 import { oversize, type ClassifyContext, type RawResponse } from './classify.js';
 import { classifyGraphql, graphqlRequest } from './graphql.js';
 import { markUnsent, wireFailure } from './net-errors.js';
-import { proxyFromEnv } from './proxy.js';
+import { proxyFor, proxyFromEnv } from './proxy.js';
 import { classifyRest, restRequest } from './rest.js';
 import { requestLine, responseLine, type TraceSink } from './trace.js';
 import type { PostOutcome, PostRequest, Wire, WireOptions } from './wire.js';
@@ -88,6 +88,7 @@ export function createTransport(options: ClientOptions): Transport {
   const clock = options.clock ?? systemClock;
   const trace = options.trace;
   const proxy = proxyFromEnv(options.env);
+  const proxyUrl = proxy ? proxyFor(proxy, base.origin) || undefined : undefined;
   const ca = base.origin.startsWith('https:') && options.ca !== undefined ? [options.ca].flat() : undefined;
   const wireOptions: WireOptions = { connections, timeoutMs, maxBytes, proxy };
   // The HTTP client is loaded at the first request, so a process loads only the one it uses.
@@ -119,7 +120,7 @@ export function createTransport(options: ClientOptions): Transport {
   /** What went wrong before an answer, as an Attempt. */
   const failed = (err: unknown): Attempt =>
     // A client that cannot be set up (an unreadable `ca`) fails every request alike: stop.
-    err instanceof NumintelError ? { kind: 'fatal', setup: setupOf(err), error: { code: 'network_error', message: err.message } } : markUnsent(err, wireFailure(err, { origin: base.origin, timeoutMs, secret }));
+    err instanceof NumintelError ? { kind: 'fatal', setup: setupOf(err), error: { code: 'network_error', message: err.message } } : markUnsent(err, wireFailure(err, { origin: base.origin, timeoutMs, secret, proxy: proxyUrl }));
 
   /** The trace's two lines of one request: the request now, the response when given its outcome. */
   const traced = (sink: TraceSink, d: LookupDescriptor, ep: Endpoint, body: object) => {

@@ -118,6 +118,25 @@ describe('through an HTTPS proxy', () => {
     expectNoKeySeen(proxy, false);
     expect(sb.stats().requests.total).toBe(requestsBefore);
   });
+
+  it('a proxy that is down is named as the host that refused, never the service (its password not shown)', async () => {
+    const down = await startConnectProxy();
+    await down.close();
+    const url = down.url.replace('//', '//user:proxy-pass-93@');
+    const env = sandboxEnv(sb, { HTTPS_PROXY: url });
+    const single = await runCli(['lrn', '--retries', '0', NUMBERS[0]!], { env });
+    expect(single.code, single.stderr).toBe(4);
+    const [record] = jsonl(single.stdout);
+    const said = `connection refused by the proxy ${down.url.replace('//', '//…@')} (ECONNREFUSED); is the proxy running? check HTTPS_PROXY, HTTP_PROXY and NO_PROXY`;
+    expect(record?.error).toEqual({ code: 'network_error', message: said });
+    const doctor = await runCli(['doctor'], { env });
+    expect(doctor.code, doctor.stderr).toBe(2);
+    expect(doctor.stdout).toContain(said);
+    for (const run of [single, doctor]) {
+      expect(run.stdout + run.stderr).not.toContain('proxy-pass-93');
+      expect(run.stdout + run.stderr).not.toContain('is the service running');
+    }
+  });
 });
 
 describe('through an HTTP proxy', () => {
