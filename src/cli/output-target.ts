@@ -225,8 +225,17 @@ function recordFits(record: Record<string, unknown>, layout: Omit<OutputLayout, 
   return layout.lookups.every((d) => {
     const result = results[d.kind];
     if (!isObject(result)) return true; // a failed lookup says nothing about the options
-    // With --fields, an option's part is written only when one of its fields is chosen.
-    const written = new Set(selectFields(activeFields(d, layout.options), layout.fields?.get(d.kind)).map((f) => f.name));
-    return d.fields.every((f) => !f.option || written.has(f.name) === f.name in result);
+    // With --fields, an option's part is written only when one of its fields is chosen, and the
+    // fields left out (a sub-object's too) are missing from every record: a file written with
+    // other --fields holds records of another shape, which appending would mix in one file.
+    const written = new Map(selectFields(activeFields(d, layout.options), layout.fields?.get(d.kind)).map((f) => [f.name, f]));
+    return d.fields.every((f) => {
+      if (written.has(f.name) !== f.name in result) return false;
+      const part = result[f.name];
+      const subs = written.get(f.name)?.fields;
+      if (!subs || !isObject(part)) return true;
+      const kept = new Set(subs.map((s) => s.name));
+      return (f.fields ?? []).every((s) => kept.has(s.name) || !(s.name in part));
+    });
   });
 }

@@ -291,6 +291,24 @@ describe('--resume with the rows of another input', () => {
     expect(readFileSync(join(dir, out)).equals(before)).toBe(true);
   });
 
+  it.each([
+    ['--fields added', [], ['--fields', 'lrn']],
+    ['--fields dropped', ['--fields', 'lrn'], []],
+    ['--fields changed', ['--fields', 'lrn'], ['--fields', 'lrn_activated_at']],
+    ['another sub-field of --enhanced', ['--enhanced', '--fields', 'lrn,carrier'], ['--enhanced', '--fields', 'lrn,state']],
+  ])('jsonl resumed with %s: exit 2, file byte-identical (records of two shapes are never mixed in one file)', async (_, before, after) => {
+    const out = `fields-${before.join('')}-${after.join('')}.jsonl`;
+    const first = await runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '--max-lookups', '2', '-q', ...before], { cwd: dir, env: ctx.env });
+    expect(first.code, first.stderr).toBe(5);
+    const written = readFileSync(join(dir, out));
+    const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '--resume', ...after], { cwd: dir, env: ctx.env }));
+    expectRefused(run, new RegExp(`^numintel: cannot resume ${out.replace('.', '\\.')}: its records differ from what this command writes$`), 2);
+    expect(readFileSync(join(dir, out)).equals(written)).toBe(true);
+    const same = await runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '--resume', '-q', ...before], { cwd: dir, env: ctx.env });
+    expect(same.code, same.stderr).toBe(0);
+    expect(jsonl(readFileSync(join(dir, out), 'utf8'))).toHaveLength(NUMBERS.length);
+  });
+
   it('a file with more rows than the input: exit 2, file byte-identical', async () => {
     await interrupted('a.txt', 'long.jsonl', NUMBERS.length);
     const before = readFileSync(join(dir, 'long.jsonl'));
