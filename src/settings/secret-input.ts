@@ -85,6 +85,10 @@ export async function readHiddenLine(
     signal?.addEventListener('abort', stop, { once: true });
     // In raw mode Ctrl-C arrives here rather than as a signal.
     rl.once('SIGINT', stop);
+    // Ctrl-Z too. Left to readline, it turns the terminal's echo back on and asks to be suspended;
+    // where nothing can suspend the process (no job control: a script, `script -c`, a wrapper)
+    // the prompt then goes on reading while the rest of the key shows on the screen.
+    rl.once('SIGTSTP', stop);
     rl.once('close', () => finish(() => reject(new NoApiKeyError('no API key was entered'))));
     rl.once('line', (line) =>
       finish(() => {

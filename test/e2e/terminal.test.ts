@@ -96,6 +96,24 @@ describe.skipIf(!HAS_SCRIPT)(`the key prompt at a terminal${HAS_SCRIPT ? '' : ' 
     expect(existsSync(join(env.NUMINTEL_CONFIG_DIR, 'config.json'))).toBe(false);
   });
 
+  it('Ctrl-Z at the prompt leaves it like Ctrl-C: exit 130, nothing stored, and what is typed next never echoed', async () => {
+    const env = configEnv();
+    const term = inTerminal(['config', 'set', 'api-key'], env);
+    await term.waitFor(PROMPT);
+    term.type('sk_partial_secret');
+    term.type('\x1a');
+    // Where nothing can suspend the process (no job control: a script, `script -c`, a wrapper),
+    // Ctrl-Z used to hand the terminal back its echo while the prompt went on reading.
+    const ended = await Promise.race([term.done, new Promise<undefined>((r) => setTimeout(() => r(undefined), 1500))]);
+    if (ended === undefined) term.type('sk_rest_of_key\r');
+    const { code, screen } = await term.done;
+    expect(screen).not.toContain('sk_rest_of_key');
+    expect(screen).not.toContain('sk_partial_secret');
+    expect(code, screen).toBe(130);
+    expect(screen).toContain('numintel: interrupted while reading the API key');
+    expect(existsSync(join(env.NUMINTEL_CONFIG_DIR, 'config.json'))).toBe(false);
+  });
+
   it('Ctrl-C at the --api-key-file - prompt: exit 130, nothing sent', async () => {
     const before = (await sandboxStats(sb)).requests.total;
     const term = inTerminal(['lrn', '--api-key-file', '-', '--base-url', sb.url, '12015550123'], configEnv());
