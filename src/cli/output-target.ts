@@ -226,11 +226,14 @@ function recordFits(record: Record<string, unknown>, layout: Omit<OutputLayout, 
     const result = results[d.kind];
     if (!isObject(result)) return true; // a failed lookup says nothing about the options
     // With --fields, an option's part is written only when one of its fields is chosen, and the
-    // fields left out (a sub-object's too) are missing from every record: a file written with
-    // other --fields holds records of another shape, which appending would mix in one file.
+    // fields left out (a sub-object's too) are missing from every record: a record holding a field
+    // this run leaves out was written with other --fields, and appending would mix two shapes in
+    // one file. A field missing from the record proves nothing (the service may leave a nullable
+    // field out of its answer), except an option's part, which numintel writes whenever it is on.
     const written = new Map(selectFields(activeFields(d, layout.options), layout.fields?.get(d.kind)).map((f) => [f.name, f]));
     return d.fields.every((f) => {
-      if (written.has(f.name) !== f.name in result) return false;
+      const has = f.name in result;
+      if (has ? !written.has(f.name) : f.option !== undefined && written.has(f.name)) return false;
       const part = result[f.name];
       const subs = written.get(f.name)?.fields;
       if (!subs || !isObject(part)) return true;
