@@ -8,6 +8,7 @@
 //   await client.close();
 import { systemClock, type Clock } from './core/clock.js';
 import { BadOptionError, UnknownLookupError } from './core/errors.js';
+import { isKeyShaped } from './core/secret.js';
 import { isLookupKind, LOOKUP_KINDS, LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
 import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
 import type { ResultOf } from './core/result-types.js';
@@ -232,6 +233,12 @@ function checkConfig(config: ClientConfig): void {
   if (config === null || typeof config !== 'object') throw expected('config', 'an object', config);
   if (typeof config.baseUrl !== 'string' || config.baseUrl === '') throw expected('baseUrl', 'a URL string', config.baseUrl);
   if (typeof config.apiKey !== 'string') throw new BadOptionError(`Expected \`apiKey\` to be a string, got ${config.apiKey === undefined ? 'undefined' : typeof config.apiKey}`);
+  // Checked here, not at the first request: an empty key or one with a space, a line break or a
+  // non-ASCII letter (a pasted key) failed every lookup as a network error or a refusal. The key
+  // itself is never quoted.
+  if (!isKeyShaped(config.apiKey)) {
+    throw new BadOptionError(`Expected \`apiKey\` to be printable ASCII without spaces, got ${config.apiKey === '' ? 'an empty string' : `a key of ${config.apiKey.length} characters that is not`}`);
+  }
   if (config.transport !== undefined && config.transport !== 'rest' && config.transport !== 'graphql') throw expected('transport', '"rest" or "graphql"', config.transport);
   // A Node timer holds at most 2^31-1 ms (about 24.9 days); 1 ms is the least it can wait.
   checkNumber('timeoutMs', config.timeoutMs, 1, false, 2 ** 31 - 1);

@@ -34,6 +34,17 @@ describe('createClient options', () => {
     expect(err).toMatchObject({ code: 'NUMINTEL_BAD_OPTION', kind: 'usage', message });
   });
 
+  it.each([
+    ['', 'Expected `apiKey` to be printable ASCII without spaces, got an empty string'],
+    ['SECRET-key\n', 'Expected `apiKey` to be printable ASCII without spaces, got a key of 11 characters that is not'],
+    ['SECRET key 1234', 'Expected `apiKey` to be printable ASCII without spaces, got a key of 15 characters that is not'],
+    ['SECRET-clé-1234', 'Expected `apiKey` to be printable ASCII without spaces, got a key of 15 characters that is not'],
+  ])('an API key that cannot go into a header (%j) is refused at construction, never quoted', (apiKey, message) => {
+    const err = refusal(() => createClient({ ...base, apiKey }));
+    expect(err).toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message });
+    expect(`${err.stack} ${JSON.stringify(err)}`).not.toContain('SECRET');
+  });
+
   it('an unknown key of rates is an unknown lookup', () => {
     const err = refusal(() => createClient({ ...base, rates: { lnr: 5 } as never }));
     expect(err).toMatchObject({ code: 'NUMINTEL_UNKNOWN_LOOKUP' });
