@@ -7,7 +7,7 @@
 //   for await (const r of client.bulk('cnam', numbers, { spam: true })) console.log(r);
 //   await client.close();
 import { systemClock, type Clock } from './core/clock.js';
-import { BadOptionError, UnknownLookupError } from './core/errors.js';
+import { BadOptionError, UnknownLookupError, UsageError } from './core/errors.js';
 import { isKeyShaped } from './core/secret.js';
 import { isLookupKind, LOOKUP_KINDS, LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
 import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
@@ -152,7 +152,15 @@ export function createClient(config: ClientConfig): NumintelClient {
   // whatever number of bulk(), enrich() and lookup() calls are running.
   const gate = new ConcurrencyGate(config.concurrency ?? 16);
 
+  // After close(), a call is refused at once: its requests would fail on the closed connections,
+  // each number a network error and a bulk() stopped as if the service were down.
+  let closed = false;
+  const checkOpen = () => {
+    if (closed) throw new UsageError('the client is closed: make another with createClient()');
+  };
+
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {
+    checkOpen();
     checkKinds(kinds);
     const handle = runPipeline(items(numbers), { mode, lookups: kinds.map((k) => LOOKUPS[k]), options, validate: options.validate !== false }, {
       transport,
@@ -182,6 +190,7 @@ export function createClient(config: ClientConfig): NumintelClient {
   return {
     // The records are what the service sent, typed by their lookup's descriptor (result-types.ts).
     lookup: async <K extends LookupKind>(kind: K, number: string, options: BulkOptions = {}) => {
+      checkOpen();
       if (typeof number !== 'string') throw expected('number', 'a string', number);
       checkKinds([kind]);
       const { validate, signal, stats: _stats, ...opts } = options;
@@ -200,6 +209,7 @@ export function createClient(config: ClientConfig): NumintelClient {
     enrich: <K extends LookupKind>(kinds: readonly K[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions) =>
       run('enrich', kinds, numbers, options) as AsyncIterable<TypedEnrichRecord<K>>,
     close: async () => {
+      closed = true;
       session.close();
       await transport.close();
       await store.close();

@@ -122,3 +122,24 @@ describe('lookup and bulk arguments', () => {
     await client.close();
   });
 });
+
+describe('a closed client', () => {
+  it('refuses lookup(), bulk() and enrich() at once with NUMINTEL_USAGE, sending nothing; close() twice is fine', async () => {
+    const sb = await startSandbox({ port: 0 });
+    try {
+      const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+      expect((await client.lookup('lrn', '2015550123')).ok).toBe(true);
+      await client.close();
+      await client.close();
+      const refused = { name: 'UsageError', code: 'NUMINTEL_USAGE', message: 'the client is closed: make another with createClient()' };
+      await expect(client.lookup('lrn', '2015550124')).rejects.toMatchObject(refused);
+      // A bulk of 30 new numbers used to end with ServiceDownError ("the service kept failing").
+      const numbers = Array.from({ length: 30 }, (_, i) => `20155502${String(i).padStart(2, '0')}`);
+      await expect(client.bulk('lrn', numbers)[Symbol.asyncIterator]().next()).rejects.toMatchObject(refused);
+      await expect(client.enrich(['lrn', 'cnam'], numbers)[Symbol.asyncIterator]().next()).rejects.toMatchObject(refused);
+      expect(sb.stats().requests.total).toBe(1);
+    } finally {
+      await sb.close();
+    }
+  });
+});
