@@ -280,6 +280,9 @@ async function* items(numbers: Iterable<string> | AsyncIterable<string>): AsyncI
   if (typeof iterable?.[Symbol.iterator] !== 'function' && typeof iterable?.[Symbol.asyncIterator] !== 'function') {
     throw expected('numbers', 'an iterable or async iterable of strings', numbers);
   }
+  // A string is iterable too, and TypeScript takes it as an Iterable<string>: bulk('lrn', '2015550123')
+  // would look up each digit as a number.
+  if (typeof numbers === 'string') throw expected('numbers', 'an iterable or async iterable of strings, not one string (pass [number])', numbers);
   let index = 0;
   for await (const input of numbers) {
     if (typeof input !== 'string') throw expected(`numbers[${index}]`, 'a string', input);

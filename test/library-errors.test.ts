@@ -117,6 +117,11 @@ describe('lookup and bulk arguments', () => {
     await expect(client.lookup('lrn', 2015550123 as never)).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `number` to be a string, got 2015550123' });
     const it1 = client.bulk('lrn', 42 as never)[Symbol.asyncIterator]();
     await expect(it1.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `numbers` to be an iterable or async iterable of strings, got 42' });
+    // One string is an iterable of its characters: refused rather than looked up digit by digit.
+    const it3 = client.bulk('lrn', '2015550123')[Symbol.asyncIterator]();
+    await expect(it3.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `numbers` to be an iterable or async iterable of strings, not one string (pass [number]), got "2015550123"' });
+    const it4 = client.enrich(['lrn'], '2015550123')[Symbol.asyncIterator]();
+    await expect(it4.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION' });
     const it2 = client.bulk('lrn', ['2015550123', null] as never)[Symbol.asyncIterator]();
     await expect(it2.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `numbers[1]` to be a string, got null' });
     await client.close();
