@@ -255,6 +255,12 @@ function checkConfig(config: ClientConfig): void {
   checkNumber('concurrency', config.concurrency, 1, true);
   checkNumber('retries', config.retries, 0, true);
   checkNumber('maxWaitMs', config.maxWaitMs, 0, false, 2 ** 31 - 1);
+  // An object is taken for what it says it is only when it has the methods a run calls: else the
+  // first lookup, or close(), failed with a TypeError (answers.slot is not a function).
+  if (config.cache !== undefined && config.cache !== 'memory' && config.cache !== 'off' && !hasMethods(config.cache, 'slot', 'close')) {
+    throw expected('cache', '"memory", "off" or an AnswerStore (slot and close methods)', config.cache);
+  }
+  if (config.clock !== undefined && !hasMethods(config.clock, 'now', 'sleep')) throw expected('clock', 'a Clock (now and sleep methods)', config.clock);
   if (config.rates !== undefined) {
     if (config.rates === null || typeof config.rates !== 'object') throw expected('rates', 'an object of requests per second per lookup', config.rates);
     for (const [kind, rate] of Object.entries(config.rates)) {
@@ -264,6 +270,10 @@ function checkConfig(config: ClientConfig): void {
       if (!ok) throw expected(`rates.${kind}`, 'requests per second: 0 (no limit) or at least one a day (1/86400)', rate);
     }
   }
+}
+
+function hasMethods(value: unknown, ...names: string[]): boolean {
+  return typeof value === 'object' && value !== null && names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
 }
 
 function checkKinds(kinds: readonly unknown[]): void {

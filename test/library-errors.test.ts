@@ -28,6 +28,10 @@ describe('createClient options', () => {
     [{ rates: { lrn: -5 } }, 'Expected `rates.lrn` to be requests per second: 0 (no limit) or at least one a day (1/86400), got -5'],
     [{ rates: { lrn: 1e-9 } }, 'Expected `rates.lrn` to be requests per second: 0 (no limit) or at least one a day (1/86400), got 1e-9'],
     [{ transport: 'soap' }, 'Expected `transport` to be "rest" or "graphql", got "soap"'],
+    [{ cache: 'disk' }, 'Expected `cache` to be "memory", "off" or an AnswerStore (slot and close methods), got "disk"'],
+    [{ cache: null }, 'Expected `cache` to be "memory", "off" or an AnswerStore (slot and close methods), got null'],
+    [{ cache: new Map() }, 'Expected `cache` to be "memory", "off" or an AnswerStore (slot and close methods), got object'],
+    [{ clock: Date }, 'Expected `clock` to be a Clock (now and sleep methods), got function'],
   ])('%o is refused at construction: %s', (extra, message) => {
     const err = refusal(() => createClient({ ...base, ...(extra as object) }));
     expect(err).toBeInstanceOf(lib.BadOptionError);
