@@ -103,7 +103,10 @@ export interface ClientConfig {
 export interface BulkOptions extends LookupOptions {
   /** false sends numbers as given (punctuation stripped), without validating them. */
   readonly validate?: boolean;
-  /** Stops dispatching; the records finished so far still come out. */
+  /**
+   * Stops dispatching; the records finished so far still come out, then bulk() and enrich() throw
+   * InterruptedError (NUMINTEL_INTERRUPTED). A lookup() rejects with the signal's reason.
+   */
   readonly signal?: AbortSignal;
   /**
    * Kept current during the run (`newRunStats(Date.now())` makes one): what the CLI's summary says.

@@ -38,6 +38,29 @@ describe('a client session', () => {
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
+  it('an abort signal: bulk() gives the records finished, in order, then throws InterruptedError; lookup() rejects with the reason', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { trust: 20 }, cache: 'off' });
+    const numbers = Array.from({ length: 40 }, (_, i) => `201555${String(700 + i).padStart(4, '0')}`);
+    const controller = new AbortController();
+    const seen: string[] = [];
+    let thrown: unknown;
+    try {
+      for await (const r of client.bulk('trust', numbers, { signal: controller.signal })) {
+        seen.push(r.input);
+        if (seen.length === 3) controller.abort();
+      }
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toMatchObject({ name: 'InterruptedError', code: 'NUMINTEL_INTERRUPTED', kind: 'interrupted' });
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(seen.length).toBeLessThan(numbers.length);
+    expect(seen).toEqual(numbers.slice(0, seen.length));
+    const reason = new Error('stop');
+    await expect(client.lookup('trust', '2015550123', { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await client.close();
+  });
+
   it('bulk() and parallel lookup() calls at once share the limit: no 429 at 20/s', async () => {
     const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { lrn: 20 } });
     const before = await sandboxStats(sb);
