@@ -213,7 +213,7 @@ export function createClient(config: ClientConfig): NumintelClient {
       run('enrich', kinds, numbers, options) as AsyncIterable<TypedEnrichRecord<K>>,
     close: async () => {
       closed = true;
-      session.close();
+      await session.close();
       await transport.close();
       await store.close();
     },

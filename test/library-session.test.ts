@@ -61,6 +61,19 @@ describe('a client session', () => {
     await client.close();
   });
 
+  it('close() while lookup() calls wait lets them finish: every number is answered and sent once', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { cnam: 10 }, cache: 'off' });
+    const numbers = Array.from({ length: 12 }, (_, i) => `201555${String(800 + i).padStart(4, '0')}`);
+    const before = await sandboxStats(sb);
+    const calls = numbers.map((n) => client.lookup('cnam', n));
+    await client.close();
+    const records = await Promise.all(calls);
+    // They came back as network errors (CLIENT_CLOSED), all but the first few never sent.
+    expect(records.map((r) => r.error)).toEqual(numbers.map(() => null));
+    const after = await sandboxStats(sb);
+    expect(after.requests.cnam - before.requests.cnam).toBe(numbers.length);
+  });
+
   it('bulk() and parallel lookup() calls at once share the limit: no 429 at 20/s', async () => {
     const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { lrn: 20 } });
     const before = await sandboxStats(sb);
