@@ -158,6 +158,8 @@ export function createClient(config: ClientConfig): NumintelClient {
   // After close(), a call is refused at once: its requests would fail on the closed connections,
   // each number a network error and a bulk() stopped as if the service were down.
   let closed = false;
+  // And a bulk() or enrich() running at close() stops sending, as a run whose reader left.
+  const closing = new AbortController();
   const checkOpen = () => {
     if (closed) throw new UsageError('the client is closed: make another with createClient()');
   };
@@ -177,9 +179,12 @@ export function createClient(config: ClientConfig): NumintelClient {
       retries: config.retries,
       maxWaitMs: config.maxWaitMs,
       signal: options.signal,
+      closed: closing.signal,
     });
     yield* handle.records;
     const stopped = handle.outcome().stopped;
+    // Cut short by close(): said, so the caller does not take the records given for all of them.
+    if (stopped?.reason === 'closed' && closing.signal.aborted) throw new UsageError('the client was closed during the run: the numbers after the last record were not looked up');
     if (stopped && stopped.reason !== 'closed') throw stopFailure(stopped);
   }
 
@@ -213,6 +218,7 @@ export function createClient(config: ClientConfig): NumintelClient {
       run('enrich', kinds, numbers, options) as AsyncIterable<TypedEnrichRecord<K>>,
     close: async () => {
       closed = true;
+      closing.abort();
       await session.close();
       await transport.close();
       await store.close();

@@ -2,7 +2,7 @@
 // client), answers are kept across calls, and an unknown lookup kind is a clear error.
 import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, NumintelError, startSandbox, type Sandbox } from '../src/index.js';
+import { createClient, newRunStats, NumintelError, startSandbox, type Sandbox, type TypedLookupRecord } from '../src/index.js';
 import { sandboxStats } from './support/sandbox.js';
 
 let sb: Sandbox;
@@ -72,6 +72,27 @@ describe('a client session', () => {
     expect(records.map((r) => r.error)).toEqual(numbers.map(() => null));
     const after = await sandboxStats(sb);
     expect(after.requests.cnam - before.requests.cnam).toBe(numbers.length);
+  });
+
+  it('close() during a bulk() stops it sending: the records finished come out, then UsageError says it was cut short', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { cnam: 10 }, cache: 'off' });
+    const numbers = Array.from({ length: 20 }, (_, i) => `201555${String(850 + i).padStart(4, '0')}`);
+    const stats = newRunStats(Date.now());
+    const seen: TypedLookupRecord<'cnam'>[] = [];
+    let thrown: unknown;
+    try {
+      for await (const r of client.bulk('cnam', numbers, { stats })) {
+        seen.push(r);
+        if (seen.length === 2) void client.close();
+      }
+    } catch (err) {
+      thrown = err;
+    }
+    // The bulk went on to its end, every number after close() a network error (CLIENT_CLOSED).
+    expect(thrown).toMatchObject({ name: 'UsageError', code: 'NUMINTEL_USAGE', message: 'the client was closed during the run: the numbers after the last record were not looked up' });
+    expect(seen.length).toBeLessThan(numbers.length);
+    expect(seen.every((r) => r.ok)).toBe(true);
+    expect(stats.failed).toBe(0);
   });
 
   it('bulk() and parallel lookup() calls at once share the limit: no 429 at 20/s', async () => {
