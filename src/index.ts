@@ -7,7 +7,8 @@
 //   for await (const r of client.bulk('cnam', numbers, { spam: true })) console.log(r);
 //   await client.close();
 import { systemClock, type Clock } from './core/clock.js';
-import { BadOptionError, UnknownLookupError } from './core/errors.js';
+import { BadOptionError, UnknownLookupError, UsageError } from './core/errors.js';
+import { isKeyShaped } from './core/secret.js';
 import { isLookupKind, LOOKUP_KINDS, LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
 import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
 import type { ResultOf } from './core/result-types.js';
@@ -102,7 +103,10 @@ export interface ClientConfig {
 export interface BulkOptions extends LookupOptions {
   /** false sends numbers as given (punctuation stripped), without validating them. */
   readonly validate?: boolean;
-  /** Stops dispatching; the records finished so far still come out. */
+  /**
+   * Stops dispatching; the records finished so far still come out, then bulk() and enrich() throw
+   * InterruptedError (NUMINTEL_INTERRUPTED). A lookup() rejects with the signal's reason.
+   */
   readonly signal?: AbortSignal;
   /**
    * Kept current during the run (`newRunStats(Date.now())` makes one): what the CLI's summary says.
@@ -151,7 +155,17 @@ export function createClient(config: ClientConfig): NumintelClient {
   // whatever number of bulk(), enrich() and lookup() calls are running.
   const gate = new ConcurrencyGate(config.concurrency ?? 16);
 
+  // After close(), a call is refused at once: its requests would fail on the closed connections,
+  // each number a network error and a bulk() stopped as if the service were down.
+  let closed = false;
+  // And a bulk() or enrich() running at close() stops sending, as a run whose reader left.
+  const closing = new AbortController();
+  const checkOpen = () => {
+    if (closed) throw new UsageError('the client is closed: make another with createClient()');
+  };
+
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {
+    checkOpen();
     checkKinds(kinds);
     const handle = runPipeline(items(numbers), { mode, lookups: kinds.map((k) => LOOKUPS[k]), options, validate: options.validate !== false }, {
       transport,
@@ -165,9 +179,12 @@ export function createClient(config: ClientConfig): NumintelClient {
       retries: config.retries,
       maxWaitMs: config.maxWaitMs,
       signal: options.signal,
+      closed: closing.signal,
     });
     yield* handle.records;
     const stopped = handle.outcome().stopped;
+    // Cut short by close(): said, so the caller does not take the records given for all of them.
+    if (stopped?.reason === 'closed' && closing.signal.aborted) throw new UsageError('the client was closed during the run: the numbers after the last record were not looked up');
     if (stopped && stopped.reason !== 'closed') throw stopFailure(stopped);
   }
 
@@ -181,6 +198,7 @@ export function createClient(config: ClientConfig): NumintelClient {
   return {
     // The records are what the service sent, typed by their lookup's descriptor (result-types.ts).
     lookup: async <K extends LookupKind>(kind: K, number: string, options: BulkOptions = {}) => {
+      checkOpen();
       if (typeof number !== 'string') throw expected('number', 'a string', number);
       checkKinds([kind]);
       const { validate, signal, stats: _stats, ...opts } = options;
@@ -199,7 +217,9 @@ export function createClient(config: ClientConfig): NumintelClient {
     enrich: <K extends LookupKind>(kinds: readonly K[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions) =>
       run('enrich', kinds, numbers, options) as AsyncIterable<TypedEnrichRecord<K>>,
     close: async () => {
-      session.close();
+      closed = true;
+      closing.abort();
+      await session.close();
       await transport.close();
       await store.close();
     },
@@ -232,12 +252,24 @@ function checkConfig(config: ClientConfig): void {
   if (config === null || typeof config !== 'object') throw expected('config', 'an object', config);
   if (typeof config.baseUrl !== 'string' || config.baseUrl === '') throw expected('baseUrl', 'a URL string', config.baseUrl);
   if (typeof config.apiKey !== 'string') throw new BadOptionError(`Expected \`apiKey\` to be a string, got ${config.apiKey === undefined ? 'undefined' : typeof config.apiKey}`);
+  // Checked here, not at the first request: an empty key or one with a space, a line break or a
+  // non-ASCII letter (a pasted key) failed every lookup as a network error or a refusal. The key
+  // itself is never quoted.
+  if (!isKeyShaped(config.apiKey)) {
+    throw new BadOptionError(`Expected \`apiKey\` to be printable ASCII without spaces, got ${config.apiKey === '' ? 'an empty string' : `a key of ${config.apiKey.length} characters that is not`}`);
+  }
   if (config.transport !== undefined && config.transport !== 'rest' && config.transport !== 'graphql') throw expected('transport', '"rest" or "graphql"', config.transport);
   // A Node timer holds at most 2^31-1 ms (about 24.9 days); 1 ms is the least it can wait.
   checkNumber('timeoutMs', config.timeoutMs, 1, false, 2 ** 31 - 1);
   checkNumber('concurrency', config.concurrency, 1, true);
   checkNumber('retries', config.retries, 0, true);
   checkNumber('maxWaitMs', config.maxWaitMs, 0, false, 2 ** 31 - 1);
+  // An object is taken for what it says it is only when it has the methods a run calls: else the
+  // first lookup, or close(), failed with a TypeError (answers.slot is not a function).
+  if (config.cache !== undefined && config.cache !== 'memory' && config.cache !== 'off' && !hasMethods(config.cache, 'slot', 'close')) {
+    throw expected('cache', '"memory", "off" or an AnswerStore (slot and close methods)', config.cache);
+  }
+  if (config.clock !== undefined && !hasMethods(config.clock, 'now', 'sleep')) throw expected('clock', 'a Clock (now and sleep methods)', config.clock);
   if (config.rates !== undefined) {
     if (config.rates === null || typeof config.rates !== 'object') throw expected('rates', 'an object of requests per second per lookup', config.rates);
     for (const [kind, rate] of Object.entries(config.rates)) {
@@ -247,6 +279,10 @@ function checkConfig(config: ClientConfig): void {
       if (!ok) throw expected(`rates.${kind}`, 'requests per second: 0 (no limit) or at least one a day (1/86400)', rate);
     }
   }
+}
+
+function hasMethods(value: unknown, ...names: string[]): boolean {
+  return typeof value === 'object' && value !== null && names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
 }
 
 function checkKinds(kinds: readonly unknown[]): void {
@@ -263,6 +299,9 @@ async function* items(numbers: Iterable<string> | AsyncIterable<string>): AsyncI
   if (typeof iterable?.[Symbol.iterator] !== 'function' && typeof iterable?.[Symbol.asyncIterator] !== 'function') {
     throw expected('numbers', 'an iterable or async iterable of strings', numbers);
   }
+  // A string is iterable too, and TypeScript takes it as an Iterable<string>: bulk('lrn', '2015550123')
+  // would look up each digit as a number.
+  if (typeof numbers === 'string') throw expected('numbers', 'an iterable or async iterable of strings, not one string (pass [number])', numbers);
   let index = 0;
   for await (const input of numbers) {
     if (typeof input !== 'string') throw expected(`numbers[${index}]`, 'a string', input);

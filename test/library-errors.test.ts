@@ -28,10 +28,25 @@ describe('createClient options', () => {
     [{ rates: { lrn: -5 } }, 'Expected `rates.lrn` to be requests per second: 0 (no limit) or at least one a day (1/86400), got -5'],
     [{ rates: { lrn: 1e-9 } }, 'Expected `rates.lrn` to be requests per second: 0 (no limit) or at least one a day (1/86400), got 1e-9'],
     [{ transport: 'soap' }, 'Expected `transport` to be "rest" or "graphql", got "soap"'],
+    [{ cache: 'disk' }, 'Expected `cache` to be "memory", "off" or an AnswerStore (slot and close methods), got "disk"'],
+    [{ cache: null }, 'Expected `cache` to be "memory", "off" or an AnswerStore (slot and close methods), got null'],
+    [{ cache: new Map() }, 'Expected `cache` to be "memory", "off" or an AnswerStore (slot and close methods), got object'],
+    [{ clock: Date }, 'Expected `clock` to be a Clock (now and sleep methods), got function'],
   ])('%o is refused at construction: %s', (extra, message) => {
     const err = refusal(() => createClient({ ...base, ...(extra as object) }));
     expect(err).toBeInstanceOf(lib.BadOptionError);
     expect(err).toMatchObject({ code: 'NUMINTEL_BAD_OPTION', kind: 'usage', message });
+  });
+
+  it.each([
+    ['', 'Expected `apiKey` to be printable ASCII without spaces, got an empty string'],
+    ['SECRET-key\n', 'Expected `apiKey` to be printable ASCII without spaces, got a key of 11 characters that is not'],
+    ['SECRET key 1234', 'Expected `apiKey` to be printable ASCII without spaces, got a key of 15 characters that is not'],
+    ['SECRET-clé-1234', 'Expected `apiKey` to be printable ASCII without spaces, got a key of 15 characters that is not'],
+  ])('an API key that cannot go into a header (%j) is refused at construction, never quoted', (apiKey, message) => {
+    const err = refusal(() => createClient({ ...base, apiKey }));
+    expect(err).toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message });
+    expect(`${err.stack} ${JSON.stringify(err)}`).not.toContain('SECRET');
   });
 
   it('an unknown key of rates is an unknown lookup', () => {
@@ -106,8 +121,34 @@ describe('lookup and bulk arguments', () => {
     await expect(client.lookup('lrn', 2015550123 as never)).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `number` to be a string, got 2015550123' });
     const it1 = client.bulk('lrn', 42 as never)[Symbol.asyncIterator]();
     await expect(it1.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `numbers` to be an iterable or async iterable of strings, got 42' });
+    // One string is an iterable of its characters: refused rather than looked up digit by digit.
+    const it3 = client.bulk('lrn', '2015550123')[Symbol.asyncIterator]();
+    await expect(it3.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `numbers` to be an iterable or async iterable of strings, not one string (pass [number]), got "2015550123"' });
+    const it4 = client.enrich(['lrn'], '2015550123')[Symbol.asyncIterator]();
+    await expect(it4.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION' });
     const it2 = client.bulk('lrn', ['2015550123', null] as never)[Symbol.asyncIterator]();
     await expect(it2.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `numbers[1]` to be a string, got null' });
     await client.close();
+  });
+});
+
+describe('a closed client', () => {
+  it('refuses lookup(), bulk() and enrich() at once with NUMINTEL_USAGE, sending nothing; close() twice is fine', async () => {
+    const sb = await startSandbox({ port: 0 });
+    try {
+      const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+      expect((await client.lookup('lrn', '2015550123')).ok).toBe(true);
+      await client.close();
+      await client.close();
+      const refused = { name: 'UsageError', code: 'NUMINTEL_USAGE', message: 'the client is closed: make another with createClient()' };
+      await expect(client.lookup('lrn', '2015550124')).rejects.toMatchObject(refused);
+      // A bulk of 30 new numbers used to end with ServiceDownError ("the service kept failing").
+      const numbers = Array.from({ length: 30 }, (_, i) => `20155502${String(i).padStart(2, '0')}`);
+      await expect(client.bulk('lrn', numbers)[Symbol.asyncIterator]().next()).rejects.toMatchObject(refused);
+      await expect(client.enrich(['lrn', 'cnam'], numbers)[Symbol.asyncIterator]().next()).rejects.toMatchObject(refused);
+      expect(sb.stats().requests.total).toBe(1);
+    } finally {
+      await sb.close();
+    }
   });
 });

@@ -2,7 +2,7 @@
 // client), answers are kept across calls, and an unknown lookup kind is a clear error.
 import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, NumintelError, startSandbox, type Sandbox } from '../src/index.js';
+import { createClient, newRunStats, NumintelError, startSandbox, type Sandbox, type TypedLookupRecord } from '../src/index.js';
 import { sandboxStats } from './support/sandbox.js';
 
 let sb: Sandbox;
@@ -36,6 +36,63 @@ describe('a client session', () => {
     await client.close();
     expect(records.every((r) => r.ok)).toBe(true);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('an abort signal: bulk() gives the records finished, in order, then throws InterruptedError; lookup() rejects with the reason', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { trust: 20 }, cache: 'off' });
+    const numbers = Array.from({ length: 40 }, (_, i) => `201555${String(700 + i).padStart(4, '0')}`);
+    const controller = new AbortController();
+    const seen: string[] = [];
+    let thrown: unknown;
+    try {
+      for await (const r of client.bulk('trust', numbers, { signal: controller.signal })) {
+        seen.push(r.input);
+        if (seen.length === 3) controller.abort();
+      }
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toMatchObject({ name: 'InterruptedError', code: 'NUMINTEL_INTERRUPTED', kind: 'interrupted' });
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(seen.length).toBeLessThan(numbers.length);
+    expect(seen).toEqual(numbers.slice(0, seen.length));
+    const reason = new Error('stop');
+    await expect(client.lookup('trust', '2015550123', { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await client.close();
+  });
+
+  it('close() while lookup() calls wait lets them finish: every number is answered and sent once', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { cnam: 10 }, cache: 'off' });
+    const numbers = Array.from({ length: 12 }, (_, i) => `201555${String(800 + i).padStart(4, '0')}`);
+    const before = await sandboxStats(sb);
+    const calls = numbers.map((n) => client.lookup('cnam', n));
+    await client.close();
+    const records = await Promise.all(calls);
+    // They came back as network errors (CLIENT_CLOSED), all but the first few never sent.
+    expect(records.map((r) => r.error)).toEqual(numbers.map(() => null));
+    const after = await sandboxStats(sb);
+    expect(after.requests.cnam - before.requests.cnam).toBe(numbers.length);
+  });
+
+  it('close() during a bulk() stops it sending: the records finished come out, then UsageError says it was cut short', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { cnam: 10 }, cache: 'off' });
+    const numbers = Array.from({ length: 20 }, (_, i) => `201555${String(850 + i).padStart(4, '0')}`);
+    const stats = newRunStats(Date.now());
+    const seen: TypedLookupRecord<'cnam'>[] = [];
+    let thrown: unknown;
+    try {
+      for await (const r of client.bulk('cnam', numbers, { stats })) {
+        seen.push(r);
+        if (seen.length === 2) void client.close();
+      }
+    } catch (err) {
+      thrown = err;
+    }
+    // The bulk went on to its end, every number after close() a network error (CLIENT_CLOSED).
+    expect(thrown).toMatchObject({ name: 'UsageError', code: 'NUMINTEL_USAGE', message: 'the client was closed during the run: the numbers after the last record were not looked up' });
+    expect(seen.length).toBeLessThan(numbers.length);
+    expect(seen.every((r) => r.ok)).toBe(true);
+    expect(stats.failed).toBe(0);
   });
 
   it('bulk() and parallel lookup() calls at once share the limit: no 429 at 20/s', async () => {

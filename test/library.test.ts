@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, startSandbox, type Sandbox } from '../src/index.js';
+import { createClient, startSandbox, type EnrichRecord, type LookupRecord, type OutputRecord, type Sandbox } from '../src/index.js';
 
 describe('the library API', () => {
   let sb: Sandbox;
@@ -49,6 +49,19 @@ describe('the library API', () => {
     expect(records).toHaveLength(1);
     expect(Object.keys(records[0]?.results ?? {})).toEqual(['lrn', 'trust']);
     expect(records[0]?.results.trust).toEqual((await direct('/api/v1/trust', { phone_number: '12015550123' }) as { data: unknown }).data);
+  });
+
+  it('typed records are the exported LookupRecord / EnrichRecord / OutputRecord: code written for those takes them', async () => {
+    // Compiled by `npm run typecheck`: with the results as interfaces (no index signature), a
+    // TypedLookupRecord<'cnam'> was not assignable to LookupRecord, nor an enrich record to EnrichRecord.
+    const inputOf = (r: OutputRecord): string => r.input;
+    const lookedUp = (r: LookupRecord): string | null => r.number;
+    const enriched = (r: EnrichRecord): boolean => r.ok;
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    const one = await client.lookup('cnam', '12015550123');
+    expect([inputOf(one), lookedUp(one)]).toEqual(['12015550123', '12015550123']);
+    for await (const r of client.enrich(['lrn', 'trust'], ['12015550123'])) expect([inputOf(r), enriched(r)]).toEqual(['12015550123', true]);
+    await client.close();
   });
 
   it('throws a refused error when the key is refused', async () => {

@@ -29,10 +29,12 @@ export function resultTypesSource(): string {
     const lines = d.fields.map((f) => {
       if (f.type !== 'object') return fieldLine(f, '');
       const sub = pascal(f.graphqlType ?? f.name);
-      nested.push(`/** ${d.title}: \`${f.name}\` (with --${d.options.find((o) => o.name === f.option)?.flag ?? ''}). */`, `export interface ${sub} {`, ...(f.fields ?? []).map((s) => fieldLine(s, '')), '}', '');
+      nested.push(`/** ${d.title}: \`${f.name}\` (with --${d.options.find((o) => o.name === f.option)?.flag ?? ''}). */`, `export type ${sub} = {`, ...(f.fields ?? []).map((s) => fieldLine(s, '')), '};', '');
       return fieldLine(f, sub);
     });
-    out.push(...nested, `/** The result of one ${d.title} lookup, as the service sends it (envelope removed). */`, `export interface ${name} {`, ...lines, '}', '');
+    // Type aliases, not interfaces: an interface has no index signature, so a typed record would
+    // not be assignable to the LookupRecord / EnrichRecord (Result = Record<string, unknown>) it is.
+    out.push(...nested, `/** The result of one ${d.title} lookup, as the service sends it (envelope removed). */`, `export type ${name} = {`, ...lines, '};', '');
   }
   out.push('/** Each lookup kind\'s result type. */', 'export interface ResultOf {', ...names, '}', '');
   return out.join('\n');

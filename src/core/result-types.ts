@@ -2,7 +2,7 @@
 // `node scripts/result-types.js` writes it again. Do not edit by hand.
 
 /** LRN: `enhanced_lrn_data` (with --enhanced). */
-export interface EnhancedLrnData {
+export type EnhancedLrnData = {
   carrier: string;
   carrier_type: string;
   city: string;
@@ -13,34 +13,34 @@ export interface EnhancedLrnData {
   rate_center: string;
   lata: string;
   ocn: string;
-}
+};
 
 /** LRN: `messaging` (with --messaging). */
-export interface MessagingData {
+export type MessagingData = {
   provider: string;
   enabled: boolean;
   country: string;
   country_code: string;
   reference_id: string;
-}
+};
 
 /** The result of one LRN lookup, as the service sends it (envelope removed). */
-export interface LrnResult {
+export type LrnResult = {
   lrn: string;
   lrn_activated_at: string | null;
   enhanced_lrn_data?: EnhancedLrnData | null;
   messaging?: MessagingData | null;
-}
+};
 
 /** The result of one CNAM lookup, as the service sends it (envelope removed). */
-export interface CnamResult {
+export type CnamResult = {
   number: string;
   cnam: string | null;
   spam_type?: string;
-}
+};
 
 /** The result of one Trust lookup, as the service sends it (envelope removed). */
-export interface TrustResult {
+export type TrustResult = {
   phone_number: string;
   is_spam: boolean;
   is_robocall: boolean;
@@ -49,7 +49,7 @@ export interface TrustResult {
   reputation_score: number;
   trust_level: string;
   last_updated: string;
-}
+};
 
 /** Each lookup kind's result type. */
 export interface ResultOf {

@@ -1,5 +1,10 @@
 // The API key is a secret: anything that shows it shows this instead.
 
+/** A key goes into an HTTP header: printable ASCII without spaces, nothing else. */
+export function isKeyShaped(key: string): boolean {
+  return /^[\x21-\x7e]+$/.test(key);
+}
+
 /** `sk_live_abcdef123456` → `sk_l…(20 chars)`: enough to tell keys apart, never enough to use one. */
 export function maskSecret(secret: string): string {
   if (secret.length < 12) return `…(${secret.length} chars)`;

@@ -56,10 +56,12 @@ class Lane {
   private next = 0;
   /** Set once the run ended (a refused key, the client closed): the lane takes no more calls. */
   done = false;
+  /** Settles when the run has written its last record and every call is answered. */
+  readonly ended: Promise<void>;
 
   constructor(d: LookupDescriptor, options: LookupOptions, validate: boolean, deps: SessionDeps, onEnd: () => void, fail: (stopped: NonNullable<RunOutcome['stopped']>) => unknown) {
     const handle = runPipeline(this.inbox, { mode: 'single', lookups: [d], options, validate }, { ...deps, stats: newRunStats(deps.clock.now()) });
-    void (async () => {
+    this.ended = (async () => {
       let error: unknown;
       try {
         for await (const record of handle.records) {
@@ -120,10 +122,15 @@ export class Session {
     return lane.lookup(number);
   }
 
-  /** Lets every lane finish what it was given. */
-  close(): void {
-    for (const lane of this.lanes.values()) lane.close();
+  /**
+   * Lets every lane finish what it was given, and settles when they have: the connections are
+   * closed after it, so calls waiting at close() get their answers, not a closed client's errors.
+   */
+  async close(): Promise<void> {
+    const lanes = [...this.lanes.values()];
+    for (const lane of lanes) lane.close();
     this.lanes.clear();
+    await Promise.all(lanes.map((lane) => lane.ended));
   }
 }
 

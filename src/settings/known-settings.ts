@@ -3,7 +3,7 @@
 // setting is one more row.
 import { shownUrl } from '../api/base-url.js';
 import { BadOptionError, ConfigError } from '../core/errors.js';
-import { maskSecret } from '../core/secret.js';
+import { isKeyShaped, maskSecret } from '../core/secret.js';
 import { withoutTrailingSlashes } from '../core/text.js';
 import type { Transport } from '../core/transport.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/layout.js';
@@ -112,9 +112,8 @@ function httpUrl(raw: RawValue): string | undefined {
   return withoutTrailingSlashes(url.href);
 }
 
-/** A key goes into an HTTP header: printable ASCII without spaces, nothing else. */
 function apiKey(raw: RawValue): string | undefined {
-  return typeof raw === 'string' && /^[\x21-\x7e]+$/.test(raw) ? raw : undefined;
+  return typeof raw === 'string' && isKeyShaped(raw) ? raw : undefined;
 }
 
 export const SETTINGS: readonly SettingSpec[] = [
