@@ -28,7 +28,7 @@ const OTHER_VARIABLES: readonly (readonly [name: string, what: string])[] = [
   ['FORCE_COLOR', '0 or false: no colour; 1-3, true or empty: colour even when piped'],
   ['CLICOLOR_FORCE', 'set and not 0: colour even when piped'],
   ['CLICOLOR', '0: no colour'],
-  ['TERM', 'dumb: no colour'],
+  ['TERM', 'dumb: no colour and no progress bar'],
   ['COLUMNS', 'the width tables and help wrap to when the terminal does not say'],
 ];
 

@@ -97,10 +97,11 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   const { store } = await openRunStore(req, settings, world);
   const stats = newRunStats(world.clock.now());
   // Records that stream to the terminal are progress enough; a bar on the same screen would tear them.
+  // A dumb terminal (TERM=dumb: an editor's shell buffer) cannot redraw a line: no bar, as cargo does.
   // Only a bar needs the total, and counting reads a file a second time: it starts with the bar.
   const progress = createProgress(
     () => {
-      const shown = req.progress && world.stderr.isTTY === true && !(target.stream === world.stdout && world.stdout.isTTY === true);
+      const shown = req.progress && world.stderr.isTTY === true && world.env.TERM !== 'dumb' && !(target.stream === world.stdout && world.stdout.isTTY === true);
       if (!shown) return undefined;
       void source.countTotal().then((total) => {
         if (total !== undefined) stats.total = Math.max(0, total - target.skipRows);

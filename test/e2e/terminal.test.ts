@@ -149,6 +149,28 @@ describe.skipIf(!HAS_SCRIPT)(`the key prompt at a terminal${HAS_SCRIPT ? '' : ' 
   });
 });
 
+describe.skipIf(!HAS_SCRIPT)('the progress bar at a terminal', () => {
+  it('redraws its line on a terminal, and is left out where TERM=dumb cannot redraw one', async () => {
+    const sb = await startSandbox({ port: 0, apiKeys: [KEY] });
+    try {
+      const dir = tempDir('numintel-tty-bar-');
+      const list = join(dir, 'numbers.txt');
+      // 300 numbers at the sandbox's 200/s: 1.5 s, past the bar's first draw (0.5 s).
+      writeFileSync(list, `${numbers(300, 1000).join('\n')}\n`);
+      const run = (term: string) => inTerminal(['lrn', '-i', list, '-o', join(dir, `${term}.csv`), '--base-url', sb.url], { NUMINTEL_API_KEY: KEY, TERM: term }).done;
+      const xterm = await run('xterm');
+      expect(xterm.code, xterm.screen).toBe(0);
+      expect(xterm.screen).toContain('\x1b[K');
+      const dumb = await run('dumb');
+      expect(dumb.code, dumb.screen).toBe(0);
+      expect(dumb.screen).not.toContain('\x1b[');
+      expect(dumb.screen).toMatch(/rows: 300\b/);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
 /** Polls (bounded, 10 s) until `test` holds. */
 async function until(test: () => boolean): Promise<void> {
   for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 10))) if (test()) return;
