@@ -156,12 +156,11 @@ export function createClient(config: ClientConfig): NumintelClient {
   const gate = new ConcurrencyGate(config.concurrency ?? 16);
 
   // After close(), a call is refused at once: its requests would fail on the closed connections,
-  // each number a network error and a bulk() stopped as if the service were down.
-  let closed = false;
-  // And a bulk() or enrich() running at close() stops sending, as a run whose reader left.
+  // each number a network error and a bulk() stopped as if the service were down. And a bulk() or
+  // enrich() running at close() stops sending, as a run whose reader left.
   const closing = new AbortController();
   const checkOpen = () => {
-    if (closed) throw new UsageError('the client is closed: make another with createClient()');
+    if (closing.signal.aborted) throw new UsageError('the client is closed: make another with createClient()');
   };
 
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {
@@ -217,7 +216,6 @@ export function createClient(config: ClientConfig): NumintelClient {
     enrich: <K extends LookupKind>(kinds: readonly K[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions) =>
       run('enrich', kinds, numbers, options) as AsyncIterable<TypedEnrichRecord<K>>,
     close: async () => {
-      closed = true;
       closing.abort();
       await session.close();
       await transport.close();

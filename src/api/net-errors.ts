@@ -166,11 +166,11 @@ function atProxy(err: unknown, ctx: WireContext): boolean {
   const proxy = new URL(ctx.proxy);
   const host = proxy.hostname.replace(/^\[|\]$/g, '');
   if (at.hostname !== undefined) return at.hostname === host;
-  const port = Number(proxy.port || (proxy.protocol === 'https:' ? 443 : 80));
-  const origin = new URL(ctx.origin);
-  const originPort = Number(origin.port || (origin.protocol === 'https:' ? 443 : 80));
-  return at.port === port && (at.address === host || port !== originPort);
+  const port = portOf(proxy);
+  return at.port === port && (at.address === host || port !== portOf(new URL(ctx.origin)));
 }
+
+const portOf = (url: URL): number => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
 
 /** Classifies an error thrown by the request. The caller has already ruled out its own abort. */
 export function wireFailure(err: unknown, ctx: WireContext): Attempt {

@@ -7,7 +7,6 @@ import { invalidReasonOf, parseNumber, type InvalidReason as ParsedReason } from
 import type { LookupKind } from '../core/lookups.js';
 import { NumberSet } from '../core/number-set.js';
 import { openSource } from '../pipeline/source/source.js';
-import { parseFields, unusedLookupsWarning } from '../output/fields.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
@@ -16,6 +15,7 @@ import { count, figuresFormat, renderFigures, type Figures } from './figures.js'
 import type { RunRequest } from './run-request.js';
 import { formatElapsed } from '../output/summary.js';
 import { checkOutputTarget } from './output-target.js';
+import { fieldsFlag } from './fields-flag.js';
 import { openRunStore } from './run-store.js';
 import type { World } from './world.js';
 
@@ -69,10 +69,8 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
     skipApiKey: true,
   });
   const prices = pricesFrom(settings, req.price);
-  // A --fields name the run would refuse is refused here too: a dry run that passes means the run starts.
-  // And a lookup it would pay for with no field of it written is said, as the run says it.
-  const unused = req.fields === undefined ? undefined : unusedLookupsWarning(parseFields(req.fields, req.lookups, req.options), req.lookups);
-  if (unused) world.stderr.write(`numintel: warning: ${unused}\n`);
+  // --fields as the run takes it: a dry run that passes means the run starts.
+  fieldsFlag(req, world);
   // So are an -o or --report file the run could not write, or that is the input itself.
   await checkOutputTarget(req, world);
   const source = await openSource(

@@ -14,7 +14,8 @@ import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect } from './connection.js';
 import { openOutput } from './output-target.js';
 import { openRunStore } from './run-store.js';
-import { parseFields, projector, unusedLookupsWarning } from '../output/fields.js';
+import { projector } from '../output/fields.js';
+import { fieldsFlag } from './fields-flag.js';
 import { SpendCap } from '../pipeline/dispatch/spend-cap.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
 import { UsageError } from '../core/errors.js';
@@ -62,10 +63,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     : undefined;
 
   const wideRow = wideRowWarning(world);
-  // An unknown --fields name exits 2 before anything is read or sent.
-  const fields = req.fields === undefined ? undefined : parseFields(req.fields, req.lookups, req.options);
-  const unused = fields && unusedLookupsWarning(fields, req.lookups);
-  if (unused) world.stderr.write(`numintel: warning: ${unused}\n`);
+  const fields = fieldsFlag(req, world);
   // Reading the input first: an unknown column or a missing file exits 2 before anything is sent.
   const source = await openSource(
     {

@@ -1,5 +1,6 @@
 // The sandbox's knobs, their defaults and their checks. The CLI and the admin endpoint share the
 // checks, so a bad value is refused the same way wherever it comes from.
+import { isKeyShaped } from '../core/secret.js';
 import { isObject } from '../core/json.js';
 import { isLookupKind, perLookup, type LookupKind } from '../core/lookups.js';
 import type { RateHeaderStyle } from './rate-window.js';
@@ -205,7 +206,7 @@ function isPem(text: unknown, label: string): boolean {
 }
 
 function validKey(k: unknown): boolean {
-  return typeof k === 'string' && k.length >= 12 && k.length <= 200 && /^[\x21-\x7e]+$/.test(k);
+  return typeof k === 'string' && k.length >= 12 && k.length <= 200 && isKeyShaped(k);
 }
 
 /** Applies a checked patch; `limits` merges per lookup so `{limits:{lrn:5}}` keeps the others. */
