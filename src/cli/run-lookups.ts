@@ -12,7 +12,7 @@ import { formatSummary } from '../output/summary.js';
 import { resolveSettings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect } from './connection.js';
-import { openOutput } from './output-target.js';
+import { checkRunOutputs, openOutput } from './output-target.js';
 import { openRunStore } from './run-store.js';
 import { projector } from '../output/fields.js';
 import { fieldsFlag } from './fields-flag.js';
@@ -64,7 +64,9 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 
   const wideRow = wideRowWarning(world);
   const fields = fieldsFlag(req, world);
-  // Reading the input first: an unknown column or a missing file exits 2 before anything is sent.
+  // An -o file that is the input, or cannot be written, is refused first, whatever the input holds.
+  await checkRunOutputs(req, world);
+  // Reading the input next: an unknown column or a missing file exits 2 before anything is sent.
   const source = await openSource(
     {
       args: [...req.numbers],
