@@ -38,4 +38,5 @@ export const EXIT_CODES_HELP = `Exit codes:
   4    the run finished but at least one number was invalid or failed
   5    stopped early, resumable: the spend cap, the service kept failing,
        or it asked for a wait longer than --max-wait
-  130  interrupted (Ctrl-C, SIGTERM or SIGHUP); --resume continues`;
+  130  interrupted (Ctrl-C, SIGTERM or SIGHUP); --resume continues;
+       numintel sandbox stopped`;

@@ -79,8 +79,17 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   // Leave as soon as the output is out. Waiting for the event loop to empty by itself would also
   // wait for V8 to finish optimising undici's HTTP parser in the background (about 100 ms), which
   // a finished run has no use for.
-  await Promise.all([flushed(process.stdout), stderr && flushed(stderr)]);
-  process.exit(code);
+  // Once a second Ctrl-C comes, what a pipe on stdout still holds is not waited for: its reader may
+  // have stopped reading (`| less` on its first page), and leaving now is what was asked.
+  await Promise.all([Promise.race([flushed(process.stdout), aborted(quitNow.signal)]), stderr && flushed(stderr)]);
+  // Records the reader never took: the command's own success would say they were delivered.
+  const dropped = quitNow.signal.aborted && process.stdout.writableLength > 0 && (code === EXIT.ok || code === EXIT.incomplete);
+  process.exit(dropped ? EXIT.interrupted : code);
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 function flushed(stream: NodeJS.WriteStream): Promise<void> {

@@ -69,11 +69,8 @@ export async function openOutput(
       ? `run the same command again with --resume to continue ${req.output}`
       : `run it again (${format} output cannot be resumed: csv, tsv or jsonl can, with -f)`;
 
-  await checkOutputTarget(req, world);
   if (!path) {
     if (req.resume) throw new UsageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
-    const fd = (world.stdout as { fd?: unknown }).fd;
-    if (typeof fd === 'number') await checkStdoutFile(fd, inputOrigin(req, world));
     return {
       format,
       stream: world.stdout,
@@ -159,6 +156,18 @@ async function openFile(path: string, appending: boolean, label: string): Promis
     stream.once('error', (err) => refused(writeError(err, label)));
   });
   return { stream, failure: () => failed };
+}
+
+/**
+ * Everything checkOutputTarget checks, and standard output that is the input file: for a run, before
+ * its input is opened, so that whatever the input holds (rows no column of which holds numbers),
+ * the output that would destroy it is what is refused. openOutput relies on it having run.
+ */
+export async function checkRunOutputs(req: RunRequest, world: World): Promise<void> {
+  await checkOutputTarget(req, world);
+  if (req.output !== undefined && req.output !== '-') return;
+  const fd = (world.stdout as { fd?: unknown }).fd;
+  if (typeof fd === 'number') await checkStdoutFile(fd, inputOrigin(req, world));
 }
 
 /**

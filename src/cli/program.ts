@@ -42,7 +42,7 @@ export function buildProgram(world: World, setExitCode: SetExitCode, named?: str
     ...Object.fromEntries(LOOKUP_KINDS.map((kind) => [kind, () => lookupCommand(LOOKUPS[kind], world, setExitCode, hooks.runLookups)])),
     enrich: () => enrichCommand(world, setExitCode, hooks.runLookups),
     report: () => reportCommand(world, setExitCode),
-    sandbox: () => sandboxCommand(world),
+    sandbox: () => sandboxCommand(world, setExitCode),
     config: () => configCommand(world),
     completion: () => completionCommand(world, () => buildProgram(world, () => {})),
     cache: () => cacheCommand(world),

@@ -12,7 +12,7 @@ import { formatSummary } from '../output/summary.js';
 import { resolveSettings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect } from './connection.js';
-import { openOutput } from './output-target.js';
+import { checkRunOutputs, openOutput } from './output-target.js';
 import { openRunStore } from './run-store.js';
 import { projector } from '../output/fields.js';
 import { fieldsFlag } from './fields-flag.js';
@@ -64,7 +64,9 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 
   const wideRow = wideRowWarning(world);
   const fields = fieldsFlag(req, world);
-  // Reading the input first: an unknown column or a missing file exits 2 before anything is sent.
+  // An -o file that is the input, or cannot be written, is refused first, whatever the input holds.
+  await checkRunOutputs(req, world);
+  // Reading the input next: an unknown column or a missing file exits 2 before anything is sent.
   const source = await openSource(
     {
       args: [...req.numbers],
@@ -121,6 +123,14 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   const unwatch = whenGone(target.stream, (err) => {
     if (err === undefined || isOutputClosed(err)) closed.abort();
   });
+  // Standard output may be a pipe whose reader stopped reading (`| less` on its first page): a
+  // write waiting for its drain would wait for ever. After the second Ctrl-C it is not waited for.
+  const stalled = target.stream === world.stdout ? quitting(world.quitNow) : undefined;
+  /** `written`, or, while the stream is full, the second Ctrl-C if that comes first. */
+  const unlessQuit = (written: Promise<void>): Promise<void> =>
+    // Raced only while the writer waits for a drain: a row the stream takes costs nothing more.
+    stalled && target.stream.writableNeedDrain ? Promise.race([written, stalled]) : written;
+  let abandoned = false;
   try {
     const run = runPipeline(target.items, { mode: req.mode, lookups: [...req.lookups], options: req.options, validate: req.validate }, {
       transport: connection.transport,
@@ -161,8 +171,12 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       // A write waiting for a drain hears of the close first: the same end, not an abandoned run.
       // (Awaited in a try, not through .then: two handlers and a promise less a row.)
       try {
-        await sink.write(project ? project(record) : record);
+        await unlessQuit(sink.write(project ? project(record) : record));
       } catch (err) {
+        if (err === QUIT) {
+          abandoned = true;
+          break;
+        }
         if (!isOutputClosed(err)) throw err;
         closed.abort();
         continue;
@@ -172,12 +186,14 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     }
     // Before the sink's last words: a table is drawn at the end, and the bar must be gone by then.
     progress.stop();
-    if (!closed.signal.aborted) await sink.end();
+    if (!closed.signal.aborted && !abandoned) await unlessQuit(sink.end());
     stopped = closed.signal.aborted ? { reason: 'closed' } : run.outcome().stopped;
   } catch (err) {
+    // Quit while the format's last words waited for a reader: interrupted all the same.
+    if (err === QUIT) stopped = { reason: 'interrupted' };
     // The format's last words could not be written: the run is over all the same.
-    if (!isOutputClosed(err)) throw err;
-    stopped = { reason: 'closed' };
+    else if (!isOutputClosed(err)) throw err;
+    else stopped = { reason: 'closed' };
   } finally {
     unwatch();
     if (stats.requests > 0) noteRequestSent();
@@ -203,6 +219,20 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   // A resumed file is one output: rows the earlier run wrote as invalid or failed count too.
   const incomplete = stats.invalid + stats.failed + target.earlier.invalid + target.earlier.failed;
   return incomplete > 0 ? EXIT.incomplete : EXIT.ok;
+}
+
+/** What a wait for a stalled standard output rejects with once the second Ctrl-C comes. */
+const QUIT = Symbol('quit');
+
+/** A promise that rejects with QUIT when `quit` aborts (handled: no one need be waiting on it). */
+function quitting(quit: AbortSignal | undefined): Promise<never> | undefined {
+  if (!quit) return undefined;
+  const rejected = new Promise<never>((_, reject) => {
+    if (quit.aborted) reject(QUIT);
+    else quit.addEventListener('abort', () => reject(QUIT), { once: true });
+  });
+  rejected.catch(() => {});
+  return rejected;
 }
 
 /** What the first Ctrl-C prints. */

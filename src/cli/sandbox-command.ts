@@ -8,6 +8,8 @@ import { maskSecret } from '../core/secret.js';
 // Only the options here: the server (and graphql) load when the command runs, not at every start-up.
 import { DEFAULT_API_KEY, DEFAULT_OPTIONS, ERROR_STYLES, optionProblems, type ErrorStyle, type SandboxLimits, type SandboxOptions } from '../sandbox/options.js';
 import type { World } from './world.js';
+import { EXIT } from './exit.js';
+import type { SetExitCode } from './lookup-command.js';
 import { isLoopback } from '../core/loopback.js';
 import { examples, topics } from './help.js';
 
@@ -82,12 +84,13 @@ interface SandboxFlags {
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
-export function sandboxCommand(world: World): Command {
+export function sandboxCommand(world: World, setExitCode: SetExitCode): Command {
   const cmd = new Command('sandbox');
   // --limit-<lookup> for every lookup: the older spelling of --limit <lookup>=<n>.
   const aliases = new Map<LookupKind, Option>(LOOKUP_KINDS.map((k) => [k, new Option(`--limit-${k} <n>`, `${LOOKUPS[k].title} requests per second per key: --limit ${k}=<n>`)]));
   cmd
-    .description('run the built-in emulator of the Number Intelligence Service (REST and GraphQL) on loopback')
+    .summary('run the built-in emulator of the Number Intelligence Service (REST and GraphQL) on loopback')
+    .description('Runs the built-in emulator of the Number Intelligence Service (REST and GraphQL) on loopback, in the foreground until Ctrl-C, SIGTERM or SIGHUP: then it closes its port and exits 130.')
     .option('--host <host>', 'interface to listen on', DEFAULT_OPTIONS.host)
     .option('--port <n>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
     .option('--api-key <key>', `accepted API key, repeatable (default ${DEFAULT_API_KEY})`, collect)
@@ -144,6 +147,11 @@ export function sandboxCommand(world: World): Command {
       });
       await sb.close();
       world.stderr.write('numintel sandbox: stopped\n');
+      // A server has no other way to end than a signal, and the exit codes of cli.md give every
+      // one of them (Ctrl-C, SIGTERM, SIGHUP) one meaning for every command: interrupted, 130, as
+      // a lookup run says it. Not 143 for SIGTERM (a code the contract does not have), and not 0,
+      // which would tell a shell or a script that the server ended by itself.
+      setExitCode(EXIT.interrupted);
     });
 }
 

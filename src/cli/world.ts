@@ -19,7 +19,8 @@ export interface World {
   readonly interrupt: AbortSignal;
   /**
    * Aborts on the second SIGINT/SIGTERM: abandon what is in flight, write what is finished (whole),
-   * exit 130. Absent where nothing can send it (tests).
+   * exit 130; a standard output whose reader stopped reading is not waited for. Absent where
+   * nothing can send it (tests).
    */
   readonly quitNow?: AbortSignal;
 }

@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { fileSandbox, sandboxStats } from '../support/sandbox.js';
-import { hasStackTrace, jsonl, parseCsv, runCliInProcess, runShell, type CliResult, timeless } from '../support/cli.js';
+import { hasStackTrace, jsonl, parseCsv, runCli, runCliInProcess, runShell, type CliResult, timeless } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 import { xlsx, zipOf } from '../pipeline/source/zip-fixture.js';
 
@@ -79,6 +79,29 @@ describe('-i and -o naming the same file', () => {
     const run = await nothingSent(() => runShell(script, { cwd: dir, env: ctx.env }));
     expectRefused(run, /^numintel: the input and standard output are the same file; the output would be read back as input, so write it to another file$/);
     expect(readFileSync(input, 'utf8')).toBe(CSV);
+  });
+
+  // An input that cannot be read as CSV (no column holds numbers) would be refused too, but the
+  // file it names as its output is the first thing wrong with the command: said before the input is read.
+  describe('an input no column of which holds numbers', () => {
+    const UNCLEAR = 'name,notes\nalice,"call her, maybe"\nbob,see 2015550123 or, failing that, email\n';
+    writeFileSync(join(dir, 'unclear.csv'), UNCLEAR);
+    writeFileSync(join(dir, 'unclear.txt'), UNCLEAR);
+
+    it.each([
+      ['a .csv', ['-i', 'unclear.csv', '-o', 'unclear.csv']],
+      ['a list with stray commas, -f jsonl', ['-i', 'unclear.txt', '-o', './unclear.txt', '-f', 'jsonl']],
+    ])('%s as -i and -o: the same-file refusal, not the column one (the built program)', async (_, args) => {
+      const run = await nothingSent(() => runCli(['lrn', ...args], { cwd: dir, env: ctx.env }));
+      expectRefused(run, /^numintel: -i and -o name the same file \(.+\); writing the output would destroy the input, so write it to another file$/);
+      expect(readFileSync(join(dir, args[1]!), 'utf8')).toBe(UNCLEAR);
+    });
+
+    it('standard output appending to it: the same-file refusal', async () => {
+      const run = await nothingSent(() => runShell('numintel lrn -i unclear.csv >> unclear.csv', { cwd: dir, env: ctx.env }));
+      expectRefused(run, /^numintel: the input and standard output are the same file/);
+      expect(readFileSync(join(dir, 'unclear.csv'), 'utf8')).toBe(UNCLEAR);
+    });
   });
 
   it('two different files with the same content are not the same file', async () => {

@@ -191,7 +191,7 @@ describe('a fourth lookup, registered from one descriptor and one sandbox data e
       stdout.on('data', (d) => out.push(String(d)));
       const ac = new AbortController();
       const world = { env: {}, stdin: new PassThrough(), stdout, stderr: new PassThrough(), cwd: '/', home: '/nonexistent', clock: systemClock, interrupt: ac.signal };
-      const run = sandboxCommand(world).parseAsync(['--port', '0', ...args], { from: 'user' });
+      const run = sandboxCommand(world, () => {}).parseAsync(['--port', '0', ...args], { from: 'user' });
       for (let i = 0; i < 500 && out.length === 0; i++) await new Promise((r) => setTimeout(r, 2));
       const url = /on (\S+) /.exec(out.join(''))![1]!;
       const res = await post(url, '/api/v1/line-type', { phone_number: '2015550123' });

@@ -22,6 +22,9 @@ function fakeWorld() {
   return { world, out, err, abort: () => ac.abort() };
 }
 
+/** The exit code a command sets is the program's business (tested end to end): ignored here. */
+const ignoreExitCode = () => {};
+
 async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 2));
 }
@@ -29,7 +32,8 @@ async function until(check: () => boolean): Promise<void> {
 describe('numintel sandbox', () => {
   it('prints one line with the URL and the key, serves, and stops on interrupt', async () => {
     const { world, out, err, abort } = fakeWorld();
-    const run = sandboxCommand(world).parseAsync(['--port', '0', '--limit-lrn', '3', '--seed', 'abc'], { from: 'user' });
+    let exitCode: number | undefined;
+    const run = sandboxCommand(world, (code) => (exitCode = code)).parseAsync(['--port', '0', '--limit-lrn', '3', '--seed', 'abc'], { from: 'user' });
     await until(() => out.length > 0);
     const line = out.join('');
     expect(line).toMatch(/^numintel sandbox listening on http:\/\/127\.0\.0\.1:\d+ \(API key: sandbox-key-0000\)\n$/);
@@ -44,12 +48,13 @@ describe('numintel sandbox', () => {
     abort();
     await run;
     expect(err.join('')).toContain('stopped');
+    expect(exitCode).toBe(130);
     await expect(fetch(`${url}/__sandbox/stats`)).rejects.toThrow();
   });
 
   it('--limit <lookup>=<n> sets limits per lookup, repeatable or as a comma list, over the --limit-<lookup> aliases and the defaults', async () => {
     const { world, out, abort } = fakeWorld();
-    const run = sandboxCommand(world).parseAsync(['--port', '0', '--limit', 'lrn=20,trust=5', '--limit', 'cnam=7', '--limit-cnam', '3', '--limit-trust', '9'], { from: 'user' });
+    const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', '--limit', 'lrn=20,trust=5', '--limit', 'cnam=7', '--limit-cnam', '3', '--limit-trust', '9'], { from: 'user' });
     await until(() => out.length > 0);
     const url = /on (\S+) /.exec(out.join(''))![1]!;
     const limitOf = async (kind: string) => {
@@ -64,7 +69,7 @@ describe('numintel sandbox', () => {
     abort();
     await run;
     for (const args of [['--limit', 'lrn'], ['--limit', 'lrn=x'], ['--limit', 'lrn=1=2'], ['--limit', 'dnc=5'], ['--limit', 'lrn=-1']]) {
-      const err = await sandboxCommand(fakeWorld().world).exitOverride().parseAsync(['--port', '0', ...args], { from: 'user' }).catch((e: unknown) => e);
+      const err = await sandboxCommand(fakeWorld().world, ignoreExitCode).exitOverride().parseAsync(['--port', '0', ...args], { from: 'user' }).catch((e: unknown) => e);
       expect(err, args.join(' ')).toBeInstanceOf(NumintelError);
       expect((err as NumintelError).kind, args.join(' ')).toBe('usage');
     }
@@ -72,7 +77,7 @@ describe('numintel sandbox', () => {
 
   it('--host 0.0.0.0 prints where it really listens and that the admin endpoints need the key', async () => {
     const { world, out, abort } = fakeWorld();
-    const run = sandboxCommand(world).parseAsync(['--port', '0', '--host', '0.0.0.0'], { from: 'user' });
+    const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', '--host', '0.0.0.0'], { from: 'user' });
     await until(() => out.length > 0);
     const text = out.join('');
     expect(text).toMatch(/^numintel sandbox listening on http:\/\/0\.0\.0\.0:(\d+) \(from this machine: http:\/\/127\.0\.0\.1:\1\) \(API key: sandbox-key-0000\)\n/);
@@ -83,7 +88,7 @@ describe('numintel sandbox', () => {
 
   it('masks a custom key in its banner and accepts several keys', async () => {
     const { world, out, abort } = fakeWorld();
-    const run = sandboxCommand(world).parseAsync(['--port', '0', '--api-key', 'my-own-key-123456', '--api-key', 'my-own-key-654321'], { from: 'user' });
+    const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', '--api-key', 'my-own-key-123456', '--api-key', 'my-own-key-654321'], { from: 'user' });
     await until(() => out.length > 0);
     expect(out.join('')).not.toContain('my-own-key-123456');
     expect(out.join('')).toContain('(API key: my-o…(17 chars) +1 more)');
@@ -93,7 +98,7 @@ describe('numintel sandbox', () => {
 
   it('--tls serves HTTPS with a certificate made at start, printed as a PEM file, removed at stop', async () => {
     const { world, out, abort } = fakeWorld();
-    const run = sandboxCommand(world).parseAsync(['--port', '0', '--tls'], { from: 'user' });
+    const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', '--tls'], { from: 'user' });
     await until(() => out.join('').split('\n').length > 2);
     const text = out.join('');
     expect(text).toMatch(/^numintel sandbox listening on https:\/\/127\.0\.0\.1:\d+ \(API key: sandbox-key-0000\)\nnumintel sandbox certificate: (\S+) \(trust it with NODE_EXTRA_CA_CERTS=\1 or --ca-file \1\)\n$/);
@@ -125,13 +130,13 @@ describe('numintel sandbox', () => {
     writeFileSync(join(dir, 'cert.pem'), pems.cert);
     writeFileSync(join(dir, 'key.pem'), pems.private);
     const { world, out, abort } = fakeWorld();
-    const run = sandboxCommand(world).parseAsync(['--port', '0', '--tls-cert', join(dir, 'cert.pem'), '--tls-key', join(dir, 'key.pem')], { from: 'user' });
+    const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', '--tls-cert', join(dir, 'cert.pem'), '--tls-key', join(dir, 'key.pem')], { from: 'user' });
     await until(() => out.join('').split('\n').length > 2);
     expect(out.join('')).toMatch(/listening on https:\/\/127\.0\.0\.1:\d+ .*\nnumintel sandbox certificate: .*cert\.pem /);
     abort();
     await run;
     for (const args of [['--tls-cert', join(dir, 'cert.pem')], ['--tls-cert', join(dir, 'key.pem'), '--tls-key', join(dir, 'key.pem')], ['--tls-cert', join(dir, 'none.pem'), '--tls-key', join(dir, 'key.pem')]]) {
-      const err = await sandboxCommand(fakeWorld().world).exitOverride().parseAsync(['--port', '0', ...args], { from: 'user' }).catch((e: unknown) => e);
+      const err = await sandboxCommand(fakeWorld().world, ignoreExitCode).exitOverride().parseAsync(['--port', '0', ...args], { from: 'user' }).catch((e: unknown) => e);
       expect(err, args.join(' ')).toBeInstanceOf(NumintelError);
       expect((err as NumintelError).kind).toBe('usage');
     }
@@ -140,14 +145,14 @@ describe('numintel sandbox', () => {
   it('refuses bad values as usage errors', async () => {
     for (const args of [['--port', 'abc'], ['--port', '70000'], ['--fail-rate', '2'], ['--limit-cnam', '-1'], ['--api-key', 'short'], ['--latency', '1.5'], ['--window', '0'], ['--window', '1.5'], ['--burst', '0.5'], ['--shared-limit', 'x'], ['--rate-headers', 'draft']]) {
       const { world } = fakeWorld();
-      const err = await sandboxCommand(world).exitOverride().parseAsync(args, { from: 'user' }).catch((e: unknown) => e);
+      const err = await sandboxCommand(world, ignoreExitCode).exitOverride().parseAsync(args, { from: 'user' }).catch((e: unknown) => e);
       expect(err, args.join(' ')).toBeInstanceOf(NumintelError);
       expect((err as NumintelError).kind).toBe('usage');
     }
   });
 
   it('documents its choices in --help', () => {
-    const cmd = sandboxCommand(fakeWorld().world);
+    const cmd = sandboxCommand(fakeWorld().world, ignoreExitCode);
     let text = '';
     cmd.configureOutput({ writeOut: (s) => (text += s) }).exitOverride();
     expect(() => cmd.parse(['--help'], { from: 'user' })).toThrow();
