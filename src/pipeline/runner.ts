@@ -15,6 +15,7 @@ import { ConcurrencyGate } from './dispatch/gate.js';
 import { cacheKey, NO_STORE, type AnswerSlot, type AnswerStore, type CacheKey, type Finished, type NewRunDedup, type RunDedup } from '../store/answer-store.js';
 import type { SpendCap } from './dispatch/spend-cap.js';
 import { pacerFor, type Pacing } from './dispatch/pacer.js';
+import type { WrittenAnswers } from './order/resume-answers.js';
 import { buildRecord, newRow, type RowState, type RunMode } from './order/records-build.js';
 import { Notifier, ReorderWindow, windowSize } from './order/reorder.js';
 import { DEFAULT_MAX_WAIT_MS, type Random } from './dispatch/retry.js';
@@ -70,6 +71,12 @@ export interface RunDeps {
    * lookup in flight or take its answer, and never pay twice within the run.
    */
   readonly dedup: NewRunDedup;
+  /**
+   * --resume: the answers the output file already holds, given to the dedup before the first row
+   * is read, so that a number recurring after the resume point is a duplicate, as in one
+   * uninterrupted run, not a second request.
+   */
+  readonly earlier?: AsyncIterable<WrittenAnswers>;
   /** --max-lookups / --max-spend: reaching it stops the run (reason `cap`), resumably. */
   readonly cap?: SpendCap;
   /** The longest server wait hint obeyed, ms; a longer one stops the run (`wait`). Default 300000. */
@@ -272,6 +279,7 @@ class Run {
     try {
       // A source that reads in batches is read so: one asynchronous step per batch, not per row.
       const it = (this.iterator = hasBatches(this.items) ? this.items.batches() : this.items[Symbol.asyncIterator]());
+      if (this.deps.earlier) await this.remember(this.deps.earlier);
       let batch: readonly SourceItem[] = [];
       let at = 0;
       while (!this.stopping && !this.full) {
@@ -296,6 +304,17 @@ class Run {
     } finally {
       this.fed = true;
       this.changed.notify();
+    }
+  }
+
+  /** The answers of rows written before (--resume), as if this run had received them. */
+  private async remember(earlier: AsyncIterable<WrittenAnswers>): Promise<void> {
+    for await (const { number, answers } of earlier) {
+      if (this.stopping) return;
+      const key = cacheKey(number);
+      answers.forEach((answer, i) => {
+        if (answer && i < this.plan.lookups.length) this.cache.finish(i, key, answer);
+      });
     }
   }
 

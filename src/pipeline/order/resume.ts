@@ -255,7 +255,8 @@ async function* jsonlInputs(chunks: AsyncIterable<Buffer>, keys: readonly string
   }
 }
 
-async function* lines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+/** The lines of a text, the last one without its newline too. */
+export async function* lines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
   let partial: Buffer[] = [];
   for await (const chunk of chunks) {
     let from = 0;
