@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCsv, requireBuiltCli, runCliInProcess, timeless } from '../support/cli.js';
+import { parseCsv, readSummary, requireBuiltCli, runCliInProcess, timeless } from '../support/cli.js';
 import { sandbox, sandboxEnv } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -55,6 +55,21 @@ describe('enrich under a spend cap', () => {
     for (const [id, count] of Object.entries(all.byNumber)) expect(count, id).toBe(1);
     const reference = await runCliInProcess(['enrich', '-i', input, '--lookups', KINDS.join(','), '--no-cache', '-f', 'csv'], { env });
     expect(timeless(readFileSync(out, 'utf8'))).toBe(timeless(reference.stdout));
+  });
+
+  it('retries count against the cap too: no more requests than the cap leave, and the resume completes the file', async () => {
+    const sb = await sandbox({ failRate: 0.3, seed: 3 });
+    const env = sandboxEnv(sb);
+    const { input, out } = setup();
+    const args = ['enrich', '-i', input, '--lookups', KINDS.join(','), '--no-cache', '-o', out];
+    const capped = await runCliInProcess([...args, '--max-lookups', '20'], { env });
+    expect(capped.code, capped.stderr).toBe(5);
+    const sent = sb.stats().requests.total;
+    expect(sent).toBeLessThanOrEqual(20);
+    expect(readSummary(capped.stderr).retries).toBeGreaterThan(0);
+    const resumed = await runCliInProcess([...args, '--resume'], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(writtenNumbers(readFileSync(out, 'utf8')).size).toBe(NUMBERS.length);
   });
 
   it('a cached lookup needs no room under the cap: only the lookups that will be sent are reserved', async () => {
