@@ -33,7 +33,7 @@ export interface OutputTarget {
   /** The input's rows still to look up: all of them, or those after the resumed file's rows. */
   readonly items: AsyncIterable<SourceItem>;
   /** The answers a resumed JSON lines file holds, for the run's dedup (resume-answers.ts). */
-  readonly answered?: AsyncIterable<WrittenAnswers>;
+  readonly answered?: AsyncIterable<readonly WrittenAnswers[]>;
   /** How to continue after a stop, for the message that ends an interrupted run. */
   readonly resumeHint: string;
   /** What the sink writes: the run's layout, appending or not. */
@@ -94,7 +94,7 @@ export async function openOutput(
   let earlier = { invalid: 0, failed: 0 };
   let appending = false;
   let items = source.items;
-  let answered: AsyncIterable<WrittenAnswers> | undefined;
+  let answered: AsyncIterable<readonly WrittenAnswers[]> | undefined;
   if (req.resume) {
     if (!isResumable(format)) {
       throw new UsageError(`--resume works with csv, tsv and jsonl output, not ${format}`, 'use -f csv, -f tsv or -f jsonl');

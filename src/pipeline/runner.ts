@@ -74,9 +74,9 @@ export interface RunDeps {
   /**
    * --resume: the answers the output file already holds, given to the dedup before the first row
    * is read, so that a number recurring after the resume point is a duplicate, as in one
-   * uninterrupted run, not a second request.
+   * uninterrupted run, not a second request. In batches (a chunk of the file each).
    */
-  readonly earlier?: AsyncIterable<WrittenAnswers>;
+  readonly earlier?: AsyncIterable<readonly WrittenAnswers[]>;
   /** --max-lookups / --max-spend: reaching it stops the run (reason `cap`), resumably. */
   readonly cap?: SpendCap;
   /** The longest server wait hint obeyed, ms; a longer one stops the run (`wait`). Default 300000. */
@@ -308,13 +308,15 @@ class Run {
   }
 
   /** The answers of rows written before (--resume), as if this run had received them. */
-  private async remember(earlier: AsyncIterable<WrittenAnswers>): Promise<void> {
-    for await (const { number, answers } of earlier) {
+  private async remember(earlier: AsyncIterable<readonly WrittenAnswers[]>): Promise<void> {
+    for await (const batch of earlier) {
       if (this.stopping) return;
-      const key = cacheKey(number);
-      answers.forEach((answer, i) => {
-        if (answer && i < this.plan.lookups.length) this.cache.finish(i, key, answer);
-      });
+      for (const { number, answers } of batch) {
+        const key = cacheKey(number);
+        answers.forEach((answer, i) => {
+          if (answer && i < this.plan.lookups.length) this.cache.finish(i, key, answer);
+        });
+      }
     }
   }
 

@@ -1,8 +1,8 @@
 // --resume, and never paying twice: the answers a JSON lines file already holds, for the resumed
 // run's dedup. A number that recurs after the resume point then takes its earlier row's answer, as
 // it would have in one uninterrupted run, instead of a request (with --no-cache nothing else has
-// it). Streamed, one record at a time: the dedup spills what it is given to its temp file, so a
-// million-row file costs the heap only the dedup's index.
+// it). Streamed, a chunk of the file at a time: the dedup spills what it is given to its temp
+// file, so a million-row file costs the heap only the dedup's index.
 //
 // Only successes are given: a record's result is the service's answer as received, so the later
 // row's record is the one an uninterrupted run writes (same result, `cached` and `fetched_at`). A
@@ -18,7 +18,7 @@ import { isObject } from '../../core/json.js';
 import type { Result } from '../../core/records.js';
 import type { Finished } from '../../store/answer-store.js';
 import { readError } from '../source/errors.js';
-import { lines, type ResumePoint } from './resume.js';
+import { lineBatches, type ResumePoint } from './resume.js';
 
 /** One written row's number and its successful answers, per lookup of the run (undefined: none). */
 export interface WrittenAnswers {
@@ -29,16 +29,20 @@ export interface WrittenAnswers {
 /**
  * The answers of the first `point.rows` records of a JSON lines file (its bytes up to
  * `point.validBytes`, which inspectOutputForResume found whole), `kinds` being the run's lookups
- * in plan order. Rows with an invalid number or no success give nothing.
+ * in plan order, those of each chunk of the file together. Rows with an invalid number or no
+ * success give nothing.
  */
-export async function* writtenAnswers(path: string, label: string, point: ResumePoint, kinds: readonly LookupKind[]): AsyncGenerator<WrittenAnswers> {
+export async function* writtenAnswers(path: string, label: string, point: ResumePoint, kinds: readonly LookupKind[]): AsyncGenerator<WrittenAnswers[]> {
   if (point.rows === 0 || point.validBytes === 0) return;
   const chunks = createReadStream(path, { end: point.validBytes - 1 });
   try {
-    for await (const line of lines(chunks)) {
-      if (line.trim() === '') continue;
-      const found = answersOf(JSON.parse(line) as unknown, kinds);
-      if (found) yield found;
+    for await (const batch of lineBatches(chunks)) {
+      const found: WrittenAnswers[] = [];
+      for (const line of batch) {
+        const answers = line.trim() === '' ? undefined : answersOf(JSON.parse(line) as unknown, kinds);
+        if (answers) found.push(answers);
+      }
+      yield found;
     }
   } catch (err) {
     throw readError(err, label);

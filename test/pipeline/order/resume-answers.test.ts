@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inspectOutputForResume } from '../../../src/pipeline/order/resume.js';
+import { inspectOutputForResume, lineBatches } from '../../../src/pipeline/order/resume.js';
 import { writtenAnswers, type WrittenAnswers } from '../../../src/pipeline/order/resume-answers.js';
 import type { LookupKind } from '../../../src/core/lookups.js';
 import { tempDir } from '../../support/tmp.js';
@@ -14,7 +14,7 @@ async function answers(name: string, lines: readonly unknown[], tail: string, ki
   await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n${tail}`);
   const point = await inspectOutputForResume(path, 'jsonl');
   const found: WrittenAnswers[] = [];
-  for await (const a of writtenAnswers(path, name, point, kinds)) found.push(a);
+  for await (const batch of writtenAnswers(path, name, point, kinds)) found.push(...batch);
   return found;
 }
 
@@ -39,5 +39,17 @@ describe('the answers a JSON lines file holds, for --resume', () => {
     };
     const found = await answers('enrich.jsonl', [record], '', ['lrn', 'trust']);
     expect(found).toEqual([{ number: '12015550123', answers: [{ result: { lrn: '12015550000' }, error: null, cached: false, fetchedAt: Date.parse(AT) }, undefined] }]);
+  });
+
+  it('lines are split as text: a character cut between two chunks is whole, the last line needs no newline', async () => {
+    const bytes = Buffer.from('{"name":"Zoë"}\n\n{"name":"Łukasz"}\nlast');
+    const cut = bytes.indexOf(Buffer.from('ë')) + 1;
+    async function* chunks() {
+      yield bytes.subarray(0, cut);
+      yield bytes.subarray(cut);
+    }
+    const found: string[][] = [];
+    for await (const batch of lineBatches(chunks())) found.push(batch);
+    expect(found).toEqual([['{"name":"Zoë"}', '', '{"name":"Łukasz"}'], ['last']]);
   });
 });
