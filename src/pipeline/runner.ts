@@ -371,26 +371,23 @@ class Run {
   /** `reserved`: the row's first tries are already taken from the spend cap (reserve). */
   private lookup(row: RowState, i: number, number: string, key: CacheKey, reserved: boolean): void {
     const stats = this.deps.stats;
-    // Reserved, then answered without a request after all (the cache's get() found what its has()
-    // did not): the request goes back to the cap.
-    const unreserve = () => reserved && this.deps.cap?.giveBack((this.plan.lookups[i] as LookupDescriptor).kind);
     const running = this.cache.inFlight(i, key);
     if (running) {
-      unreserve();
+      if (reserved) this.unreserve(i);
       // Counted when the answer comes (done): a run that stops first saved this row nothing.
       (running.more ??= []).push(row);
       return;
     }
     const answer = this.cache.finished(i, key);
     if (answer) {
-      unreserve();
+      if (reserved) this.unreserve(i);
       stats.duplicates += 1;
       this.settle(row, i, answer);
       return;
     }
     const hit = (this.slots[i] as AnswerSlot).get(number);
     if (hit) {
-      unreserve();
+      if (reserved) this.unreserve(i);
       stats.cacheHits += 1;
       const cached: Finished = { result: hit.result, error: null, fetchedAt: hit.fetchedAt, cached: true };
       // Kept for the rest of the run too: a later duplicate is a duplicate, not a second cache read.
@@ -401,6 +398,14 @@ class Run {
     const task: LookupTask = { lookup: i, d: this.plan.lookups[i] as LookupDescriptor, opts: this.opts[i] as LookupOptions, number, key, retries: 0, row, more: undefined, reserved };
     this.cache.start(i, key, task);
     this.dispatcher.enqueue(task);
+  }
+
+  /**
+   * A lookup reserved, then answered without a request after all (the cache's get() found what
+   * its has() did not): the request goes back to the cap.
+   */
+  private unreserve(i: number): void {
+    this.deps.cap?.giveBack((this.plan.lookups[i] as LookupDescriptor).kind);
   }
 
   private done(task: LookupTask, fetched: Finished, keep: boolean): void {
