@@ -14,6 +14,7 @@ import { OUTPUT_FORMATS } from '../output/layout.js';
 import type { OutputLayout, SinkStyle } from '../output/sink.js';
 import { writeError } from '../output/write-errors.js';
 import type { ResumableFormat } from '../pipeline/order/resume.js';
+import type { WrittenAnswers } from '../pipeline/order/resume-answers.js';
 import type { Settings } from '../settings/resolve.js';
 import { checkOutputFile, checkReportFile, checkStdoutFile, type InputOrigin } from './output-file.js';
 import type { Format, RunRequest } from './run-request.js';
@@ -31,6 +32,8 @@ export interface OutputTarget {
   readonly earlier: { readonly invalid: number; readonly failed: number };
   /** The input's rows still to look up: all of them, or those after the resumed file's rows. */
   readonly items: AsyncIterable<SourceItem>;
+  /** The answers a resumed JSON lines file holds, for the run's dedup (resume-answers.ts). */
+  readonly answered?: AsyncIterable<readonly WrittenAnswers[]>;
   /** How to continue after a stop, for the message that ends an interrupted run. */
   readonly resumeHint: string;
   /** What the sink writes: the run's layout, appending or not. */
@@ -88,6 +91,7 @@ export async function openOutput(
   let earlier = { invalid: 0, failed: 0 };
   let appending = false;
   let items = source.items;
+  let answered: AsyncIterable<readonly WrittenAnswers[]> | undefined;
   if (req.resume) {
     if (!isResumable(format)) {
       throw new UsageError(`--resume works with csv, tsv and jsonl output, not ${format}`, 'use -f csv, -f tsv or -f jsonl');
@@ -122,6 +126,12 @@ export async function openOutput(
     }
     skipRows = found.rows;
     appending = found.validBytes > 0;
+    // With --fields a record holds part of each result: a later row given it would tell --report
+    // less than the service said, so such a file is not read back.
+    if (format === 'jsonl' && found.rows > 0 && written.fields === undefined) {
+      const { writtenAnswers } = await import('../pipeline/order/resume-answers.js');
+      answered = writtenAnswers(path, label, found, written.lookups.map((d) => d.kind));
+    }
   }
   const { stream, failure } = await openFile(path, appending, label);
   return {
@@ -131,6 +141,7 @@ export async function openOutput(
     skipRows,
     earlier,
     items,
+    ...(answered ? { answered } : {}),
     resumeHint,
     layout: { ...written, appending },
     close: async () => {

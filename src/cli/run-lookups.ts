@@ -137,6 +137,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       answers: store,
       // Every answer of the run, in a temp file: a duplicate anywhere in a million rows pays nothing.
       dedup: newLookupCache,
+      // --resume of a JSON lines file: a number that recurs after the resume point is a duplicate.
+      ...(target.answered ? { earlier: target.answered } : {}),
       cap,
       clock: world.clock,
       stats,

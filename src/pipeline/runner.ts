@@ -15,6 +15,7 @@ import { ConcurrencyGate } from './dispatch/gate.js';
 import { cacheKey, NO_STORE, type AnswerSlot, type AnswerStore, type CacheKey, type Finished, type NewRunDedup, type RunDedup } from '../store/answer-store.js';
 import type { SpendCap } from './dispatch/spend-cap.js';
 import { pacerFor, type Pacing } from './dispatch/pacer.js';
+import type { WrittenAnswers } from './order/resume-answers.js';
 import { buildRecord, newRow, type RowState, type RunMode } from './order/records-build.js';
 import { Notifier, ReorderWindow, windowSize } from './order/reorder.js';
 import { DEFAULT_MAX_WAIT_MS, type Random } from './dispatch/retry.js';
@@ -70,6 +71,12 @@ export interface RunDeps {
    * lookup in flight or take its answer, and never pay twice within the run.
    */
   readonly dedup: NewRunDedup;
+  /**
+   * --resume: the answers the output file already holds, given to the dedup before the first row
+   * is read, so that a number recurring after the resume point is a duplicate, as in one
+   * uninterrupted run, not a second request. In batches (a chunk of the file each).
+   */
+  readonly earlier?: AsyncIterable<readonly WrittenAnswers[]>;
   /** --max-lookups / --max-spend: reaching it stops the run (reason `cap`), resumably. */
   readonly cap?: SpendCap;
   /** The longest server wait hint obeyed, ms; a longer one stops the run (`wait`). Default 300000. */
@@ -129,6 +136,9 @@ interface LookupTask extends Task {
   more: RowState[] | undefined;
 }
 
+/** No lookup of the row reserved: single lookups, and runs without a cap. */
+const NONE_RESERVED: readonly boolean[] = [];
+
 export function runPipeline(items: AsyncIterable<SourceItem>, plan: RunPlan, deps: RunDeps): RunHandle {
   const run = new Run(items, plan, deps);
   return { records: { [Symbol.asyncIterator]: () => run.records() }, outcome: () => run.outcome() };
@@ -164,6 +174,10 @@ class Run {
   private written = 0;
   /** A wakeup of the writer is scheduled (see wakeWriter). */
   private waking = false;
+  /** Enrich under a spend cap: each row reserves its billable lookups whole when admitted (spend-cap.ts). */
+  private readonly reserving: boolean;
+  /** The cap cannot take the next row whole: no row is admitted after it; the admitted ones finish. */
+  private full = false;
 
   constructor(
     private readonly items: AsyncIterable<SourceItem>,
@@ -185,6 +199,7 @@ class Run {
     const answers = deps.answers ?? NO_STORE;
     this.slots = plan.lookups.map((d, i) => answers.slot(d.kind, this.opts[i] as LookupOptions));
     this.parsing = { validate: plan.validate };
+    this.reserving = plan.mode === 'enrich' && deps.cap !== undefined;
     const random = deps.random ?? Math.random;
     const now = deps.clock.now();
     const pacer = deps.pacer ?? pacerFor(plan.lookups, deps.rates, now, random);
@@ -264,9 +279,10 @@ class Run {
     try {
       // A source that reads in batches is read so: one asynchronous step per batch, not per row.
       const it = (this.iterator = hasBatches(this.items) ? this.items.batches() : this.items[Symbol.asyncIterator]());
+      if (this.deps.earlier) await this.remember(this.deps.earlier);
       let batch: readonly SourceItem[] = [];
       let at = 0;
-      while (!this.stopping) {
+      while (!this.stopping && !this.full) {
         if (this.window.full) {
           await this.space.wait();
           continue;
@@ -291,10 +307,27 @@ class Run {
     }
   }
 
+  /** The answers of rows written before (--resume), as if this run had received them. */
+  private async remember(earlier: AsyncIterable<readonly WrittenAnswers[]>): Promise<void> {
+    for await (const batch of earlier) {
+      if (this.stopping) return;
+      for (const { number, answers } of batch) {
+        const key = cacheKey(number);
+        answers.forEach((answer, i) => {
+          if (answer && i < this.plan.lookups.length) this.cache.finish(i, key, answer);
+        });
+      }
+    }
+  }
+
   private admit(item: SourceItem): void {
-    this.deps.stats.rows += 1;
     const lookups = this.plan.lookups.length;
     const parsed = parseNumber(item.input, this.parsing);
+    const key = parsed.ok ? cacheKey(parsed.number) : undefined;
+    const reserved = parsed.ok && this.reserving ? this.reserve(parsed.number, key as CacheKey) : NONE_RESERVED;
+    // The cap cannot pay for this row: it is not read, and the run ends before it.
+    if (!reserved) return;
+    this.deps.stats.rows += 1;
     if (!parsed.ok) {
       const row = newRow(item, null, lookups);
       row.errors.fill({ code: 'invalid_number', message: parsed.message });
@@ -305,27 +338,56 @@ class Run {
     }
     const row = newRow(item, parsed.number, lookups);
     this.window.push(row);
-    const key = cacheKey(parsed.number);
-    for (let i = 0; i < lookups; i++) this.lookup(row, i, parsed.number, key);
+    for (let i = 0; i < lookups; i++) this.lookup(row, i, parsed.number, key as CacheKey, reserved[i] === true);
     this.dispatcher.pump();
   }
 
-  private lookup(row: RowState, i: number, number: string, key: CacheKey): void {
+  /**
+   * Takes from the spend cap, together, the lookups of this row that will be sent: those that no
+   * lookup in flight, answer of this run or cached answer covers. When they do not all fit, the
+   * cap is full: this row and every later one are left for a resume (see capFull). Per lookup of
+   * the plan, whether it was reserved; undefined when the cap is full.
+   */
+  private reserve(number: string, key: CacheKey): readonly boolean[] | undefined {
+    const billable = this.plan.lookups.map((_, i) => !(this.cache.inFlight(i, key) || this.cache.finished(i, key) || (this.slots[i] as AnswerSlot).has(number)));
+    const kinds = this.plan.lookups.filter((_, i) => billable[i]).map((d) => d.kind);
+    if (kinds.length === 0 || (this.deps.cap as SpendCap).reserve(kinds)) return billable;
+    this.capFull();
+    return undefined;
+  }
+
+  /**
+   * Stops the run at a row boundary: nothing more is admitted, and the rows admitted, whose
+   * requests are reserved, are sent and written. The run ends `cap`, resumable from the next row.
+   */
+  private capFull(): void {
+    if (this.stopping || this.full) return;
+    this.full = true;
+    this.stopped = { reason: 'cap' };
+    this.deps.onEvent?.({ type: 'stopped', reason: 'cap', inFlight: this.dispatcher.inFlight });
+    this.space.notify();
+  }
+
+  /** `reserved`: the row's first tries are already taken from the spend cap (reserve). */
+  private lookup(row: RowState, i: number, number: string, key: CacheKey, reserved: boolean): void {
     const stats = this.deps.stats;
     const running = this.cache.inFlight(i, key);
     if (running) {
+      if (reserved) this.unreserve(i);
       // Counted when the answer comes (done): a run that stops first saved this row nothing.
       (running.more ??= []).push(row);
       return;
     }
     const answer = this.cache.finished(i, key);
     if (answer) {
+      if (reserved) this.unreserve(i);
       stats.duplicates += 1;
       this.settle(row, i, answer);
       return;
     }
     const hit = (this.slots[i] as AnswerSlot).get(number);
     if (hit) {
+      if (reserved) this.unreserve(i);
       stats.cacheHits += 1;
       const cached: Finished = { result: hit.result, error: null, fetchedAt: hit.fetchedAt, cached: true };
       // Kept for the rest of the run too: a later duplicate is a duplicate, not a second cache read.
@@ -333,9 +395,17 @@ class Run {
       this.settle(row, i, cached);
       return;
     }
-    const task: LookupTask = { lookup: i, d: this.plan.lookups[i] as LookupDescriptor, opts: this.opts[i] as LookupOptions, number, key, retries: 0, row, more: undefined };
+    const task: LookupTask = { lookup: i, d: this.plan.lookups[i] as LookupDescriptor, opts: this.opts[i] as LookupOptions, number, key, retries: 0, row, more: undefined, reserved };
     this.cache.start(i, key, task);
     this.dispatcher.enqueue(task);
+  }
+
+  /**
+   * A lookup reserved, then answered without a request after all (the cache's get() found what
+   * its has() did not): the request goes back to the cap.
+   */
+  private unreserve(i: number): void {
+    this.deps.cap?.giveBack((this.plan.lookups[i] as LookupDescriptor).kind);
   }
 
   private done(task: LookupTask, fetched: Finished, keep: boolean): void {

@@ -2,6 +2,7 @@
 // an earlier attempt of it reached the service, and an attempt that never left (no connection)
 // not at all.
 import { describe, expect, it } from 'vitest';
+import { CNAM, LRN, TRUST } from '../../src/core/lookups.js';
 import type { Attempt } from '../../src/core/transport.js';
 import { SpendCap } from '../../src/pipeline/dispatch/spend-cap.js';
 import { harness, ok, runAll, serverError } from './fakes.js';
@@ -40,5 +41,33 @@ describe('runner: request counts', () => {
     expect(h.transport.calls).toHaveLength(2);
     // a's and b's later rows were answered from their one request each; c's waited for nothing.
     expect(h.stats).toMatchObject({ rows: 7, lookups: 2, duplicates: 2 });
+  });
+
+  it('enrich under a cap: whole rows or none, a duplicate row needs no room, and the run ends after the rows it admitted', async () => {
+    const [a, b, c, d] = ['12015551000', '12015551001', '12015551002', '12015551003'];
+    const h = harness({ latency: () => 10 });
+    const cap = new SpendCap({ maxLookups: 10 });
+    const { records, outcome } = await runAll(h, [a, b, a, c, d], { mode: 'enrich', lookups: [LRN, CNAM, TRUST] }, { rates: { lrn: 0, cnam: 0, trust: 0 }, concurrency: 1, cap });
+    expect(outcome.stopped?.reason).toBe('cap');
+    // a, b and c take 9; d's three do not fit in the 1 left, and d is not read.
+    expect(records.map((r) => r.number)).toEqual([a, b, a, c]);
+    expect(records.every((r) => r.ok)).toBe(true);
+    expect(h.transport.calls).toHaveLength(9);
+    expect(h.stats).toMatchObject({ rows: 4, lookups: 9, duplicates: 3 });
+    expect(cap.take('lrn')).toBe(true);
+    expect(cap.take('lrn')).toBe(false);
+  });
+
+  it('what a stopped enrich run reserved and never sent goes back to the cap, for the next run that shares it', async () => {
+    const [a, b, c] = ['12015551000', '12015551001', '12015551002'];
+    const h = harness({ latency: () => 10, script: { [`lrn:${a}`]: [serverError()] } });
+    const cap = new SpendCap({ maxLookups: 6 });
+    // One request at a time: a's two go out, a fails, the breaker (at one failed row) stops the run
+    // with b's and c's reserved requests still queued.
+    const { outcome } = await runAll(h, [a, b, c], { mode: 'enrich', lookups: [LRN, CNAM] }, { rates: { lrn: 0, cnam: 0 }, concurrency: 1, retries: 0, breakerThreshold: 1, cap });
+    expect(outcome.stopped?.reason).toBe('breaker');
+    expect(h.transport.calls).toHaveLength(2);
+    for (let i = 0; i < 4; i++) expect(cap.take('lrn')).toBe(true);
+    expect(cap.take('lrn')).toBe(false);
   });
 });

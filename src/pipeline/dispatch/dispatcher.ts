@@ -25,6 +25,8 @@ export interface Task {
   sent?: boolean;
   /** The pacer's stamp on the attempt in flight. */
   ticket?: PaceTicket;
+  /** Its first try was reserved from the spend cap with its row's (enrich): it takes nothing more to leave. */
+  reserved?: boolean;
 }
 
 export interface RetryInfo {
@@ -81,6 +83,13 @@ export class Fifo<T> {
   push(item: T): void {
     this.items.push(item);
   }
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+  /** The items still queued, oldest first. */
+  *[Symbol.iterator](): Iterator<T> {
+    for (let i = this.head; i < this.items.length; i++) yield this.items[i] as T;
+  }
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head];
@@ -128,6 +137,14 @@ export class Dispatcher<T extends Task> {
   stop(): void {
     this.stopped = true;
     this.cfg.gate.leave(this.wake);
+    // What rows reserved and never sent goes back to the cap, which the process's other runs share.
+    for (const queue of this.fresh) {
+      for (const task of queue) {
+        if (!task.reserved) continue;
+        task.reserved = false;
+        this.cfg.cap?.giveBack(task.d.kind);
+      }
+    }
   }
 
   /** Sends what may go now; schedules one wakeup per kind that must wait. */
@@ -149,14 +166,16 @@ export class Dispatcher<T extends Task> {
         continue;
       }
       const kind = this.kinds[i] as LookupDescriptor['kind'];
-      // The spend cap first: a request it refuses takes no pace slot, and the run stops.
-      if (this.cfg.cap && !this.cfg.cap.take(kind)) {
+      // The spend cap first: a request it refuses takes no pace slot, and the run stops. A first
+      // try its row reserved is already paid for.
+      const reserved = queue.peek()?.reserved === true;
+      if (this.cfg.cap && !reserved && !this.cfg.cap.take(kind)) {
         this.hooks.capped?.();
         return;
       }
       const ticket = pacer.take(kind, clock.now());
       if (typeof ticket === 'number') {
-        this.cfg.cap?.giveBack(kind);
+        if (!reserved) this.cfg.cap?.giveBack(kind);
         this.wakeIn(i, ticket);
         idle += 1;
         continue;
@@ -188,6 +207,8 @@ export class Dispatcher<T extends Task> {
     // refused before sending never get this far. A retry is a request after one that arrived.
     const retry = task.sent === true;
     task.sent = true;
+    // The reservation is spent: if this attempt never leaves, what is given back is the cap's again.
+    task.reserved = false;
     stats.requests += 1;
     if (retry) stats.retries += 1;
     else stats.lookups += 1;
