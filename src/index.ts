@@ -18,6 +18,9 @@ import { runPipeline } from './pipeline/runner.js';
 import { newLookupCache } from './pipeline/dedup/dedup.js';
 import { stopFailure } from './pipeline/stop.js';
 import { Session } from './pipeline/session.js';
+import { expected } from './library/expected.js';
+import { checkCallOptions } from './library/call-options.js';
+import { caTexts, checkEnv } from './library/connection-options.js';
 import { pacerFor } from './pipeline/dispatch/pacer.js';
 import { ConcurrencyGate } from './pipeline/dispatch/gate.js';
 import { MemoryAnswerStore, NO_STORE, type AnswerStore } from './store/answer-store.js';
@@ -82,11 +85,12 @@ export interface ClientConfig {
   readonly clock?: Clock;
   /**
    * PEM text of CA certificates trusted for HTTPS besides Node's default trust (its bundle and
-   * NODE_EXTRA_CA_CERTS, which apply without this): a private CA, or a sandbox's `ca`. Before
-   * Node 22.15, which cannot list its default trust, NODE_EXTRA_CA_CERTS is kept beside `ca` only
-   * when `env` holds it.
+   * NODE_EXTRA_CA_CERTS, which apply without this): a private CA, or a sandbox's `ca`. A Buffer
+   * (`readFileSync(path)`) is read as that text. Checked by createClient: a text that holds no
+   * readable certificate is refused there (BadOptionError). Before Node 22.15, which cannot list
+   * its default trust, NODE_EXTRA_CA_CERTS is kept beside `ca` only when `env` holds it.
    */
-  readonly ca?: string | readonly string[];
+  readonly ca?: string | Uint8Array | readonly (string | Uint8Array)[];
   /**
    * An environment whose HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) apply, as on the
    * command line: pass `process.env` to honour them. Without it, no proxy is used.
@@ -134,6 +138,8 @@ export interface NumintelClient {
 
 export function createClient(config: ClientConfig): NumintelClient {
   checkConfig(config);
+  // Checked here too, each certificate read: a bad `ca` is refused by its name, not at the first lookup.
+  const ca = caTexts(config.ca);
   const clock = config.clock ?? systemClock;
   const store: AnswerStore =
     config.cache === 'off' ? NO_STORE : config.cache === undefined || config.cache === 'memory' ? new MemoryAnswerStore((kind, at) => clock.now() - at <= LOOKUPS[kind].maxAgeMs) : config.cache;
@@ -144,7 +150,7 @@ export function createClient(config: ClientConfig): NumintelClient {
     timeoutMs: config.timeoutMs,
     connections: config.concurrency,
     clock,
-    ca: config.ca,
+    ca,
     env: config.env,
   });
 
@@ -166,6 +172,7 @@ export function createClient(config: ClientConfig): NumintelClient {
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {
     checkOpen();
     checkKinds(kinds);
+    checkCallOptions(kinds, options);
     const handle = runPipeline(items(numbers), { mode, lookups: kinds.map((k) => LOOKUPS[k]), options, validate: options.validate !== false }, {
       transport,
       answers: store,
@@ -200,6 +207,7 @@ export function createClient(config: ClientConfig): NumintelClient {
       checkOpen();
       if (typeof number !== 'string') throw expected('number', 'a string', number);
       checkKinds([kind]);
+      checkCallOptions([kind], options);
       const { validate, signal, stats: _stats, ...opts } = options;
       const record = session.lookup(LOOKUPS[kind], number, opts, validate !== false) as Promise<TypedLookupRecord<K>>;
       if (!signal) return record;
@@ -233,12 +241,6 @@ export async function startSandbox(options?: Partial<SandboxOptions>): Promise<S
   return (await import('./sandbox/index.js')).startSandbox(options);
 }
 
-/** `Expected \`concurrency\` to be an integer ≥ 1, got 0`: the caller's own option name, the value quoted. */
-function expected(name: string, what: string, value: unknown): BadOptionError {
-  const shown = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' || typeof value === 'boolean' || value == null ? String(value) : typeof value;
-  return new BadOptionError(`Expected \`${name}\` to be ${what}, got ${shown}`);
-}
-
 function checkNumber(name: string, value: unknown, min: number, integer: boolean, max = Number.MAX_SAFE_INTEGER): void {
   if (value === undefined) return;
   const ok = typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max && (!integer || Number.isInteger(value));
@@ -268,6 +270,7 @@ function checkConfig(config: ClientConfig): void {
     throw expected('cache', '"memory", "off" or an AnswerStore (slot and close methods)', config.cache);
   }
   if (config.clock !== undefined && !hasMethods(config.clock, 'now', 'sleep')) throw expected('clock', 'a Clock (now and sleep methods)', config.clock);
+  checkEnv(config.env);
   if (config.rates !== undefined) {
     if (config.rates === null || typeof config.rates !== 'object') throw expected('rates', 'an object of requests per second per lookup', config.rates);
     for (const [kind, rate] of Object.entries(config.rates)) {
