@@ -9,6 +9,7 @@
 import { systemClock, type Clock } from './core/clock.js';
 import { BadOptionError, UnknownLookupError, UsageError } from './core/errors.js';
 import { isKeyShaped } from './core/secret.js';
+import { LIBRARY_ADVICE } from './core/advice.js';
 import { isLookupKind, LOOKUP_KINDS, LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
 import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
 import type { ResultOf } from './core/result-types.js';
@@ -152,6 +153,8 @@ export function createClient(config: ClientConfig): NumintelClient {
     clock,
     ca,
     env: config.env,
+    // Errors name the options of createClient, not the command line's flags.
+    advice: LIBRARY_ADVICE,
   });
 
   // The client's pacer: one per key and service, shared by every run and call, so bulk(),
@@ -191,14 +194,14 @@ export function createClient(config: ClientConfig): NumintelClient {
     const stopped = handle.outcome().stopped;
     // Cut short by close(): said, so the caller does not take the records given for all of them.
     if (stopped?.reason === 'closed' && closing.signal.aborted) throw new UsageError('the client was closed during the run: the numbers after the last record were not looked up');
-    if (stopped && stopped.reason !== 'closed') throw stopFailure(stopped);
+    if (stopped && stopped.reason !== 'closed') throw stopFailure(stopped, undefined, undefined, LIBRARY_ADVICE);
   }
 
   // Single lookups share one run per lookup and options: parallel calls pace, share the
   // concurrency slots and send each number once, as bulk() would.
   const session = new Session(
     { transport, answers: store, dedup: newLookupCache, pacer, gate, clock, rates: config.rates, retries: config.retries, maxWaitMs: config.maxWaitMs },
-    (stopped) => stopFailure(stopped),
+    (stopped) => stopFailure(stopped, undefined, undefined, LIBRARY_ADVICE),
   );
 
   return {

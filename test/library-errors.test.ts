@@ -84,6 +84,59 @@ describe('createClient options', () => {
   });
 });
 
+describe("the library's errors advise createClient's options, not the command line's flags", () => {
+  // The command line's words for the same settings: none may reach a library caller.
+  const CLI_WORDS = /--[a-z]|NUMINTEL_API_KEY|numintel config/;
+  const said = (err: unknown) => `${(err as Error).message} ${(err as NumintelError).hint ?? ''}`;
+
+  it('an untrusted certificate says to pass `ca`', async () => {
+    const tls = await startSandbox({ port: 0, tls: true });
+    const client = createClient({ baseUrl: tls.url, apiKey: tls.apiKey });
+    try {
+      const err = await client.lookup('lrn', '2015550123').catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'NUMINTEL_TLS', message: expect.stringMatching(/is not trusted \(self-signed certificate\); if this is a private CA, pass its PEM as `ca` or set NODE_EXTRA_CA_CERTS$/) });
+      expect(said(err)).not.toMatch(CLI_WORDS);
+    } finally {
+      await client.close();
+      await tls.close();
+    }
+  });
+
+  it('a refused key, and a base URL carrying credentials, point to `apiKey`', async () => {
+    const sb = await startSandbox({ port: 0 });
+    const client = createClient({ baseUrl: sb.url, apiKey: 'sk_wrong_0123456789abcdef' });
+    try {
+      const err = await client.lookup('trust', '2015550123').catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'NUMINTEL_KEY_REFUSED', message: expect.stringMatching(/; check the `apiKey` option; the run stopped$/) });
+      expect(said(err)).not.toMatch(CLI_WORDS);
+    } finally {
+      await client.close();
+      await sb.close();
+    }
+    const url = refusal(() => createClient({ ...base, baseUrl: 'https://user:pass@api.example.com' }));
+    expect(url).toMatchObject({ code: 'NUMINTEL_BAD_BASE_URL', hint: 'put the API key in the `apiKey` option' });
+  });
+
+  it('a timed-out lookup says to raise `timeoutMs`; a wait too long, `maxWaitMs`', async () => {
+    const slow = await startSandbox({ port: 0, latencyMs: 300 });
+    const limited = await startSandbox({ port: 0, rate429: 1 });
+    const a = createClient({ baseUrl: slow.url, apiKey: slow.apiKey, timeoutMs: 50, retries: 0 });
+    const b = createClient({ baseUrl: limited.url, apiKey: limited.apiKey, maxWaitMs: 0 });
+    try {
+      const record = await a.lookup('lrn', '2015550123');
+      expect(record.error).toMatchObject({ code: 'timeout', message: expect.stringMatching(/; try again later or raise `timeoutMs`$/) });
+      const err = await (async () => {
+        for await (const r of b.bulk('lrn', ['2015550123'])) void r;
+      })().catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'NUMINTEL_WAIT_TOO_LONG', message: expect.stringMatching(/, longer than `maxWaitMs` allows/), hint: 'try again after that wait, or raise `maxWaitMs`' });
+      expect(`${record.error?.message} ${said(err)}`).not.toMatch(CLI_WORDS);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await Promise.all([slow.close(), limited.close()]);
+    }
+  });
+});
+
 describe('exit codes come from error codes', () => {
   const cases: [ErrorCode, number][] = [
     ['NUMINTEL_USAGE', 2],
