@@ -134,6 +134,16 @@ export interface NumintelClient {
   bulk<K extends LookupKind>(kind: K, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<TypedLookupRecord<K>>;
   /** Several lookups per number in one pass. */
   enrich<K extends LookupKind>(kinds: readonly K[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<TypedEnrichRecord<K>>;
+  /**
+   * Sends nothing more, and never waits for a turn at the rate limit or a retry's pause (up to
+   * `maxWaitMs`). A lookup() whose request has not gone out (waiting for its turn or its retry)
+   * rejects at once with UsageError (NUMINTEL_USAGE, "the client was closed before this lookup was
+   * sent"); one whose request is on the wire gets its record, unless the answer asks for another
+   * try, which rejects the same way. A running bulk() or enrich() stops sending: its finished
+   * records come out, then it throws UsageError ("the client was closed during the run").
+   * Resolves once the requests on the wire are answered (each within `timeoutMs`) and the
+   * connections are closed. Calling it twice is harmless; a call after it throws UsageError.
+   */
   close(): Promise<void>;
 }
 
@@ -212,10 +222,11 @@ export function createClient(config: ClientConfig): NumintelClient {
       checkKinds([kind]);
       checkCallOptions([kind], options);
       const { validate, signal, stats: _stats, ...opts } = options;
+      // Aborted already: nothing is sent (and no call is left waiting for close() to refuse it).
+      if (signal?.aborted) throw signal.reason;
       const record = session.lookup(LOOKUPS[kind], number, opts, validate !== false) as Promise<TypedLookupRecord<K>>;
       if (!signal) return record;
       return new Promise<TypedLookupRecord<K>>((resolve, reject) => {
-        if (signal.aborted) return reject(signal.reason);
         const onAbort = () => reject(signal.reason);
         signal.addEventListener('abort', onAbort, { once: true });
         // One signal may serve many lookups: each takes its listener away when it settles.
