@@ -10,7 +10,8 @@ import { expected } from './expected.js';
 /** The call's own options (BulkOptions beside the lookups' options), each with its check. */
 const CALL_OPTIONS: Readonly<Record<string, (value: unknown) => string | undefined>> = {
   validate: (v) => (typeof v === 'boolean' ? undefined : 'a boolean'),
-  signal: (v) => (v instanceof AbortSignal ? undefined : 'an AbortSignal'),
+  // What a run reads of it; not instanceof, which a signal of another realm would fail.
+  signal: (v) => (isObject(v) && typeof v.aborted === 'boolean' && typeof v.addEventListener === 'function' ? undefined : 'an AbortSignal'),
   stats: (v) => (isObject(v) ? undefined : 'a RunStats object (newRunStats(Date.now()))'),
 };
 
