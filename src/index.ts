@@ -9,6 +9,7 @@
 import { systemClock, type Clock } from './core/clock.js';
 import { BadOptionError, UnknownLookupError, UsageError } from './core/errors.js';
 import { isKeyShaped } from './core/secret.js';
+import { LIBRARY_ADVICE } from './core/advice.js';
 import { isLookupKind, LOOKUP_KINDS, LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
 import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
 import type { ResultOf } from './core/result-types.js';
@@ -18,6 +19,9 @@ import { runPipeline } from './pipeline/runner.js';
 import { newLookupCache } from './pipeline/dedup/dedup.js';
 import { stopFailure } from './pipeline/stop.js';
 import { Session } from './pipeline/session.js';
+import { expected } from './library/expected.js';
+import { checkCallOptions } from './library/call-options.js';
+import { caTexts, checkEnv } from './library/connection-options.js';
 import { pacerFor } from './pipeline/dispatch/pacer.js';
 import { ConcurrencyGate } from './pipeline/dispatch/gate.js';
 import { MemoryAnswerStore, NO_STORE, type AnswerStore } from './store/answer-store.js';
@@ -82,11 +86,12 @@ export interface ClientConfig {
   readonly clock?: Clock;
   /**
    * PEM text of CA certificates trusted for HTTPS besides Node's default trust (its bundle and
-   * NODE_EXTRA_CA_CERTS, which apply without this): a private CA, or a sandbox's `ca`. Before
-   * Node 22.15, which cannot list its default trust, NODE_EXTRA_CA_CERTS is kept beside `ca` only
-   * when `env` holds it.
+   * NODE_EXTRA_CA_CERTS, which apply without this): a private CA, or a sandbox's `ca`. A Buffer
+   * (`readFileSync(path)`) is read as that text. Checked by createClient: a text that holds no
+   * readable certificate is refused there (BadOptionError). Before Node 22.15, which cannot list
+   * its default trust, NODE_EXTRA_CA_CERTS is kept beside `ca` only when `env` holds it.
    */
-  readonly ca?: string | readonly string[];
+  readonly ca?: string | Uint8Array | readonly (string | Uint8Array)[];
   /**
    * An environment whose HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) apply, as on the
    * command line: pass `process.env` to honour them. Without it, no proxy is used.
@@ -129,11 +134,23 @@ export interface NumintelClient {
   bulk<K extends LookupKind>(kind: K, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<TypedLookupRecord<K>>;
   /** Several lookups per number in one pass. */
   enrich<K extends LookupKind>(kinds: readonly K[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<TypedEnrichRecord<K>>;
+  /**
+   * Sends nothing more, and never waits for a turn at the rate limit or a retry's pause (up to
+   * `maxWaitMs`). A lookup() whose request has not gone out (waiting for its turn or its retry)
+   * rejects at once with UsageError (NUMINTEL_USAGE, "the client was closed before this lookup was
+   * sent"); one whose request is on the wire gets its record, unless the answer asks for another
+   * try, which rejects the same way. A running bulk() or enrich() stops sending: its finished
+   * records come out, then it throws UsageError ("the client was closed during the run").
+   * Resolves once the requests on the wire are answered (each within `timeoutMs`) and the
+   * connections are closed. Calling it twice is harmless; a call after it throws UsageError.
+   */
   close(): Promise<void>;
 }
 
 export function createClient(config: ClientConfig): NumintelClient {
   checkConfig(config);
+  // Checked here too, each certificate read: a bad `ca` is refused by its name, not at the first lookup.
+  const ca = caTexts(config.ca);
   const clock = config.clock ?? systemClock;
   const store: AnswerStore =
     config.cache === 'off' ? NO_STORE : config.cache === undefined || config.cache === 'memory' ? new MemoryAnswerStore((kind, at) => clock.now() - at <= LOOKUPS[kind].maxAgeMs) : config.cache;
@@ -144,8 +161,10 @@ export function createClient(config: ClientConfig): NumintelClient {
     timeoutMs: config.timeoutMs,
     connections: config.concurrency,
     clock,
-    ca: config.ca,
+    ca,
     env: config.env,
+    // Errors name the options of createClient, not the command line's flags.
+    advice: LIBRARY_ADVICE,
   });
 
   // The client's pacer: one per key and service, shared by every run and call, so bulk(),
@@ -166,6 +185,7 @@ export function createClient(config: ClientConfig): NumintelClient {
   async function* run(mode: 'single' | 'enrich', kinds: readonly LookupKind[], numbers: Iterable<string> | AsyncIterable<string>, options: BulkOptions = {}): AsyncIterable<OutputRecord> {
     checkOpen();
     checkKinds(kinds);
+    checkCallOptions(kinds, options);
     const handle = runPipeline(items(numbers), { mode, lookups: kinds.map((k) => LOOKUPS[k]), options, validate: options.validate !== false }, {
       transport,
       answers: store,
@@ -184,14 +204,14 @@ export function createClient(config: ClientConfig): NumintelClient {
     const stopped = handle.outcome().stopped;
     // Cut short by close(): said, so the caller does not take the records given for all of them.
     if (stopped?.reason === 'closed' && closing.signal.aborted) throw new UsageError('the client was closed during the run: the numbers after the last record were not looked up');
-    if (stopped && stopped.reason !== 'closed') throw stopFailure(stopped);
+    if (stopped && stopped.reason !== 'closed') throw stopFailure(stopped, undefined, undefined, LIBRARY_ADVICE);
   }
 
   // Single lookups share one run per lookup and options: parallel calls pace, share the
   // concurrency slots and send each number once, as bulk() would.
   const session = new Session(
     { transport, answers: store, dedup: newLookupCache, pacer, gate, clock, rates: config.rates, retries: config.retries, maxWaitMs: config.maxWaitMs },
-    (stopped) => stopFailure(stopped),
+    (stopped) => stopFailure(stopped, undefined, undefined, LIBRARY_ADVICE),
   );
 
   return {
@@ -200,11 +220,13 @@ export function createClient(config: ClientConfig): NumintelClient {
       checkOpen();
       if (typeof number !== 'string') throw expected('number', 'a string', number);
       checkKinds([kind]);
+      checkCallOptions([kind], options);
       const { validate, signal, stats: _stats, ...opts } = options;
+      // Aborted already: nothing is sent (and no call is left waiting for close() to refuse it).
+      if (signal?.aborted) throw signal.reason;
       const record = session.lookup(LOOKUPS[kind], number, opts, validate !== false) as Promise<TypedLookupRecord<K>>;
       if (!signal) return record;
       return new Promise<TypedLookupRecord<K>>((resolve, reject) => {
-        if (signal.aborted) return reject(signal.reason);
         const onAbort = () => reject(signal.reason);
         signal.addEventListener('abort', onAbort, { once: true });
         // One signal may serve many lookups: each takes its listener away when it settles.
@@ -231,12 +253,6 @@ export function createClient(config: ClientConfig): NumintelClient {
  */
 export async function startSandbox(options?: Partial<SandboxOptions>): Promise<Sandbox> {
   return (await import('./sandbox/index.js')).startSandbox(options);
-}
-
-/** `Expected \`concurrency\` to be an integer ≥ 1, got 0`: the caller's own option name, the value quoted. */
-function expected(name: string, what: string, value: unknown): BadOptionError {
-  const shown = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' || typeof value === 'boolean' || value == null ? String(value) : typeof value;
-  return new BadOptionError(`Expected \`${name}\` to be ${what}, got ${shown}`);
 }
 
 function checkNumber(name: string, value: unknown, min: number, integer: boolean, max = Number.MAX_SAFE_INTEGER): void {
@@ -268,6 +284,7 @@ function checkConfig(config: ClientConfig): void {
     throw expected('cache', '"memory", "off" or an AnswerStore (slot and close methods)', config.cache);
   }
   if (config.clock !== undefined && !hasMethods(config.clock, 'now', 'sleep')) throw expected('clock', 'a Clock (now and sleep methods)', config.clock);
+  checkEnv(config.env);
   if (config.rates !== undefined) {
     if (config.rates === null || typeof config.rates !== 'object') throw expected('rates', 'an object of requests per second per lookup', config.rates);
     for (const [kind, rate] of Object.entries(config.rates)) {

@@ -1,6 +1,6 @@
 // The library's errors: each a class with a stable code, options refused where they are passed
 // with the caller's own names, and the one mapping from code to exit code.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as lib from '../src/index.js';
 import { createClient, NumintelError, startSandbox } from '../src/index.js';
 import { EXIT, exitCodeOf, describeFailure } from '../src/cli/exit.js';
@@ -84,6 +84,59 @@ describe('createClient options', () => {
   });
 });
 
+describe("the library's errors advise createClient's options, not the command line's flags", () => {
+  // The command line's words for the same settings: none may reach a library caller.
+  const CLI_WORDS = /--[a-z]|NUMINTEL_API_KEY|numintel config/;
+  const said = (err: unknown) => `${(err as Error).message} ${(err as NumintelError).hint ?? ''}`;
+
+  it('an untrusted certificate says to pass `ca`', async () => {
+    const tls = await startSandbox({ port: 0, tls: true });
+    const client = createClient({ baseUrl: tls.url, apiKey: tls.apiKey });
+    try {
+      const err = await client.lookup('lrn', '2015550123').catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'NUMINTEL_TLS', message: expect.stringMatching(/is not trusted \(self-signed certificate\); if this is a private CA, pass its PEM as `ca` or set NODE_EXTRA_CA_CERTS$/) });
+      expect(said(err)).not.toMatch(CLI_WORDS);
+    } finally {
+      await client.close();
+      await tls.close();
+    }
+  });
+
+  it('a refused key, and a base URL carrying credentials, point to `apiKey`', async () => {
+    const sb = await startSandbox({ port: 0 });
+    const client = createClient({ baseUrl: sb.url, apiKey: 'sk_wrong_0123456789abcdef' });
+    try {
+      const err = await client.lookup('trust', '2015550123').catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'NUMINTEL_KEY_REFUSED', message: expect.stringMatching(/; check the `apiKey` option; the run stopped$/) });
+      expect(said(err)).not.toMatch(CLI_WORDS);
+    } finally {
+      await client.close();
+      await sb.close();
+    }
+    const url = refusal(() => createClient({ ...base, baseUrl: 'https://user:pass@api.example.com' }));
+    expect(url).toMatchObject({ code: 'NUMINTEL_BAD_BASE_URL', hint: 'put the API key in the `apiKey` option' });
+  });
+
+  it('a timed-out lookup says to raise `timeoutMs`; a wait too long, `maxWaitMs`', async () => {
+    const slow = await startSandbox({ port: 0, latencyMs: 300 });
+    const limited = await startSandbox({ port: 0, rate429: 1 });
+    const a = createClient({ baseUrl: slow.url, apiKey: slow.apiKey, timeoutMs: 50, retries: 0 });
+    const b = createClient({ baseUrl: limited.url, apiKey: limited.apiKey, maxWaitMs: 0 });
+    try {
+      const record = await a.lookup('lrn', '2015550123');
+      expect(record.error).toMatchObject({ code: 'timeout', message: expect.stringMatching(/; try again later or raise `timeoutMs`$/) });
+      const err = await (async () => {
+        for await (const r of b.bulk('lrn', ['2015550123'])) void r;
+      })().catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'NUMINTEL_WAIT_TOO_LONG', message: expect.stringMatching(/, longer than `maxWaitMs` allows/), hint: 'try again after that wait, or raise `maxWaitMs`' });
+      expect(`${record.error?.message} ${said(err)}`).not.toMatch(CLI_WORDS);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await Promise.all([slow.close(), limited.close()]);
+    }
+  });
+});
+
 describe('exit codes come from error codes', () => {
   const cases: [ErrorCode, number][] = [
     ['NUMINTEL_USAGE', 2],
@@ -129,6 +182,77 @@ describe('lookup and bulk arguments', () => {
     const it2 = client.bulk('lrn', ['2015550123', null] as never)[Symbol.asyncIterator]();
     await expect(it2.next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: 'Expected `numbers[1]` to be a string, got null' });
     await client.close();
+  });
+});
+
+describe('lookup options are checked at run time, against the lookups that have them', () => {
+  it.each([
+    [{ enhanced: 'yes' }, 'Expected `enhanced` to be a boolean (true or false), got "yes"'],
+    [{ messaging: 1 }, 'Expected `messaging` to be a boolean (true or false), got 1'],
+    [{ spam: true }, '`spam` is an option of cnam, not of lrn'],
+    [{ spam: false }, '`spam` is an option of cnam, not of lrn'],
+    [{ enhansed: true }, '`enhansed` is not an option of lrn (its options: enhanced, messaging; and validate, signal, stats)'],
+    [{ validate: 'no' }, 'Expected `validate` to be a boolean, got "no"'],
+    [{ signal: true }, 'Expected `signal` to be an AbortSignal, got true'],
+    [null, 'Expected `options` to be an object, got null'],
+  ])('lookup("lrn", n, %o) is refused, nothing sent: %s', async (options, message) => {
+    const sb = await startSandbox({ port: 0 });
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    try {
+      await expect(client.lookup('lrn', '2015550123', options as never)).rejects.toMatchObject({ name: 'BadOptionError', code: 'NUMINTEL_BAD_OPTION', kind: 'usage', message });
+      await expect(client.bulk('lrn', ['2015550123'], options as never)[Symbol.asyncIterator]().next()).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message });
+      expect(sb.stats().requests.total).toBe(0);
+    } finally {
+      await client.close();
+      await sb.close();
+    }
+  });
+
+  it('enrich() takes an option any of its lookups has, and refuses one none of them has', async () => {
+    const sb = await startSandbox({ port: 0 });
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+    try {
+      const records = [];
+      for await (const r of client.enrich(['lrn', 'cnam'], ['2015550123'], { enhanced: true, spam: true, validate: true, stats: undefined })) records.push(r);
+      expect(records[0]).toMatchObject({ ok: true, results: { lrn: { enhanced_lrn_data: expect.any(Object) }, cnam: { spam_type: expect.any(String) } } });
+      const refused = client.enrich(['lrn', 'trust'], ['2015550123'], { spam: true })[Symbol.asyncIterator]().next();
+      await expect(refused).rejects.toMatchObject({ code: 'NUMINTEL_BAD_OPTION', message: '`spam` is an option of cnam, not of lrn and trust' });
+    } finally {
+      await client.close();
+      await sb.close();
+    }
+  });
+});
+
+describe('ca and env are checked by createClient', () => {
+  let tls: Awaited<ReturnType<typeof startSandbox>>;
+  beforeAll(async () => {
+    tls = await startSandbox({ port: 0, tls: true });
+  });
+  afterAll(() => tls.close());
+
+  it.each([
+    [{ ca: 'not a certificate' }, '`ca` holds no PEM certificate (-----BEGIN CERTIFICATE-----)'],
+    [{ ca: ['-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----'] }, /^`ca\[0\]` holds a certificate that cannot be read \(number 1: /],
+    [{ ca: 42 }, 'Expected `ca` to be PEM text (a string or a Buffer) or an array of them, got 42'],
+    [{ ca: [null] }, 'Expected `ca[0]` to be PEM text (a string or a Buffer), got null'],
+    [{ env: 'HTTPS_PROXY=http://proxy:3128' }, 'Expected `env` to be an object of strings (process.env), got "HTTPS_PROXY=http://proxy:3128"'],
+    [{ env: { HTTPS_PROXY: 3128 } }, 'Expected `env.HTTPS_PROXY` to be a string, got 3128'],
+  ])('%o is refused at construction, by its name', (extra, message) => {
+    const err = refusal(() => createClient({ ...base, ...(extra as object) }));
+    expect(err).toBeInstanceOf(lib.BadOptionError);
+    expect(err).toMatchObject({ code: 'NUMINTEL_BAD_OPTION', kind: 'usage' });
+    if (typeof message === 'string') expect(err.message).toBe(message);
+    else expect(err.message).toMatch(message);
+  });
+
+  it('a `ca` of the sandbox as text, as a Buffer or in a list is trusted; process.env is an env', async () => {
+    const pem = tls.ca ?? '';
+    for (const ca of [pem, Buffer.from(pem), [pem]]) {
+      const client = createClient({ baseUrl: tls.url, apiKey: tls.apiKey, ca, env: { ...process.env, HTTPS_PROXY: undefined, https_proxy: undefined } });
+      expect(await client.lookup('trust', '2015550123')).toMatchObject({ ok: true });
+      await client.close();
+    }
   });
 });
 

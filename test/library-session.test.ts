@@ -57,21 +57,59 @@ describe('a client session', () => {
     expect(seen.length).toBeLessThan(numbers.length);
     expect(seen).toEqual(numbers.slice(0, seen.length));
     const reason = new Error('stop');
+    const sent = (await sandboxStats(sb)).requests.trust;
     await expect(client.lookup('trust', '2015550123', { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
     await client.close();
+    // Aborted before the call: nothing was sent for it.
+    expect((await sandboxStats(sb)).requests.trust).toBe(sent);
   });
 
-  it('close() while lookup() calls wait lets them finish: every number is answered and sent once', async () => {
-    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, rates: { cnam: 10 }, cache: 'off' });
-    const numbers = Array.from({ length: 12 }, (_, i) => `201555${String(800 + i).padStart(4, '0')}`);
-    const before = await sandboxStats(sb);
-    const calls = numbers.map((n) => client.lookup('cnam', n));
-    await client.close();
-    const records = await Promise.all(calls);
-    // They came back as network errors (CLIENT_CLOSED), all but the first few never sent.
-    expect(records.map((r) => r.error)).toEqual(numbers.map(() => null));
-    const after = await sandboxStats(sb);
-    expect(after.requests.cnam - before.requests.cnam).toBe(numbers.length);
+  it('close() rejects at once the lookup() calls not sent yet (UsageError), and lets those on the wire finish', async () => {
+    const slow = await startSandbox({ port: 0, latencyMs: 300 });
+    try {
+      const client = createClient({ baseUrl: slow.url, apiKey: slow.apiKey, rates: { cnam: 0 }, concurrency: 2, cache: 'off' });
+      const numbers = Array.from({ length: 12 }, (_, i) => `201555${String(800 + i).padStart(4, '0')}`);
+      const events: string[] = [];
+      const calls = numbers.map((n, i) =>
+        client.lookup('cnam', n).then(
+          (r) => events.push(`${i} ${r.ok ? 'ok' : r.error?.code}`),
+          (e: unknown) => events.push(`${i} ${(e as NumintelError).name}: ${(e as Error).message}`),
+        ),
+      );
+      // Two requests on the wire (the sandbox counts a request as it arrives, then waits 300 ms).
+      for (let i = 0; i < 500 && slow.stats().requests.total < 2; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(slow.stats().requests.total).toBe(2);
+      await client.close();
+      events.push('closed');
+      await Promise.all(calls);
+      const closedBefore = 'UsageError: the client was closed before this lookup was sent';
+      // The ten not sent are refused first, at close(); the two sent are answered before close() returns.
+      expect(events.slice(0, 10)).toEqual(numbers.slice(2).map((_, i) => `${i + 2} ${closedBefore}`));
+      expect(events.slice(10).sort()).toEqual(['0 ok', '1 ok', 'closed']);
+      expect(slow.stats().requests.total).toBe(2);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('close() does not wait out a retry: a lookup() resting after a 429 rejects at once and is not sent again', async () => {
+    const limited = await startSandbox({ port: 0, rate429: 1 });
+    try {
+      const client = createClient({ baseUrl: limited.url, apiKey: limited.apiKey, cache: 'off' });
+      const call = client.lookup('trust', '2015550123');
+      for (let i = 0; i < 500 && limited.stats().requests.total < 1; i++) await new Promise((r) => setTimeout(r, 10));
+      let settled = false;
+      const outcome = call.then(
+        () => 'resolved',
+        (e: unknown) => `${(e as Error).name}: ${(e as Error).message}`,
+      ).finally(() => (settled = true));
+      await client.close();
+      expect(settled).toBe(true);
+      expect(await outcome).toBe('UsageError: the client was closed before this lookup was sent');
+      expect(limited.stats().requests.total).toBe(1);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('close() during a bulk() stops it sending: the records finished come out, then UsageError says it was cut short', async () => {

@@ -2,6 +2,7 @@
 import { BadBaseUrlError } from '../core/errors.js';
 import { withoutTrailingSlashes } from '../core/text.js';
 import { isLoopback } from '../core/loopback.js';
+import { CLI_ADVICE, type Advice } from '../core/advice.js';
 
 /**
  * The base URL as it may be shown: never its user:password@ nor its query or fragment, where a
@@ -25,7 +26,7 @@ const KEY_HINT = 'use an https:// base URL, or a loopback address (127.0.0.1, ::
  * http(s), credentials or a query in the URL, and for a key that would travel over plain http:// to
  * a host other than loopback (anyone on the network path could read it).
  */
-export function checkBaseUrl(baseUrl: string, hasKey: boolean): URL {
+export function checkBaseUrl(baseUrl: string, hasKey: boolean, advice: Advice = CLI_ADVICE): URL {
   let url: URL;
   try {
     url = new URL(baseUrl.trim());
@@ -42,7 +43,7 @@ export function checkBaseUrl(baseUrl: string, hasKey: boolean): URL {
     // Never echo the URL here: the credentials in it may be the very secret.
     throw new BadBaseUrlError(
       'the base URL must not carry credentials (user:password@)',
-      'put the API key in NUMINTEL_API_KEY, --api-key-file or `numintel config set api-key`',
+      `put the API key in ${advice.apiKey}`,
     );
   }
   if (url.search || url.hash) {

@@ -3,6 +3,7 @@
 // recognised becomes a clear per-number error. Pure: no I/O, no clock beyond `ctx.now`.
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import type { Attempt, RateInfo } from '../core/transport.js';
+import { CLI_ADVICE, type Advice } from '../core/advice.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import { bodyMessage, bodyRetrySeconds, errorMessages, excerpt, looksLikeInvalidNumber, oneLine, parseJson } from './body.js';
 import { header, parseRateInfo, rateFields, waitHintMs, type HeaderBag } from './rate-headers.js';
@@ -21,6 +22,8 @@ export interface ClassifyContext {
   readonly now: number;
   /** The API key, so no quoted body can carry it into a message. */
   readonly secret?: string | undefined;
+  /** The user's names for the settings a message tells them to change. Default: the command line's. */
+  readonly advice?: Advice | undefined;
 }
 
 /** A body as read once: every envelope and every message works from this. */
@@ -101,15 +104,16 @@ const fmtWait = (ms: number) => (ms < 1000 ? `${Math.round(ms)}ms` : `${Math.rou
 function message(code: FailureCode, r: Reading, words: string | undefined, waitMs?: number): string {
   const status = r.raw.status;
   const said = `HTTP ${status}${words ? `: ${words}` : ''}`;
+  const advice = r.ctx.advice ?? CLI_ADVICE;
   switch (code) {
     case 'unauthorized':
-      return `the service refused the API key (${said}); check NUMINTEL_API_KEY, --api-key-file or \`numintel config set api-key\``;
+      return `the service refused the API key (${said}); check ${advice.apiKey}`;
     case 'payment_required':
       return `payment required (${said}); fund the account's wallet or upgrade the plan, then run again`;
     case 'rate_limited':
       return `rate limited (${said}); ${waitMs === undefined ? 'no wait hint given' : `the service asks to wait ${fmtWait(waitMs)}`}`;
     case 'timeout':
-      return `the service timed out (${said}); try again later or raise --timeout`;
+      return `the service timed out (${said}); try again later or raise ${advice.timeout}`;
     case 'server_error':
       return `server error (${said}); try again later`;
     case 'invalid_number':

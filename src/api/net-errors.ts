@@ -1,6 +1,7 @@
 // What went wrong on the wire, as an Attempt: timeouts and dropped connections are worth another
 // try, a name that does not resolve is not, and a certificate or TLS failure stops the run (no
 // request can succeed until the trust or the base URL is fixed).
+import { CLI_ADVICE, type Advice } from '../core/advice.js';
 import type { Attempt } from '../core/transport.js';
 import { isObject } from '../core/json.js';
 import { oneLine } from './body.js';
@@ -71,6 +72,8 @@ export interface WireContext {
   readonly secret?: string | undefined;
   /** The proxy URL requests to `origin` go through, when one applies (HTTPS_PROXY …). */
   readonly proxy?: string | undefined;
+  /** The user's names for the settings a message tells them to change. Default: the command line's. */
+  readonly advice?: Advice | undefined;
 }
 
 /** The innermost message: undici wraps a tunnel's TLS failure in an error of its own. */
@@ -92,7 +95,7 @@ function tlsFailure(codes: readonly string[], err: unknown, ctx: WireContext): A
     // Node 24 appends advice of its own ("; if the root CA is installed locally, try …"): the fix
     // below says what applies to numintel.
     const verdict = why.split(';', 1)[0] ?? why;
-    return fatal(`the certificate of ${host} is not trusted (${verdict}); if this is a private CA, pass --ca-file <pem> or set NODE_EXTRA_CA_CERTS`);
+    return fatal(`the certificate of ${host} is not trusted (${verdict}); if this is a private CA, pass ${(ctx.advice ?? CLI_ADVICE).ca} or set NODE_EXTRA_CA_CERTS`);
   }
   if (codes.some((c) => OUT_OF_DATE.has(c))) {
     return fatal(`the certificate of ${host} is not valid now (${why}); the service must renew it, or this machine's clock is wrong`);
@@ -180,7 +183,7 @@ export function wireFailure(err: unknown, ctx: WireContext): Attempt {
   if (setup) return setup;
   const timeout = codes.find((c) => c in TIMEOUTS);
   if (timeout !== undefined) {
-    const message = `${TIMEOUTS[timeout]} from ${ctx.origin} within ${ctx.timeoutMs}ms (${timeout}); try again later or raise --timeout`;
+    const message = `${TIMEOUTS[timeout]} from ${ctx.origin} within ${ctx.timeoutMs}ms (${timeout}); try again later or raise ${(ctx.advice ?? CLI_ADVICE).timeout}`;
     return { kind: 'retry', rateLimited: false, error: { code: 'timeout', message } };
   }
   const code = codes.find((c) => TRANSIENT.has(c)) ?? (/other side closed|socket hang up/i.test(text) ? 'UND_ERR_SOCKET' : undefined);

@@ -3,6 +3,7 @@
 import { systemClock, type Clock } from '../core/clock.js';
 import { BadOptionError, NumintelError, ProxyError, TlsError } from '../core/errors.js';
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
+import type { Advice } from '../core/advice.js';
 import type { Attempt, SetupFailure, Transport } from '../core/transport.js';
 import { VERSION } from '../core/version.js';
 import { checkBaseUrl, endpoint, type Endpoint } from './base-url.js';
@@ -46,6 +47,8 @@ export interface ClientOptions {
    * absent. With a proxy, requests go through undici whatever `httpClient` says.
    */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** The user's names for the settings an error tells them to change. Default: the command line's flags. */
+  readonly advice?: Advice | undefined;
 }
 
 interface Codec {
@@ -79,7 +82,8 @@ function positive(name: string, value: number | undefined, fallback: number, int
  */
 export function createTransport(options: ClientOptions): Transport {
   const secret = options.apiKey || undefined;
-  const base = checkBaseUrl(options.baseUrl, secret !== undefined);
+  const advice = options.advice;
+  const base = checkBaseUrl(options.baseUrl, secret !== undefined, advice);
   const timeoutMs = positive('timeoutMs', options.timeoutMs, 15_000, false);
   const connections = positive('connections', options.connections, 16, true);
   const maxBytes = positive('maxResponseBytes', options.maxResponseBytes, 1024 * 1024, true);
@@ -114,13 +118,13 @@ export function createTransport(options: ClientOptions): Transport {
 
   /** What the service answered, as an Attempt. */
   const answered = (d: LookupDescriptor, opts: LookupOptions, out: PostOutcome): Attempt => {
-    const ctx = { now: clock.now(), secret };
+    const ctx = { now: clock.now(), secret, advice };
     return out.kind === 'oversize' ? oversize(out.status, out.headers, maxBytes, ctx) : codec.classify(d, opts, out, ctx);
   };
   /** What went wrong before an answer, as an Attempt. */
   const failed = (err: unknown): Attempt =>
     // A client that cannot be set up (an unreadable `ca`) fails every request alike: stop.
-    err instanceof NumintelError ? { kind: 'fatal', setup: setupOf(err), error: { code: 'network_error', message: err.message } } : markUnsent(err, wireFailure(err, { origin: base.origin, timeoutMs, secret, proxy: proxyUrl }));
+    err instanceof NumintelError ? { kind: 'fatal', setup: setupOf(err), error: { code: 'network_error', message: err.message } } : markUnsent(err, wireFailure(err, { origin: base.origin, timeoutMs, secret, proxy: proxyUrl, advice }));
 
   /** The trace's two lines of one request: the request now, the response when given its outcome. */
   const traced = (sink: TraceSink, d: LookupDescriptor, ep: Endpoint, body: object) => {

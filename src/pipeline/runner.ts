@@ -126,6 +126,15 @@ export interface RunHandle {
   readonly records: AsyncIterable<OutputRecord>;
   /** Valid once `records` is exhausted (or left). */
   outcome(): RunOutcome;
+  /**
+   * Stops the run as `closed`, for a consumer that waits for each row it gave (the library's
+   * lookup() calls): every lookup with no request on the wire (waiting for its turn or for a
+   * retry) is settled now with `error`, so its row is written as soon as the rows before it; the
+   * requests in flight finish, bounded by the transport's own timeout, not by `closedDrainMs`, and
+   * one whose answer would need another try gets `error` too. Every row taken from the source is
+   * written. Returns the source indices of the rows given `error` now; [] if the run had stopped.
+   */
+  cancel(error: LookupError): number[];
 }
 
 interface LookupTask extends Task {
@@ -141,7 +150,7 @@ const NONE_RESERVED: readonly boolean[] = [];
 
 export function runPipeline(items: AsyncIterable<SourceItem>, plan: RunPlan, deps: RunDeps): RunHandle {
   const run = new Run(items, plan, deps);
-  return { records: { [Symbol.asyncIterator]: () => run.records() }, outcome: () => run.outcome() };
+  return { records: { [Symbol.asyncIterator]: () => run.records() }, outcome: () => run.outcome(), cancel: (error) => run.cancel(error) };
 }
 
 class Run {
@@ -178,6 +187,8 @@ class Run {
   private readonly reserving: boolean;
   /** The cap cannot take the next row whole: no row is admitted after it; the admitted ones finish. */
   private full = false;
+  /** Set by cancel(): what every lookup that no request answers is given. */
+  private cancelled: Finished | undefined;
 
   constructor(
     private readonly items: AsyncIterable<SourceItem>,
@@ -256,7 +267,11 @@ class Run {
           yield this.write(head);
           continue;
         }
-        if (this.stopping && (this.dispatcher.inFlight === 0 || this.halt.signal.aborted)) break;
+        if (this.stopping && (this.dispatcher.inFlight === 0 || this.halt.signal.aborted)) {
+          // Cancelled: nothing is on the wire any more, so what is still pending never will be.
+          if (this.cancelled && this.giveUpPending(this.cancelled)) continue;
+          break;
+        }
         if (!head && this.fed) break;
         await this.changed.wait();
       }
@@ -272,6 +287,35 @@ class Run {
       this.cache.close();
       this.iterator?.return?.().catch(() => {});
     }
+  }
+
+  cancel(error: LookupError): number[] {
+    if (this.stopping) return [];
+    const given: Finished = { result: null, error };
+    this.cancelled = given;
+    this.stop('closed');
+    const rows: number[] = [];
+    for (const task of this.dispatcher.cancel()) {
+      this.cache.forget(task.lookup, task.key);
+      for (const row of task.more ? [task.row, ...task.more] : [task.row]) {
+        this.settle(row, task.lookup, given);
+        rows.push(row.item.index);
+      }
+    }
+    return rows;
+  }
+
+  /** Settles every lookup of the window still pending with `given`; false if there was none. */
+  private giveUpPending(given: Finished): boolean {
+    let any = false;
+    for (const row of this.window) {
+      for (let i = 0; row.pending > 0 && i < row.results.length; i++) {
+        if (row.results[i] !== null || row.errors[i] !== null) continue;
+        this.settle(row, i, given);
+        any = true;
+      }
+    }
+    return any;
   }
 
   /** Pulls input lazily, at most a window ahead of the oldest unwritten row. */
@@ -484,7 +528,8 @@ class Run {
     }
     this.space.notify();
     this.changed.notify();
-    if (this.dispatcher.inFlight > 0 && !this.halt.signal.aborted) {
+    // A cancelled run lets its requests finish: each ends by the transport's own timeout.
+    if (this.dispatcher.inFlight > 0 && !this.halt.signal.aborted && !this.cancelled) {
       this.deps.clock.sleep(reason === 'closed' ? this.closedDrainMs : this.drainMs, this.halt.signal).then(
         () => this.abandon(),
         () => {},

@@ -1,6 +1,7 @@
 // A run that stopped early, as the error that ends the command (or the library's bulk call).
 import { InterruptedError, KeyRefusedError, PaymentRequiredError, ProxyError, ServiceDownError, SpendCapError, TlsError, UsageError, WaitTooLongError, type NumintelError } from '../core/errors.js';
 import type { SetupFailure } from '../core/transport.js';
+import { CLI_ADVICE, type Advice } from '../core/advice.js';
 import type { RunOutcome } from './runner.js';
 import { formatWait } from './dispatch/retry.js';
 
@@ -18,8 +19,11 @@ function setupError(setup: SetupFailure, message: string): NumintelError {
   return new UsageError(message);
 }
 
-/** Callers treat `closed` (the reader went away) as success before asking for an error. */
-export function stopFailure(stop: Stop, resumeHint?: string, capOf?: string): NumintelError {
+/**
+ * Callers treat `closed` (the reader went away) as success before asking for an error. `advice`:
+ * the user's names for the settings the message tells them to change (the library's options).
+ */
+export function stopFailure(stop: Stop, resumeHint?: string, capOf?: string, advice: Advice = CLI_ADVICE): NumintelError {
   switch (stop.reason) {
     case 'refused': {
       // A fatal outcome that is not the service's refusal of the key is a setup error (a TLS or
@@ -38,9 +42,9 @@ export function stopFailure(stop: Stop, resumeHint?: string, capOf?: string): Nu
     case 'wait': {
       // Named with what the service said, so the user can tell a proxy's "come back tomorrow"
       // from the service's own rate limit, and choose between waiting and raising --max-wait.
-      const asked = `the service asked to wait ${formatWait(stop.hintMs ?? 0)}, longer than --max-wait allows`;
+      const asked = `the service asked to wait ${formatWait(stop.hintMs ?? 0)}, longer than ${advice.maxWait} allows`;
       const said = stop.error?.message ? ` (${stop.error.message})` : '';
-      const later = resumeHint ? `after that wait, ${resumeHint}; or raise --max-wait <seconds>` : 'try again after that wait, or raise --max-wait <seconds>';
+      const later = `${resumeHint ? `after that wait, ${resumeHint};` : 'try again after that wait,'} or raise ${advice.raiseMaxWait}`;
       return new WaitTooLongError(`stopped: ${asked}${said}`, later);
     }
     case 'cap':

@@ -183,4 +183,38 @@ describe('runner: stopping', () => {
     expect(outcome.stopped).toBeNull();
     expect(records).toHaveLength(31);
   });
+
+  it('cancel(): what has no request on the wire is given up at once, the requests in flight finish, every row is written in order', async () => {
+    const inputs = numbers(6);
+    const [first, , slow, failing] = inputs as [string, string, string, string];
+    // Two slots. Row 0 fails at 100 ms and rests before its retry (≈249 ms of backoff); rows 2
+    // and 3 go out then, row 3 answering at 200 ms with an error worth a retry, row 2 at 3100 ms:
+    // later than a stopped run's drain (closedDrainMs, 1 s), which a cancelled one does not cut.
+    const h = harness({ auto: false, latency: (c) => (c.number === slow ? 3000 : 100), script: { [first]: [serverError()], [failing]: [serverError()] } });
+    const handle = start(h, inputs, { concurrency: 2, random: () => 0.999 });
+    const records = (async () => {
+      const out = [];
+      for await (const r of handle.records) out.push(r);
+      return out;
+    })();
+    await h.clock.advance(150);
+    expect(h.transport.calls.map((c) => c.number)).toEqual(inputs.slice(0, 4));
+    const given = { code: 'not_attempted', message: 'given up' } as const;
+    // Row 0 waits for its retry, rows 4 and 5 for a slot: none of them is on the wire.
+    expect(handle.cancel(given).sort()).toEqual([0, 4, 5]);
+    await h.clock.advance(5000);
+    const written = await records;
+    expect(written.map((r) => [r.input, 'error' in r ? (r.error?.code ?? 'ok') : '?'])).toEqual([
+      [inputs[0], 'not_attempted'],
+      [inputs[1], 'ok'],
+      [inputs[2], 'ok'],
+      // Its answer asked for another try, which a cancelled run does not send.
+      [inputs[3], 'not_attempted'],
+      [inputs[4], 'not_attempted'],
+      [inputs[5], 'not_attempted'],
+    ]);
+    expect(h.transport.calls).toHaveLength(4);
+    expect(handle.outcome().stopped).toEqual({ reason: 'closed' });
+    expect(handle.cancel(given)).toEqual([]);
+  });
 });

@@ -112,6 +112,8 @@ export class Dispatcher<T extends Task> {
   private readonly again: Fifo<T>[] = [];
   /** Per kind: a wakeup is already scheduled. */
   private readonly waking: boolean[] = [];
+  /** Tasks waiting out the pause before a retry: in no queue until it ends. */
+  private readonly resting = new Set<T>();
   private turn = 0;
   /** How the gate wakes this run when a slot frees up. */
   private readonly wake = () => this.pump();
@@ -145,6 +147,18 @@ export class Dispatcher<T extends Task> {
         this.cfg.cap?.giveBack(task.d.kind);
       }
     }
+  }
+
+  /**
+   * Stops, and hands back every task that has no request on the wire (waiting for its turn, or
+   * for a retry), for the caller to settle: the requests in flight still come back as usual.
+   */
+  cancel(): T[] {
+    this.stop();
+    const dropped = [...this.resting];
+    this.resting.clear();
+    for (const queue of [...this.again, ...this.fresh]) for (let task = queue.shift(); task !== undefined; task = queue.shift()) dropped.push(task);
+    return dropped;
   }
 
   /** Sends what may go now; schedules one wakeup per kind that must wait. */
@@ -294,7 +308,9 @@ export class Dispatcher<T extends Task> {
       again.push(task);
       return;
     }
+    this.resting.add(task);
     this.cfg.clock.sleep(waitMs, this.cfg.halt).then(() => {
+      this.resting.delete(task);
       if (this.stopped) return;
       again.push(task);
       this.pump();

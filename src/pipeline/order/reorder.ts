@@ -33,6 +33,11 @@ export class ReorderWindow<Row> {
     return this.count === 0 ? undefined : this.ring[this.head];
   }
 
+  /** The rows waiting, oldest first. */
+  *[Symbol.iterator](): IterableIterator<Row> {
+    for (let i = 0; i < this.count; i++) yield this.ring[(this.head + i) % this.capacity] as Row;
+  }
+
   shift(): Row | undefined {
     if (this.count === 0) return undefined;
     const row = this.ring[this.head];
