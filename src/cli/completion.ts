@@ -51,7 +51,7 @@ function flagsOf(cmd: Command): FlagSpec[] {
 function operandsOf(cmd: Command): CommandSpec['operands'] {
   const names = cmd.registeredArguments.map((a) => a.name());
   if (names.includes('key')) return 'config-key';
-  if (names.includes('file') || names.includes('html')) return 'file';
+  if (names.includes('file') || names.includes('input') || names.includes('html')) return 'file';
   return 'none';
 }
 

@@ -1,5 +1,7 @@
 // The lookup commands (`lrn`, `cnam`, `trust`) and `enrich`, built from the lookup descriptors:
 // the flags are declared here once and turned into a RunRequest; the work happens in run-lookups.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import {
   LOOKUP_KINDS,
@@ -11,6 +13,7 @@ import {
   type OptionName,
 } from '../core/lookups.js';
 import { UnknownLookupError, UsageError } from '../core/errors.js';
+import { EXTENSION } from '../core/numbers.js';
 import { OUTPUT_FORMATS } from '../output/layout.js';
 import { defaultMaxAgeText } from '../settings/max-age.js';
 import { intOption, numberOption } from './options.js';
@@ -67,7 +70,7 @@ export function enrichCommand(world: World, setExitCode: SetExitCode, run: RunF 
         'CSV columns are prefixed with the lookup kind (lrn_carrier, cnam_cnam, trust_is_spam, ...),\n' +
         'and each kind has its own error column (lrn_error, cnam_error, trust_error).',
     )
-    .argument('[file]', 'input file (same as -i); numbers may also come on stdin')
+    .argument('[input...]', 'a file to read (same as -i), or phone numbers; numbers may also come on stdin')
     .option('--lookups <list>', 'comma-separated lookups to run', LOOKUP_KINDS.join(','));
   const seen = new Set<string>();
   for (const kind of LOOKUP_KINDS) {
@@ -81,19 +84,20 @@ export function enrichCommand(world: World, setExitCode: SetExitCode, run: RunF 
   cmd.addHelpText(
     'after',
     examples([
-      ["printf '2015550123\\n' | numintel enrich --sandbox --spam -f jsonl", 'every lookup of one number'],
+      ['numintel enrich 12015550123 --sandbox --spam -f jsonl', 'every lookup of one number'],
       ['numintel enrich leads.csv -o leads.enriched.csv --enhanced --spam', 'a CSV, all three lookups per row'],
       ['numintel enrich leads.csv --lookups lrn,trust -o out.csv --max-lookups 1000', 'two lookups, at most 1,000 requests'],
       ['numintel enrich leads.csv -o out.csv --report out.html', 'and a report of what came back'],
     ]),
   );
-  cmd.action(async (file: string | undefined, flags: Record<string, unknown>) => {
+  cmd.action(async (args: string[], flags: Record<string, unknown>) => {
+    const { numbers, file } = await enrichArguments(args, world.cwd);
     if (file !== undefined && flags.input !== undefined) {
       throw new UsageError(`both a file argument ("${file}") and --input were given`, 'give the input once');
     }
     const kinds = parseLookupList(String(flags.lookups));
     checkOptionsApply(kinds, flags);
-    setExitCode(await runOrDryRun(run, checkStdinUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), [], { ...flags, input: file ?? flags.input })), world));
+    setExitCode(await runOrDryRun(run, checkStdinUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), numbers, { ...flags, input: file ?? flags.input })), world));
   });
   return cmd;
 }
@@ -179,6 +183,28 @@ function parseLookupList(value: string): LookupKind[] {
   }
   if (kinds.length === 0) throw new UnknownLookupError('--lookups names no lookup', `choose from ${LOOKUP_KINDS.join(', ')}`);
   return kinds;
+}
+
+/**
+ * `enrich` reads a file (`numintel enrich leads.csv`, as -i does) or numbers given as arguments
+ * (`numintel enrich 12015550123 2125550147`), as every lookup command does. One argument is the
+ * file when it names one, or when it cannot be a number: a path separator, or a letter other than
+ * an extension's (`201-555-0123 x12`). Other arguments are numbers, read as lrn's are (a file
+ * among several is refused there, with the advice to give it with -i).
+ */
+export async function enrichArguments(args: readonly string[], cwd: string): Promise<{ numbers: string[]; file?: string }> {
+  const [arg] = args;
+  if (args.length !== 1 || arg === undefined) return { numbers: [...args] };
+  const notANumber = arg === '-' || /[/\\]/.test(arg) || /[a-z]/i.test(arg.trim().replace(EXTENSION, ''));
+  if (notANumber || (await isFile(resolve(cwd, arg)))) return { numbers: [], file: arg };
+  return { numbers: [arg] };
+}
+
+function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }
 
 function toRunRequest(

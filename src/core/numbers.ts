@@ -38,7 +38,7 @@ export interface ParseOptions {
 }
 
 /** Matched against trimmed input; what stood before it is trimmed again. No leading \s*: quadratic. */
-const EXTENSION = /(?:ext\.?|extension|x|#)\s*\d+$/i;
+export const EXTENSION = /(?:ext\.?|extension|x|#)\s*\d+$/i;
 /**
  * Longer than any way of writing a U.S. number (`+1 (201) 555-0123 extension 12345` is 33):
  * refused before any pattern or the phone library sees it, so a huge cell costs nothing.

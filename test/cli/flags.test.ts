@@ -1,5 +1,8 @@
 // Flags → the RunRequest a command hands its run function, in-process through the runF hook (no
 // bundle, no spawn): what each flag means is checked here once, table-driven.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRequest } from '../../src/cli/run-request.js';
 import { runInProcess } from '../support/world.js';
@@ -30,7 +33,15 @@ describe('lookup command flags → run request', () => {
     { args: ['lrn', '1', '--sandbox'], want: { sandbox: true, dryRun: false, cache: 'on' } },
     { args: ['lrn', '1', '--refresh', '--max-age', 'lrn=7d,cnam=30d', '--price', 'lrn=0.0005'], want: { cache: 'refresh', maxAge: 'lrn=7d,cnam=30d', price: 'lrn=0.0005' } },
     { args: ['cnam', '1', '--no-cache', '--refresh'], want: { cache: 'off' } },
-    { args: ['enrich', 'c.csv'], want: { mode: 'enrich', kinds: ['lrn', 'cnam', 'trust'], input: 'c.csv' } },
+    { args: ['enrich', 'c.csv'], want: { mode: 'enrich', kinds: ['lrn', 'cnam', 'trust'], input: 'c.csv', numbers: [] } },
+    // Numbers as arguments, as every lookup command takes them; a file is one argument that names
+    // one or cannot be a number.
+    { args: ['enrich', '12015550123'], want: { mode: 'enrich', numbers: ['12015550123'], input: undefined } },
+    { args: ['enrich', '201-555-0123 x12'], want: { numbers: ['201-555-0123 x12'], input: undefined } },
+    { args: ['enrich', '+1 (201) 555-0123', '2125550147'], want: { numbers: ['+1 (201) 555-0123', '2125550147'], input: undefined } },
+    { args: ['enrich', 'leads'], want: { input: 'leads', numbers: [] } },
+    { args: ['enrich', 'in/2015550123'], want: { input: 'in/2015550123', numbers: [] } },
+    { args: ['enrich', '-'], want: { input: '-', numbers: [] } },
     { args: ['enrich', '-i', 'c.csv', '--lookups', 'trust, lrn,trust', '--enhanced'], want: { kinds: ['trust', 'lrn'], options: { enhanced: true } } },
     { args: ['enrich', '-i', 'c.csv', '--lookups', 'cnam', '--spam'], want: { kinds: ['cnam'], options: { spam: true } } },
     { args: ['enrich', '-i', 'c.csv', '--lookups', 'LRN, Cnam'], want: { kinds: ['lrn', 'cnam'], options: {} } },
@@ -43,6 +54,21 @@ describe('lookup command flags → run request', () => {
     if (kinds) expect(req?.lookups.map((d) => d.kind)).toEqual(kinds);
     if (options) expect(req?.options).toEqual(options);
     expect(req).toMatchObject(fields);
+  });
+});
+
+describe('enrich with one argument', () => {
+  it('reads a file of that name, digits alone or not, rather than looking it up as a number', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'numintel-enrich-arg-'));
+    try {
+      await writeFile(join(dir, '2015550123'), '2125550147\n');
+      let req: RunRequest | undefined;
+      const { code } = await runInProcess(['enrich', '2015550123'], { cwd: dir }, { runLookups: async (r) => ((req = r), 0) });
+      expect(code).toBe(0);
+      expect(req).toMatchObject({ input: '2015550123', numbers: [] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

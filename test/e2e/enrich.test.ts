@@ -76,4 +76,21 @@ describe('enrich', () => {
       await Promise.all([sb.close(), sb2.close()]);
     }
   }, 30_000);
+
+  it('numbers given as arguments, as the lookup commands take them, over HTTPS', async () => {
+    const sb = await startSandbox({ port: 0, tls: true });
+    try {
+      const r = await runCli(['enrich', '+1 (201) 555-0123', '212.555.0147', '--lookups', 'lrn,trust', '-f', 'jsonl'], { env: sandboxEnv(sb) });
+      expect(r.code, r.stderr).toBe(0);
+      const recs = jsonl(r.stdout);
+      expect(recs.map((x) => [x.input, x.number])).toEqual([
+        ['+1 (201) 555-0123', '12015550123'],
+        ['212.555.0147', '12125550147'],
+      ]);
+      for (const x of recs) expect(Object.keys(x.results as object)).toEqual(['lrn', 'trust']);
+      expect(sb.stats().lookups).toMatchObject({ lrn: 2, trust: 2 });
+    } finally {
+      await sb.close();
+    }
+  });
 });
