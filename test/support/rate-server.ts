@@ -17,6 +17,8 @@ export type HeaderStyle =
   | 'structured'
   /** IETF draft (latest): `RateLimit-Policy: "default";q=L;w=W` and `RateLimit: "default";r=R;t=T`. */
   | 'latest'
+  /** X-RateLimit-Remaining and -Reset (seconds) only: the limit itself is not told. */
+  | 'x-hidden'
   /** No rate field at all; a 429 carries only Retry-After. */
   | 'none';
 
@@ -80,6 +82,8 @@ function rateHeaders(o: RateServerOptions, remaining: number, end: number, now: 
   switch (o.style) {
     case 'x-delta':
       return { 'X-RateLimit-Limit': L, 'X-RateLimit-Remaining': R, 'X-RateLimit-Reset': delta };
+    case 'x-hidden':
+      return { 'X-RateLimit-Remaining': R, 'X-RateLimit-Reset': delta };
     case 'x-unix':
       return { 'X-RateLimit-Limit': L, 'X-RateLimit-Remaining': R, 'X-RateLimit-Reset': String(Math.ceil(end / 1000)) };
     case 'draft':
