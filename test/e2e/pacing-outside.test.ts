@@ -66,7 +66,10 @@ describe.concurrent('advertised 1 s windows, one header style each', () => {
     expect(o.stats.maxPerWindow).toBeLessThanOrEqual(limit);
     expect(o.stats.refused).toBe(0);
     expect(o.stats.fullWindows).toBeGreaterThanOrEqual(2);
-    expect(o.stats.fraction).toBeGreaterThanOrEqual(FILLED);
+    // From the second full window on: a reset in whole seconds from now cannot place a 1 s
+    // window's end until one has rolled over (README, Pacing), and the first full window pays for
+    // it: measured 8 of 40 under the whole suite's load, 40 of 40 every window after.
+    expect(o.stats.steady).toBeGreaterThanOrEqual(FILLED);
   }, 30_000);
 });
 
