@@ -11,7 +11,8 @@
 // A 429 is read with its headers: one that shows room left in the window (a gateway's, a fault)
 // costs only its own retry; one that shows the window spent stops the kind until the window
 // ends (the accounting already has room ≤ 0); one with no headers at all, from a service that never
-// sent any, halves the bucket's pace (additive increase, multiplicative decrease).
+// sent any, halves the bucket's pace (additive increase, multiplicative decrease; the climb back
+// stops just under the pace refused, rate-limiter.ts).
 import type { LookupKind } from '../../core/lookups.js';
 import type { RateInfo } from '../../core/transport.js';
 import { RateLimiter } from './rate-limiter.js';

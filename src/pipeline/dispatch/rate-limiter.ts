@@ -19,6 +19,13 @@ const DECREASE = 0.5;
 const INCREASE = 0.05;
 /** The rate never backs off below this, requests/s. */
 const FLOOR = 1;
+/**
+ * A 429 at a pace within this share of the last refused one is a probe just past a limit already
+ * found: the pace steps back under it (PACE) instead of halving. Above the pace refused last, the
+ * climb creeps by this share of it per calm second (a spurious 429 is not a limit for ever).
+ */
+const NEAR = 0.9;
+const CREEP = 0.005;
 /** Tokens a late wakeup may carry beyond the burst. */
 const LATE_CREDIT = 0.5;
 
@@ -33,6 +40,8 @@ export class RateLimiter {
   private pausedUntil = 0;
   private backoffs = 0;
   private lastChangeAt = -Infinity;
+  /** The pace the last 429 came at: the climb back stops just under it, then creeps. */
+  private refusedPace = Infinity;
 
   constructor(
     configured: number,
@@ -95,7 +104,9 @@ export class RateLimiter {
     this.holdUntil(now + wait);
     if (this.target > 0 && now - this.lastChangeAt >= 1000) {
       this.refill(now);
-      this.rate = Math.max(Math.min(FLOOR, this.target), this.rate * DECREASE);
+      const near = this.rate >= NEAR * this.refusedPace;
+      this.refusedPace = this.rate;
+      this.rate = Math.max(Math.min(FLOOR, this.target), this.rate * (near ? PACE : DECREASE));
       this.lastChangeAt = now;
     }
   }
@@ -106,7 +117,12 @@ export class RateLimiter {
     const ceiling = this.target * PACE;
     if (this.target === 0 || this.rate >= ceiling || now - this.lastChangeAt < 1000) return;
     this.refill(now);
-    this.rate = Math.min(ceiling, this.rate + this.target * INCREASE);
+    const cap = Math.min(ceiling, this.refusedPace * PACE);
+    if (this.rate < cap) this.rate = Math.min(cap, this.rate + this.target * INCREASE);
+    else {
+      this.refusedPace *= 1 + CREEP;
+      this.rate = Math.min(ceiling, this.refusedPace * PACE);
+    }
     this.lastChangeAt = now;
   }
 

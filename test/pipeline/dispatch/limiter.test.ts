@@ -59,6 +59,27 @@ describe('RateLimiter', () => {
     expect(l.pace).toBe(97);
   });
 
+  it('after a 429 climbs back only to just under the pace refused, then creeps; a 429 near that pace steps back instead of halving', () => {
+    const l = new RateLimiter(200, 0, () => 0.5);
+    expect(l.pace).toBe(194);
+    l.rateLimited(undefined, 0);
+    expect(l.pace).toBe(97);
+    // +10/s per calm second, up to 97% of the 194/s refused (188.18), not to 194.
+    for (let s = 1; s <= 10; s++) l.succeeded(s * 1000);
+    expect(l.pace).toBeCloseTo(188.18, 2);
+    // Then half a percent of the refused pace per calm second: a spurious 429 is not a limit for ever.
+    l.succeeded(11_000);
+    expect(l.pace).toBeCloseTo(0.97 * 194 * 1.005, 2);
+    // A 429 within 10% of the pace refused last: a probe just past the limit, 97% of it, no halving.
+    l.rateLimited(undefined, 12_000);
+    expect(l.pace).toBeCloseTo(0.97 * 0.97 * 194 * 1.005, 2);
+    // Far under it (another client took the budget): halved.
+    const m = new RateLimiter(200, 0, () => 0.5);
+    m.rateLimited(undefined, 0);
+    m.rateLimited(undefined, 1000);
+    expect(m.pace).toBe(48.5);
+  });
+
   it('adopts a lower advertised limit and holds a spent window until its reset', () => {
     const l = new RateLimiter(200, 0);
     l.observe({ limit: 50 }, 0);

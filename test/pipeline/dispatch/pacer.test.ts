@@ -113,6 +113,15 @@ describe('pacer: one-second windows', () => {
     expect(r.fraction).toBeGreaterThanOrEqual(0.95);
   });
 
+  // Halving on every overshoot and climbing back past the pace refused made this 0.79.
+  it('a service that says nothing, its hidden limit (190/s) just under the documented 200/s: ≥ 0.93, ≤ 1% 429s', async () => {
+    const r = await run({ shape: { limit: 190, windowMs: 1000, reset: 'silent' }, rows: 8000 });
+    expect(r.ok).toBe(8000);
+    expect(r.service.maxInWindow).toBeLessThanOrEqual(190);
+    expect(r.share429).toBeLessThanOrEqual(0.01);
+    expect(r.fraction).toBeGreaterThanOrEqual(0.93);
+  });
+
   it('--rate stays a hard ceiling under a higher advertised limit', async () => {
     const r = await run({ shape: { limit: 400, windowMs: 1000, reset: 'delta' }, rows: 1500, deps: { rates: { lrn: 100 } } });
     expect(r.service.maxInWindow).toBeLessThanOrEqual(100);
