@@ -41,9 +41,16 @@ export function reportCommand(world: World, setExitCode: SetExitCode): Command {
     });
 }
 
+/** An ISO date (`2026-01-31`, optionally with a time); a bare date is midnight UTC of that day. */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\S+)?$/;
+
 function dateOption(value: string): number {
-  // A bare date is midnight UTC of that day.
-  const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new InvalidArgumentError(`Expected a date such as 2026-01-31, got "${value}"`);
+  const m = ISO_DATE.exec(value.trim());
+  const t = m ? Date.parse(value.trim()) : Number.NaN;
+  // Date.parse rolls an impossible day over (2026-02-30 is March 2) and reads loose forms ("1" is
+  // 2001): both would count ages to a day the user did not mean, so the day must exist as written.
+  const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
+  const exists = day !== undefined && day.getUTCMonth() === Number(m![2]) - 1 && day.getUTCDate() === Number(m![3]);
+  if (Number.isNaN(t) || !exists) throw new InvalidArgumentError(`Expected a date such as 2026-01-31, got "${value}"`);
   return t;
 }

@@ -96,6 +96,20 @@ describe('numintel report', () => {
     expect(price.code).toBe(2);
     expect(price.stderr).toMatch(/invalid price "lrn=cheap" in "lrn=cheap" from --price: not a price/);
   });
+
+  it('--as-of takes only a day that exists, written as an ISO date', async () => {
+    for (const bad of ['2026-02-30', '2026-13-01', '1', 'yesterday']) {
+      const r = await runCliInProcess(['report', csv, '-f', 'json', '--as-of', bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain(`Expected a date such as 2026-01-31, got "${bad}"`);
+      expect(r.stdout).toBe('');
+    }
+    for (const [good, day] of [['2028-02-29', '2028-02-29'], ['2026-01-31T12:00:00Z', '2026-01-31']]) {
+      const r = await runCliInProcess(['report', csv, '-f', 'json', '--as-of', good!]);
+      expect(r.code, good).toBe(0);
+      expect((JSON.parse(r.stdout) as Report).as_of).toContain(day);
+    }
+  });
 });
 
 describe('--report on a lookup run', () => {
