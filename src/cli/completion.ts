@@ -2,12 +2,19 @@
 // choices, config keys), so they never drift from the commands. Profiles are asked of
 // `numintel config profiles` when completed, since they live in the user's config file.
 import type { Command, Option } from 'commander';
+import { LOOKUP_KINDS } from '../core/lookups.js';
 import { SETTING_NAMES } from '../settings/known-settings.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-type ValueKind = { kind: 'file' } | { kind: 'profile' } | { kind: 'choice'; choices: readonly string[] } | { kind: 'free' };
+type ValueKind =
+  | { kind: 'file' }
+  | { kind: 'profile' }
+  | { kind: 'choice'; choices: readonly string[] }
+  /** A comma-separated list of choices (`--lookups lrn,trust`): each item completes after the last comma. */
+  | { kind: 'list'; choices: readonly string[] }
+  | { kind: 'free' };
 
 interface FlagSpec {
   readonly short?: string;
@@ -35,6 +42,7 @@ const FILE_FLAGS = new Set(['--input', '--output', '--api-key-file', '--ca-file'
 function valueOf(o: Option): ValueKind | undefined {
   if (!o.required && !o.optional) return undefined;
   if (o.argChoices) return { kind: 'choice', choices: o.argChoices };
+  if (o.long === '--lookups') return { kind: 'list', choices: LOOKUP_KINDS };
   if (o.long === '--profile') return { kind: 'profile' };
   if (o.long && FILE_FLAGS.has(o.long)) return { kind: 'file' };
   return { kind: 'free' };
@@ -66,12 +74,17 @@ export function commandSpecs(program: Command): CommandSpec[] {
       subcommands: subs.map((c) => ({ name: c.name(), description: c.summary() || c.description().split('\n')[0]! })),
       flags: flagsOf(cmd),
       operands: operandsOf(cmd),
-      operandChoices: cmd.registeredArguments.flatMap((a) => a.argChoices ?? []),
+      operandChoices: path.join(' ') === 'help' ? helpTopics(program) : cmd.registeredArguments.flatMap((a) => a.argChoices ?? []),
     });
     for (const sub of subs) visit(sub, [...path, sub.name()]);
   };
   visit(program, []);
   return specs;
+}
+
+/** What `numintel help <topic>` takes first: a command, or `environment`. */
+function helpTopics(program: Command): string[] {
+  return [...program.commands.filter((c) => c.name() !== 'help').map((c) => c.name()), 'environment'];
 }
 
 const CONFIG_KEYS = SETTING_NAMES;
@@ -107,8 +120,11 @@ function bashScript(name: string, specs: CommandSpec[]): string {
     })
     .join('\n');
   const valueCases = valueCasesOf(specs, (v) => {
+    if (v.kind === 'file') return 'COMPREPLY=($(compgen -f -- "$cur"))';
+    // The items already typed stay as a prefix; no space after an item, so a comma can follow.
+    if (v.kind === 'list') return `COMPREPLY=($(compgen -P "\${cur%"\${cur##*,}"}" -W ${q(v.choices.join(' '))} -- "\${cur##*,}")); compopt -o nospace 2>/dev/null`;
     const words = v.kind === 'choice' ? q(v.choices.join(' ')) : `"$(${name} config profiles 2>/dev/null)"`;
-    return v.kind === 'file' ? 'COMPREPLY=($(compgen -f -- "$cur"))' : `COMPREPLY=($(compgen -W ${words} -- "$cur"))`;
+    return `COMPREPLY=($(compgen -W ${words} -- "$cur"))`;
   });
   return `# ${name} completion for bash. Load it in this shell:  source <(${name} completion bash)
 # or for every shell:  ${name} completion bash > ~/.local/share/bash-completion/completions/${name}
@@ -165,8 +181,10 @@ function zshScript(name: string, specs: CommandSpec[]): string {
     })
     .join('\n');
   const valueCases = valueCasesOf(specs, (v) => {
+    if (v.kind === 'file') return '_files';
+    if (v.kind === 'list') return `compset -P '*,'; compadd -S '' -- ${v.choices.map(q).join(' ')}`;
     const words = v.kind === 'choice' ? v.choices.map(q).join(' ') : `\${(f)"$(${name} config profiles 2>/dev/null)"}`;
-    return v.kind === 'file' ? '_files' : `compadd -- ${words}`;
+    return `compadd -- ${words}`;
   });
   return `#compdef ${name}
 # ${name} completion for zsh. Load it in this shell:  source <(${name} completion zsh)
@@ -243,6 +261,7 @@ function fishScript(name: string, specs: CommandSpec[]): string {
       if (v?.kind === 'file') value = ' -r -F';
       else if (v?.kind === 'profile') value = ` -x -a ${fq(`(${name} config profiles 2>/dev/null)`)}`;
       else if (v?.kind === 'choice') value = ` -x -a ${fq(v.choices.join(' '))}`;
+      else if (v?.kind === 'list') value = ` -x -a ${fq(`(__fish_complete_list , "string split , ${v.choices.join(',')}")`)}`;
       else if (v) value = ' -x';
       lines.push(`complete -c ${name} -n ${fq(cond)} ${opts}${value} -d ${fq(f.description)}`);
     }

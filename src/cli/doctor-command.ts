@@ -2,7 +2,7 @@
 // request that cannot be billed: an LRN lookup of the number "1", which the service refuses as
 // invalid once it has accepted the key (the key is checked first), so the answer tells whether the
 // key is good without paying for anything.
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { LOOKUPS } from '../core/lookups.js';
 import { maskSecret } from '../core/secret.js';
 import { proxyFor, proxyFromEnv, shownProxy } from '../api/proxy.js';
@@ -34,7 +34,7 @@ export function doctorCommand(world: World, setExitCode: SetExitCode): Command {
     .option('--api-key-file <path>', 'read the API key from a file (- for stdin); or NUMINTEL_API_KEY')
     .option('--profile <name>', 'config profile (or NUMINTEL_PROFILE)')
     .option('--ca-file <pem>', 'trust these CA certificates too (or NUMINTEL_CA_FILE)')
-    .option('--transport <transport>', 'rest or graphql')
+    .addOption(new Option('--transport <transport>', 'rest or graphql').choices(['rest', 'graphql']))
     .option('--timeout <seconds>', 'how long to wait for the answer (default 15)')
     .option('--sandbox', 'check against the built-in sandbox')
     .addHelpText(
