@@ -10,7 +10,7 @@ export function reportCommand(world: World, setExitCode: SetExitCode): Command {
   return new Command('report')
     .summary('what an output holds: line types, porting, carriers, states, spam, errors, cost')
     .description(
-      'Reads an output of lrn, cnam, trust or enrich (csv, jsonl or json; - for stdin) in one streaming pass ' +
+      'Reads an output of lrn, cnam, trust or enrich (csv, tsv, jsonl or json; - for stdin) in one streaming pass ' +
         'and prints what it holds: input and cost, line type, porting, carriers, states, time zones, ' +
         'messaging, caller names, trust. --html writes the same report as one self-contained page.',
     )

@@ -52,7 +52,7 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   } finally {
     if (!stdin) (input as ReturnType<typeof createReadStream>).destroy();
   }
-  if (acc.rowCount === 0) throw new InputError(`${label} holds no numintel records: there is nothing to report`, 'report reads what lrn, cnam, trust or enrich wrote (csv, jsonl or json)');
+  if (acc.rowCount === 0) throw new InputError(`${label} holds no numintel records: there is nothing to report`, 'report reads what lrn, cnam, trust or enrich wrote (csv, tsv, jsonl or json)');
   const report = acc.finish();
   report.source.format = read.format;
   if (read.unreadable > 0) report.input.unreadable = read.unreadable;

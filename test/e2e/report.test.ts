@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { chartsFromHtml, chartsFromJson } from '../report/charts-from-json.js';
 import { CARRIERS, INPUT, LINE_TYPE, PORTING, RECORDS, written } from '../report/fixture.js';
-import { HAS_SCRIPT, CLI, cleanEnv, requireBuiltCli, runCliInProcess } from '../support/cli.js';
+import { HAS_SCRIPT, CLI, cleanEnv, requireBuiltCli, runCli, runCliInProcess } from '../support/cli.js';
+import { sandboxEnv, startTlsSandbox } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 
 const AS_OF = '2026-01-31T00:00:00Z';
@@ -44,6 +45,23 @@ describe('numintel report', () => {
     expect(uncached(fromJsonl)).toEqual(uncached(r));
     expect({ ...fromStdin, source: null }).toEqual({ ...r, source: null });
     expect(fromStdin.source.name).toBeUndefined();
+  });
+
+  it('reads the TSV that -f tsv writes (quoted cells with tabs and line breaks too): the same figures as from the CSV', async () => {
+    const rows = RECORDS.map((r, i) => ({ ...r, row: { name: `Person\t${i}, "the\nsecond"`, phone: r.input } }));
+    const tsv = join(dir, 'leads.enriched.tsv');
+    writeFileSync(tsv, await written(rows, 'tsv', ['lrn', 'cnam', 'trust'], ['name', 'phone']));
+    expect(readFileSync(tsv, 'utf8')).toContain('"Person\t0, ""the\nsecond"""\t');
+    const fromCsvCols = join(dir, 'leads.cols.csv');
+    writeFileSync(fromCsvCols, await written(rows, 'csv', ['lrn', 'cnam', 'trust'], ['name', 'phone']));
+    const t = await runCliInProcess(['report', tsv, '-f', 'json', '--as-of', AS_OF]);
+    expect(t.stderr).toBe('');
+    expect(t.code).toBe(0);
+    const fromTsv = JSON.parse(t.stdout) as Report;
+    expect(fromTsv.source).toEqual({ name: 'leads.enriched.tsv', format: 'tsv', lookups: ['lrn', 'cnam', 'trust'] });
+    const fromCsv = JSON.parse((await runCliInProcess(['report', fromCsvCols, '-f', 'json', '--as-of', AS_OF])).stdout) as Report;
+    expect({ ...fromTsv, source: null }).toEqual({ ...fromCsv, source: null });
+    expect(fromTsv.input).toEqual(INPUT);
   });
 
   it('piped: plain text within COLUMNS, # bars, no colour; CLICOLOR_FORCE=1 colours it, NO_COLOR and --no-color win', async () => {
@@ -134,6 +152,26 @@ describe('--report on a lookup run', () => {
     const r = JSON.parse((await runCliInProcess(['report', out, '-f', 'json'])).stdout) as Report;
     expect(r.line_type?.base).toBeGreaterThan(0);
     expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
+  });
+
+  it('enrich to TSV against a TLS sandbox (the built CLI): report reads the file the run wrote, as its --report page counted it', async () => {
+    const sb = await startTlsSandbox();
+    try {
+      const out = join(dir, 'contacts.enriched.tsv');
+      const page = join(dir, 'tsv.html');
+      const run = await runCli(['enrich', 'samples/contacts.csv', '--enhanced', '--spam', '-o', out, '-q', '--report', page], { env: sandboxEnv(sb) });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(4); // the sample holds invalid numbers on purpose
+      const rep = await runCli(['report', out, '-f', 'json']);
+      expect(rep.stderr).toBe('');
+      expect(rep.code).toBe(0);
+      const r = JSON.parse(rep.stdout) as Report;
+      expect(r.source).toEqual({ name: 'contacts.enriched.tsv', format: 'tsv', lookups: ['lrn', 'cnam', 'trust'] });
+      expect(r.input.rows).toBe(24);
+      expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
+    } finally {
+      await sb.close();
+    }
   });
 
   it('--report with --price: the page shows what the run cost, as report --price of the file does', async () => {
