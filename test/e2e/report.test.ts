@@ -174,6 +174,39 @@ describe('--report on a lookup run', () => {
     }
   });
 
+  it('a run over an empty list (TLS sandbox, the built CLI): its CSV and TSV, header only, report 0 rows as its --report page does', async () => {
+    const sb = await startTlsSandbox();
+    try {
+      const empty = join(dir, 'empty.txt');
+      writeFileSync(empty, '');
+      for (const ext of ['csv', 'tsv']) {
+        const out = join(dir, `empty.out.${ext}`);
+        const page = join(dir, `empty.${ext}.html`);
+        const run = await runCli(['lrn', '-i', empty, '-o', out, '-q', '--report', page], { env: sandboxEnv(sb) });
+        expect(run.code).toBe(0);
+        expect(readFileSync(out, 'utf8')).toMatch(/^input.number/);
+        const rep = await runCli(['report', out, '-f', 'json']);
+        expect(rep.stderr).toBe('');
+        expect(rep.code).toBe(0);
+        const r = JSON.parse(rep.stdout) as Report;
+        expect(r.input.rows).toBe(0);
+        expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
+        const text = await runCli(['report', out]);
+        expect(text.code).toBe(0);
+        expect(text.stdout).toContain('0 rows');
+      }
+      // Nothing at all, or JSON lines that are no records, is still refused.
+      const blank = join(dir, 'blank.jsonl');
+      writeFileSync(blank, '');
+      expect((await runCli(['report', blank])).code).toBe(2);
+      const foreign = join(dir, 'foreign.jsonl');
+      writeFileSync(foreign, '{"a":1}\n');
+      expect((await runCli(['report', foreign])).code).toBe(2);
+    } finally {
+      await sb.close();
+    }
+  });
+
   it('--report with --price: the page shows what the run cost, as report --price of the file does', async () => {
     const out = join(dir, 'priced.csv');
     const page = join(dir, 'priced.html');
