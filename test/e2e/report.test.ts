@@ -207,6 +207,28 @@ describe('--report on a lookup run', () => {
     }
   });
 
+  it('one number (TLS sandbox, the built CLI): the page and the text say 1 row, 1 number, 1 carrier, not "1 rows"', async () => {
+    const sb = await startTlsSandbox();
+    try {
+      const out = join(dir, 'one.jsonl');
+      const page = join(dir, 'one.html');
+      const run = await runCli(['enrich', '--enhanced', '--messaging', '-o', out, '-q', '--report', page], { env: sandboxEnv(sb), stdin: '2015550123\n' });
+      expect(run.code).toBe(0);
+      const text = await runCli(['report', out]);
+      expect(text.code).toBe(0);
+      for (const shown of [readFileSync(page, 'utf8'), text.stdout.replace(/\s+/g, ' ')]) {
+        expect(shown).toContain('\u00b7 1 row \u00b7');
+        expect(shown).toContain('of 1 number with an LRN');
+        expect(shown).toContain('1 carrier among 1 number.');
+        expect(shown).toContain('of 1 trust answer.');
+        expect(shown).not.toMatch(/\b1 (rows|numbers|carriers|states|CNAM answers|trust answers)\b/);
+      }
+      expect(readFileSync(page, 'utf8')).toContain('Map of numbers by state (1 number;');
+    } finally {
+      await sb.close();
+    }
+  });
+
   it('--report with --price: the page shows what the run cost, as report --price of the file does', async () => {
     const out = join(dir, 'priced.csv');
     const page = join(dir, 'priced.html');
