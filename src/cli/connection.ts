@@ -11,6 +11,9 @@ import type { World } from './world.js';
 
 export interface Connection {
   readonly transport: Transport;
+  /** Where requests go: the configured base URL, or the in-process sandbox's. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,8 @@ export async function connect(
   });
   return {
     transport,
+    baseUrl,
+    apiKey,
     close: async () => {
       await transport.close();
       await closeSandbox();

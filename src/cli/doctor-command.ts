@@ -61,6 +61,13 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
   });
   if (!flags.sandbox) describeSetup(settings, world, line);
   const connection = await connect({ sandbox: flags.sandbox === true, numbers: [PROBE] }, settings, world, undefined);
+  if (flags.sandbox) {
+    // The same lines as against a service, so the example shows what a check looks like.
+    line('ok', 'base URL', `${connection.baseUrl} (the built-in sandbox, started in this process)`);
+    line('ok', 'proxy', 'none (the sandbox is reached directly)');
+    line('ok', 'trust', 'not needed (plain HTTP on loopback)');
+    line('ok', 'API key', `${maskSecret(connection.apiKey)} (the sandbox's)`);
+  }
   try {
     const started = world.clock.now();
     const attempt = await connection.transport.send(LOOKUPS.lrn, PROBE, {}, world.interrupt);

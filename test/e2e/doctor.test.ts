@@ -23,6 +23,16 @@ describe('numintel doctor', () => {
     expect(after.billed).toBe(before.billed);
   });
 
+  it('--sandbox (its help example): the same five lines as a real check, exit 0', async () => {
+    const r = await runCli(['doctor', '--sandbox']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.map((l) => l.slice(0, 15).trimEnd())).toEqual(['ok   base URL', 'ok   proxy', 'ok   trust', 'ok   API key', 'ok   key']);
+    expect(lines[0]).toMatch(/^ok {3}base URL {3}http:\/\/127\.0\.0\.1:\d+ \(the built-in sandbox/);
+    expect(lines[3]).toMatch(/^ok {3}API key {4}sand…\(16 chars\)/);
+    expect(r.stdout).not.toContain('sandbox-key-0000');
+  });
+
   it('a refused key: exit 3, the service refusal in one line, nothing billed, the key never shown', async () => {
     const key = 'sk_wrong_0123456789abcdef';
     const before = await sandboxStats(ctx.sb);
