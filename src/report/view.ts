@@ -169,14 +169,15 @@ export function reportView(r: Report): Section[] {
     sections.push({ id: 'messaging', title: 'Messaging', note: `of ${many(m.base, 'number')} with messaging data.`, facts: mFacts, charts: mCharts });
   }
   const c = r.cnam;
-  if (c) {
+  // A `--fields` output may hold none of a section's figures: then there is no section.
+  if (c && (c.found !== undefined || c.spam_types)) {
     const cCharts: Chart[] = [];
     if (c.spam_types) cCharts.push({ id: 'cnam_spam', title: 'CNAM spam classes', base: c.base, bars: bars(c.spam_types, c.base) });
     sections.push({
       id: 'cnam',
       title: 'Caller name (CNAM)',
       note: `of ${many(c.base, 'CNAM answer')}.`,
-      facts: [fact('found', 'name found', c.found, c.base), fact('empty', 'no name', c.empty, c.base)],
+      facts: c.found === undefined ? [] : [fact('found', 'name found', c.found, c.base), fact('empty', 'no name', c.empty ?? 0, c.base)],
       charts: cCharts,
     });
   }
@@ -195,18 +196,13 @@ export function reportView(r: Report): Section[] {
       });
     }
     if (Object.keys(t.spam_types).length > 0) tCharts.push({ id: 'trust_spam_types', title: 'Trust spam types', base: t.base, bars: bars(t.spam_types, t.base) });
-    sections.push({
-      id: 'trust',
-      title: 'Trust',
-      note: `of ${many(t.base, 'trust answer')}.`,
-      facts: [
-        fact('spam', 'spam', t.spam, t.base),
-        fact('robocall', 'robocall', t.robocall, t.base),
-        fact('scam', 'scam', t.scam, t.base),
-        fact('any_flag', 'any of the three', t.any_flag, t.base),
-      ],
-      charts: tCharts,
-    });
+    const tFacts = [
+      t.spam === undefined ? undefined : fact('spam', 'spam', t.spam, t.base),
+      t.robocall === undefined ? undefined : fact('robocall', 'robocall', t.robocall, t.base),
+      t.scam === undefined ? undefined : fact('scam', 'scam', t.scam, t.base),
+      t.any_flag === undefined ? undefined : fact('any_flag', 'any of the three', t.any_flag, t.base),
+    ].filter((f) => f !== undefined);
+    if (tFacts.length > 0 || tCharts.length > 0) sections.push({ id: 'trust', title: 'Trust', note: `of ${many(t.base, 'trust answer')}.`, facts: tFacts, charts: tCharts });
   }
   return sections;
 }
