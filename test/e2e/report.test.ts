@@ -2,14 +2,14 @@
 // -f json, --html, bad input; and `--report` on a real enrich run against the sandbox, whose page
 // must hold the figures `report` gives for the file that run wrote.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { chartsFromHtml, chartsFromJson } from '../report/charts-from-json.js';
 import { CARRIERS, INPUT, LINE_TYPE, PORTING, RECORDS, written } from '../report/fixture.js';
 import { HAS_SCRIPT, CLI, cleanEnv, requireBuiltCli, runCli, runCliInProcess } from '../support/cli.js';
-import { sandboxEnv, startTlsSandbox } from '../support/sandbox.js';
+import { sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 
 const AS_OF = '2026-01-31T00:00:00Z';
@@ -238,6 +238,25 @@ describe('--report on a lookup run', () => {
         reports.push(r);
       }
       expect({ ...reports[0], source: null, lookups: null }).toEqual({ ...reports[1], source: null, lookups: null });
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('--report - and report --html - are refused (exit 2, nothing sent, no file named "-"): - is standard output elsewhere', async () => {
+    const sb = await startTlsSandbox();
+    try {
+      const cwd = tempDir('numintel-report-dash-');
+      const run = await runCli(['lrn', '2015550123', '--report', '-', '-q'], { env: sandboxEnv(sb), cwd });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe('numintel: --report takes a file name, not - (standard output carries the records or the text report); give the page a file, e.g. --report report.html\n');
+      expect((await sandboxStats(sb)).requests.total).toBe(0);
+      const rep = await runCli(['report', csv, '--html', '-'], { cwd });
+      expect(rep.code).toBe(2);
+      expect(rep.stdout).toBe('');
+      expect(rep.stderr).toMatch(/^numintel: --html takes a file name, not -/);
+      expect(readdirSync(cwd)).toEqual([]);
     } finally {
       await sb.close();
     }
