@@ -5,6 +5,7 @@
 import { Command, Option } from 'commander';
 import { LOOKUPS } from '../core/lookups.js';
 import { maskSecret } from '../core/secret.js';
+import { checkBaseUrl } from '../api/base-url.js';
 import { proxyFor, proxyFromEnv, shownProxy } from '../api/proxy.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
@@ -97,7 +98,16 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
 function describeSetup(settings: Settings, world: World, line: (mark: string, what: string, text: string) => void): void {
   const from = (source: string) => (source === 'config' ? `config profile ${settings.profile}` : source === 'env' ? 'environment' : source);
   const base = settings.baseUrl;
-  line(base ? 'ok' : 'FAIL', 'base URL', base ? `${base} (from ${from(settings.source.baseUrl)})` : 'none: set one with `numintel config set base-url https://…`');
+  // The check a run makes before sending anything (plain http:// to a remote host, credentials in the URL).
+  let unusable: string | undefined;
+  try {
+    if (base) checkBaseUrl(base, settings.apiKey !== undefined);
+  } catch (err) {
+    unusable = err instanceof Error ? err.message : String(err);
+  }
+  if (!base) line('FAIL', 'base URL', 'none: set one with `numintel config set base-url https://…`');
+  else if (unusable) line('FAIL', 'base URL', `(from ${from(settings.source.baseUrl)}) ${unusable}`);
+  else line('ok', 'base URL', `${base} (from ${from(settings.source.baseUrl)})`);
   const proxy = proxyFromEnv(world.env);
   const via = base && proxy ? proxyFor(proxy, base) : '';
   line('ok', 'proxy', via ? `${shownProxy(via)} (NO_PROXY: ${proxy?.noProxy || 'none'})` : 'none');

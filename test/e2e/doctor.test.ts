@@ -33,6 +33,14 @@ describe('numintel doctor', () => {
     expect(r.stdout).not.toContain('sandbox-key-0000');
   });
 
+  it('a plain http:// base URL of a remote host: FAIL on the base URL line (not ok), exit 2, the key never sent', async () => {
+    const r = await runCli(['doctor'], { env: { NUMINTEL_BASE_URL: 'http://api.example.com', NUMINTEL_API_KEY: 'sk_test_0123456789abcdef' } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^FAIL base URL {3}\(from environment\) refusing to send the API key over plain http:\/\/ to api\.example\.com/m);
+    expect(r.stdout).not.toMatch(/^ok {3}base URL/m);
+    expect(r.stdout + r.stderr).not.toContain('sk_test_0123456789abcdef');
+  });
+
   it('a refused key: exit 3, the service refusal in one line, nothing billed, the key never shown', async () => {
     const key = 'sk_wrong_0123456789abcdef';
     const before = await sandboxStats(ctx.sb);
