@@ -54,8 +54,8 @@ export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: 
   return { format: format === 'csv' && reader.tabs === true ? 'tsv' : format, unreadable: reader.unreadable };
 }
 
-/** Splits text into lines (without their CR LF), keeping an unfinished last line for later. */
-function lineSplitter(onLine: (line: string) => void): { push(text: string): void; end(): void } {
+/** Splits text into lines (without their CR LF), keeping an unfinished last line for later; `torn` marks a last line without its line end. */
+function lineSplitter(onLine: (line: string, torn?: boolean) => void): { push(text: string): void; end(): void } {
   let rest = '';
   return {
     push(text) {
@@ -68,7 +68,7 @@ function lineSplitter(onLine: (line: string) => void): { push(text: string): voi
       rest = all.slice(start);
     },
     end() {
-      if (rest !== '') onLine(rest.endsWith('\r') ? rest.slice(0, -1) : rest);
+      if (rest !== '') onLine(rest.endsWith('\r') ? rest.slice(0, -1) : rest, true);
       rest = '';
     },
   };
@@ -83,6 +83,7 @@ function csvReader(label: string, onRow: RowSink): Reader {
   let pending = '';
   let pendingQuotes = 0;
   let delimiter: ',' | '\t' = ',';
+  let headerCells = 0;
   const self: Reader = { push: (t) => lines.push(t), end: () => finish(), unreadable: 0 };
 
   const record = (raw: string, cells: string[]) => {
@@ -96,6 +97,7 @@ function csvReader(label: string, onRow: RowSink): Reader {
         self.tabs = shape !== undefined;
       }
       facts = shape && csvRowFacts(shape);
+      headerCells = shape ? (delimiter === ',' ? cells.length : splitQuoted(raw, delimiter).length) : 0;
       if (!shape) {
         throw new InputError(`${label} is not a numintel output: its header has no numintel columns`, 'report reads what lrn, cnam, trust or enrich wrote (csv, tsv, jsonl or json)');
       }
@@ -128,7 +130,7 @@ function csvReader(label: string, onRow: RowSink): Reader {
     }
     return cells;
   };
-  const lines = lineSplitter((line) => {
+  const lines = lineSplitter((line, torn) => {
     lineNo++;
     if (pending !== '') {
       pending += `\n${line}`;
@@ -144,6 +146,15 @@ function csvReader(label: string, onRow: RowSink): Reader {
     }
     if (line === '') return;
     const clean = lineNo === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
+    // numintel ends every row with a line end: a last row without one and short of cells was cut off
+    // mid-write (an interrupted run), so its missing cells would read as answers that were never written.
+    if (torn && shape && pending === '') {
+      const width = clean.indexOf('"') === -1 ? count(clean, delimiter) + 1 : splitQuoted(clean, delimiter).length;
+      if (width < headerCells) {
+        self.unreadable++;
+        return;
+      }
+    }
     if (clean.indexOf('"') === -1) return record(clean, shape ? pick(clean) : clean.split(','));
     const quotes = count(clean, '"');
     if (quotes % 2 === 0) return parseQuoted(clean);

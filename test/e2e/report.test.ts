@@ -115,6 +115,24 @@ describe('numintel report', () => {
     expect(price.stderr).toMatch(/invalid price "lrn=cheap" in "lrn=cheap" from --price: not a price/);
   });
 
+  it('a CSV or TSV whose last row was cut off mid-write: that row is unreadable, not counted with answers it never had', async () => {
+    for (const format of ['csv', 'tsv'] as const) {
+      const whole = await written(RECORDS, format, ['lrn', 'cnam', 'trust']);
+      const lastRow = whole.trimEnd().split('\n').at(-1)!;
+      // Cut inside the last row, a few cells before its end.
+      const cut = join(dir, `cut.${format}`);
+      writeFileSync(cut, whole.slice(0, whole.trimEnd().length - lastRow.length + Math.floor(lastRow.length / 2)));
+      const r = JSON.parse((await runCliInProcess(['report', cut, '-f', 'json', '--as-of', AS_OF])).stdout) as Report;
+      expect(r.input.rows, format).toBe(INPUT.rows - 1);
+      expect(r.input.unreadable, format).toBe(1);
+      // A whole last row without its line end is still a row.
+      const unended = join(dir, `unended.${format}`);
+      writeFileSync(unended, whole.trimEnd());
+      const u = JSON.parse((await runCliInProcess(['report', unended, '-f', 'json', '--as-of', AS_OF])).stdout) as Report;
+      expect(u.input, format).toEqual(INPUT);
+    }
+  });
+
   it('--as-of takes only a day that exists, written as an ISO date', async () => {
     for (const bad of ['2026-02-30', '2026-13-01', '1', 'yesterday']) {
       const r = await runCliInProcess(['report', csv, '-f', 'json', '--as-of', bad]);
