@@ -72,7 +72,7 @@ export async function connect(
 }
 
 /** The PEM text of --ca-file (NUMINTEL_CA_FILE, config ca-file), checked: exit 2 before anything is sent. */
-async function readCaFile(path: string, from: string, cwd: string): Promise<string> {
+export async function readCaFile(path: string, from: string, cwd: string): Promise<string> {
   const where = from === 'flag' ? '--ca-file' : from === 'env' ? 'NUMINTEL_CA_FILE' : 'ca-file';
   let text: string;
   try {

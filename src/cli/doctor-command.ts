@@ -9,7 +9,7 @@ import { checkBaseUrl } from '../api/base-url.js';
 import { proxyFor, proxyFromEnv, shownProxy } from '../api/proxy.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
-import { connect } from './connection.js';
+import { connect, readCaFile } from './connection.js';
 import { EXIT } from './exit.js';
 import { examples } from './help.js';
 import type { SetExitCode } from './lookup-command.js';
@@ -60,7 +60,7 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
     skipApiKey: flags.sandbox === true,
     warn: (text) => void world.stderr.write(`numintel: warning: ${text}\n`),
   });
-  if (!flags.sandbox) describeSetup(settings, world, line);
+  if (!flags.sandbox) await describeSetup(settings, world, line);
   const connection = await connect({ sandbox: flags.sandbox === true, numbers: [PROBE] }, settings, world, undefined);
   if (flags.sandbox) {
     // The same lines as against a service, so the example shows what a check looks like.
@@ -95,7 +95,7 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
 }
 
 /** What the run would use, and where each came from. */
-function describeSetup(settings: Settings, world: World, line: (mark: string, what: string, text: string) => void): void {
+async function describeSetup(settings: Settings, world: World, line: (mark: string, what: string, text: string) => void): Promise<void> {
   const from = (source: string) => (source === 'config' ? `config profile ${settings.profile}` : source === 'env' ? 'environment' : source);
   const base = settings.baseUrl;
   // The check a run makes before sending anything (plain http:// to a remote host, credentials in the URL).
@@ -114,6 +114,13 @@ function describeSetup(settings: Settings, world: World, line: (mark: string, wh
   const trust = ['the system CAs'];
   if (world.env.NODE_EXTRA_CA_CERTS) trust.push(`NODE_EXTRA_CA_CERTS ${world.env.NODE_EXTRA_CA_CERTS}`);
   if (settings.caFile) trust.push(`ca-file ${settings.caFile} (from ${from(settings.source.caFile)})`);
-  line('ok', 'trust', trust.join(' + '));
+  // The CA file as a run reads it: a missing file or one without certificates fails here, not only later.
+  const caProblem = settings.caFile
+    ? await readCaFile(settings.caFile, settings.source.caFile, world.cwd).then(
+        () => undefined,
+        (err: unknown) => (err instanceof Error ? err.message : String(err)),
+      )
+    : undefined;
+  line(caProblem ? 'FAIL' : 'ok', 'trust', caProblem ? `${trust.join(' + ')}: ${caProblem}` : trust.join(' + '));
   line(settings.apiKey ? 'ok' : 'FAIL', 'API key', settings.apiKey ? `${maskSecret(settings.apiKey)} (from ${from(settings.source.apiKey)})` : 'none');
 }

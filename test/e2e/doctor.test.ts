@@ -41,6 +41,21 @@ describe('numintel doctor', () => {
     expect(r.stdout + r.stderr).not.toContain('sk_test_0123456789abcdef');
   });
 
+  it('a CA file that is missing or holds no certificate: FAIL on the trust line (not ok), exit 2, nothing sent', async () => {
+    const before = await sandboxStats(ctx.sb);
+    for (const [caFile, reason] of [
+      ['/no/such/ca.pem', /cannot read the CA file \/no\/such\/ca\.pem \(--ca-file\): no such file/],
+      [import.meta.filename, /holds no PEM certificate/],
+    ] as const) {
+      const r = await runCli(['doctor', '--ca-file', caFile], { env: ctx.env });
+      expect(r.code).toBe(2);
+      const trust = r.stdout.split('\n').find((l) => l.includes('trust'));
+      expect(trust).toMatch(/^FAIL trust {6}/);
+      expect(trust).toMatch(reason);
+    }
+    expect((await sandboxStats(ctx.sb)).requests.total).toBe(before.requests.total);
+  });
+
   it('a refused key: exit 3, the service refusal in one line, nothing billed, the key never shown', async () => {
     const key = 'sk_wrong_0123456789abcdef';
     const before = await sandboxStats(ctx.sb);
