@@ -2,7 +2,10 @@
 // request that cannot be billed: an LRN lookup of the number "1", which the service refuses as
 // invalid once it has accepted the key (the key is checked first), so the answer tells whether the
 // key is good without paying for anything.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import { ioReasonWithCode } from '../core/io-errors.js';
 import { LOOKUPS } from '../core/lookups.js';
 import { maskSecret } from '../core/secret.js';
 import { checkBaseUrl } from '../api/base-url.js';
@@ -121,6 +124,15 @@ async function describeSetup(settings: Settings, world: World, line: (mark: stri
         (err: unknown) => (err instanceof Error ? err.message : String(err)),
       )
     : undefined;
-  line(caProblem ? 'FAIL' : 'ok', 'trust', caProblem ? `${trust.join(' + ')}: ${caProblem}` : trust.join(' + '));
+  // Node reads NODE_EXTRA_CA_CERTS at start and only warns when it cannot: the trust it was meant to add is missing.
+  const extra = world.env.NODE_EXTRA_CA_CERTS;
+  const extraProblem = extra
+    ? await readFile(resolve(world.cwd, extra)).then(
+        () => undefined,
+        (err: unknown) => `NODE_EXTRA_CA_CERTS ${extra} cannot be read, so Node ignores it: ${ioReasonWithCode(err)}`,
+      )
+    : undefined;
+  const problem = [extraProblem, caProblem].filter(Boolean).join('; ');
+  line(problem ? 'FAIL' : 'ok', 'trust', problem ? `${trust.join(' + ')}: ${problem}` : trust.join(' + '));
   line(settings.apiKey ? 'ok' : 'FAIL', 'API key', settings.apiKey ? `${maskSecret(settings.apiKey)} (from ${from(settings.source.apiKey)})` : 'none');
 }

@@ -54,6 +54,10 @@ describe('numintel doctor', () => {
       expect(trust).toMatch(reason);
     }
     expect((await sandboxStats(ctx.sb)).requests.total).toBe(before.requests.total);
+    // NODE_EXTRA_CA_CERTS naming no file: Node only warns and goes on without it.
+    const r = await runCli(['doctor'], { env: { ...ctx.env, NODE_EXTRA_CA_CERTS: '/no/such/extra.pem' } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^FAIL trust {6}.*NODE_EXTRA_CA_CERTS \/no\/such\/extra\.pem cannot be read, so Node ignores it: no such file/m);
   });
 
   it('a refused key: exit 3, the service refusal in one line, nothing billed, the key never shown', async () => {
