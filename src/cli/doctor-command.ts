@@ -111,9 +111,14 @@ async function describeSetup(settings: Settings, world: World, line: (mark: stri
   if (!base) line('FAIL', 'base URL', 'none: set one with `numintel config set base-url https://…`');
   else if (unusable) line('FAIL', 'base URL', `(from ${from(settings.source.baseUrl)}) ${unusable}`);
   else line('ok', 'base URL', `${base} (from ${from(settings.source.baseUrl)})`);
-  const proxy = proxyFromEnv(world.env);
-  const via = base && proxy ? proxyFor(proxy, base) : '';
-  line('ok', 'proxy', via ? `${shownProxy(via)} (NO_PROXY: ${proxy?.noProxy || 'none'})` : 'none');
+  try {
+    const proxy = proxyFromEnv(world.env);
+    const via = base && proxy ? proxyFor(proxy, base) : '';
+    line('ok', 'proxy', via ? `${shownProxy(via)} (NO_PROXY: ${proxy?.noProxy || 'none'})` : 'none');
+  } catch (err) {
+    // A proxy variable that is no URL: the other lines still say what they can.
+    line('FAIL', 'proxy', err instanceof Error ? err.message : String(err));
+  }
   const trust = ['the system CAs'];
   if (world.env.NODE_EXTRA_CA_CERTS) trust.push(`NODE_EXTRA_CA_CERTS ${world.env.NODE_EXTRA_CA_CERTS}`);
   if (settings.caFile) trust.push(`ca-file ${settings.caFile} (from ${from(settings.source.caFile)})`);

@@ -60,6 +60,14 @@ describe('numintel doctor', () => {
     expect(r.stdout).toMatch(/^FAIL trust {6}.*NODE_EXTRA_CA_CERTS \/no\/such\/extra\.pem cannot be read, so Node ignores it: no such file/m);
   });
 
+  it('a proxy variable that is no URL: FAIL on the proxy line and the lines after it still shown, exit 2', async () => {
+    const r = await runCli(['doctor'], { env: { ...ctx.env, HTTPS_PROXY: '::garbage' } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^FAIL proxy {6}HTTPS_PROXY is not an http:\/\/ or https:\/\/ proxy URL/m);
+    expect(r.stdout).toMatch(/^ok {3}trust /m);
+    expect(r.stdout).toMatch(/^ok {3}API key /m);
+  });
+
   it('a refused key: exit 3, the service refusal in one line, nothing billed, the key never shown', async () => {
     const key = 'sk_wrong_0123456789abcdef';
     const before = await sandboxStats(ctx.sb);
