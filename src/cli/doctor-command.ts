@@ -97,6 +97,8 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
   }
 }
 
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /** What the run would use, and where each came from. */
 async function describeSetup(settings: Settings, world: World, line: (mark: string, what: string, text: string) => void): Promise<void> {
   const from = (source: string) => (source === 'config' ? `config profile ${settings.profile}` : source === 'env' ? 'environment' : source);
@@ -106,7 +108,7 @@ async function describeSetup(settings: Settings, world: World, line: (mark: stri
   try {
     if (base) checkBaseUrl(base, settings.apiKey !== undefined);
   } catch (err) {
-    unusable = err instanceof Error ? err.message : String(err);
+    unusable = messageOf(err);
   }
   if (!base) line('FAIL', 'base URL', 'none: set one with `numintel config set base-url https://…`');
   else if (unusable) line('FAIL', 'base URL', `(from ${from(settings.source.baseUrl)}) ${unusable}`);
@@ -117,17 +119,14 @@ async function describeSetup(settings: Settings, world: World, line: (mark: stri
     line('ok', 'proxy', via ? `${shownProxy(via)} (NO_PROXY: ${proxy?.noProxy || 'none'})` : 'none');
   } catch (err) {
     // A proxy variable that is no URL: the other lines still say what they can.
-    line('FAIL', 'proxy', err instanceof Error ? err.message : String(err));
+    line('FAIL', 'proxy', messageOf(err));
   }
   const trust = ['the system CAs'];
   if (world.env.NODE_EXTRA_CA_CERTS) trust.push(`NODE_EXTRA_CA_CERTS ${world.env.NODE_EXTRA_CA_CERTS}`);
   if (settings.caFile) trust.push(`ca-file ${settings.caFile} (from ${from(settings.source.caFile)})`);
   // The CA file as a run reads it: a missing file or one without certificates fails here, not only later.
   const caProblem = settings.caFile
-    ? await readCaFile(settings.caFile, settings.source.caFile, world.cwd).then(
-        () => undefined,
-        (err: unknown) => (err instanceof Error ? err.message : String(err)),
-      )
+    ? await readCaFile(settings.caFile, settings.source.caFile, world.cwd).then(() => undefined, messageOf)
     : undefined;
   // Node reads NODE_EXTRA_CA_CERTS at start and only warns when it cannot: the trust it was meant to add is missing.
   const extra = world.env.NODE_EXTRA_CA_CERTS;
