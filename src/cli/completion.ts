@@ -122,12 +122,21 @@ function bashScript(name: string, specs: CommandSpec[]): string {
   const valueCases = valueCasesOf(specs, (v) => {
     if (v.kind === 'file') return 'COMPREPLY=($(compgen -f -- "$cur"))';
     // The items already typed stay as a prefix; no space after an item, so a comma can follow.
-    if (v.kind === 'list') return `COMPREPLY=($(compgen -P "\${cur%"\${cur##*,}"}" -W ${q(v.choices.join(' '))} -- "\${cur##*,}")); compopt -o nospace 2>/dev/null`;
+    if (v.kind === 'list') return `${fn}_list ${q(v.choices.join(' '))}`;
     const words = v.kind === 'choice' ? q(v.choices.join(' ')) : `"$(${name} config profiles 2>/dev/null)"`;
     return `COMPREPLY=($(compgen -W ${words} -- "$cur"))`;
   });
   return `# ${name} completion for bash. Load it in this shell:  source <(${name} completion bash)
 # or for every shell:  ${name} completion bash > ~/.local/share/bash-completion/completions/${name}
+# A comma-separated list ($1: its choices): the items already typed stay as a prefix and are not
+# offered again; no space after an item, so a comma can follow.
+${fn}_list() {
+  local pre=\${cur%"\${cur##*,}"} w words=''
+  for w in $1; do [[ ,$pre == *",$w,"* ]] || words+=" $w"; done
+  COMPREPLY=($(compgen -P "$pre" -W "$words" -- "\${cur##*,}"))
+  compopt -o nospace 2>/dev/null
+}
+
 ${fn}_spec() {
   case "$1" in
 ${specCases}
@@ -182,7 +191,7 @@ function zshScript(name: string, specs: CommandSpec[]): string {
     .join('\n');
   const valueCases = valueCasesOf(specs, (v) => {
     if (v.kind === 'file') return '_files';
-    if (v.kind === 'list') return `compset -P '*,'; compadd -S '' -- ${v.choices.map(q).join(' ')}`;
+    if (v.kind === 'list') return `compset -P '*,'; local -a items=(${v.choices.map(q).join(' ')}) taken=(\${(s:,:)IPREFIX}); compadd -S '' -- \${items:|taken}`;
     const words = v.kind === 'choice' ? v.choices.map(q).join(' ') : `\${(f)"$(${name} config profiles 2>/dev/null)"}`;
     return `compadd -- ${words}`;
   });
@@ -241,6 +250,14 @@ function fishScript(name: string, specs: CommandSpec[]): string {
     `# ${name} completion for fish. Load it in this shell:  ${name} completion fish | source`,
     `# or for every shell:  ${name} completion fish > ~/.config/fish/completions/${name}.fish`,
     `complete -c ${name} -f`,
+    // A comma-separated list (its choices as arguments): the items already typed stay as a prefix and are not offered again.
+    `function __${name}_list`,
+    "    set -l pre (string replace -r -- '[^,]*$' '' (commandline -ct))",
+    '    set -l taken (string split -n , -- $pre)',
+    '    for c in $argv',
+    "        contains -- $c $taken; or printf '%s%s\\n' $pre $c",
+    '    end',
+    'end',
   ];
   const allSubs = (path: readonly string[]) => specs.find((s) => s.path.join(' ') === path.join(' '))?.subcommands.map((c) => c.name) ?? [];
   // The condition that the command line has reached `path` and gone no deeper.
@@ -261,7 +278,7 @@ function fishScript(name: string, specs: CommandSpec[]): string {
       if (v?.kind === 'file') value = ' -r -F';
       else if (v?.kind === 'profile') value = ` -x -a ${fq(`(${name} config profiles 2>/dev/null)`)}`;
       else if (v?.kind === 'choice') value = ` -x -a ${fq(v.choices.join(' '))}`;
-      else if (v?.kind === 'list') value = ` -x -a ${fq(`(__fish_complete_list , "string split , ${v.choices.join(',')}")`)}`;
+      else if (v?.kind === 'list') value = ` -x -a ${fq(`(__${name}_list ${v.choices.join(' ')})`)}`;
       else if (v) value = ' -x';
       lines.push(`complete -c ${name} -n ${fq(cond)} ${opts}${value} -d ${fq(f.description)}`);
     }

@@ -53,6 +53,9 @@ const CASES: [line: string, want: string[] | ((got: string[]) => void)][] = [
   ['numintel enrich --lookups ', ['lrn', 'cnam', 'trust']],
   ['numintel enrich --lookups c', ['cnam']],
   ['numintel enrich --lookups lrn,t', ['lrn,trust']],
+  // An item already in the list is not offered again.
+  ['numintel enrich --lookups lrn,', ['lrn,cnam', 'lrn,trust']],
+  ['numintel enrich --lookups trust,lrn,', ['trust,lrn,cnam']],
   ['numintel doctor --transport ', ['rest', 'graphql']],
   ['numintel help ', (got) => expect(sorted(got)).toEqual(sorted([...TOP.commands.map((c) => c.name()).filter((n) => n !== 'help'), 'environment']))],
 ];
