@@ -2,12 +2,19 @@
 // choices, config keys), so they never drift from the commands. Profiles are asked of
 // `numintel config profiles` when completed, since they live in the user's config file.
 import type { Command, Option } from 'commander';
+import { LOOKUP_KINDS } from '../core/lookups.js';
 import { SETTING_NAMES } from '../settings/known-settings.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-type ValueKind = { kind: 'file' } | { kind: 'profile' } | { kind: 'choice'; choices: readonly string[] } | { kind: 'free' };
+type ValueKind =
+  | { kind: 'file' }
+  | { kind: 'profile' }
+  | { kind: 'choice'; choices: readonly string[] }
+  /** A comma-separated list of choices (`--lookups lrn,trust`): each item completes after the last comma. */
+  | { kind: 'list'; choices: readonly string[] }
+  | { kind: 'free' };
 
 interface FlagSpec {
   readonly short?: string;
@@ -35,6 +42,7 @@ const FILE_FLAGS = new Set(['--input', '--output', '--api-key-file', '--ca-file'
 function valueOf(o: Option): ValueKind | undefined {
   if (!o.required && !o.optional) return undefined;
   if (o.argChoices) return { kind: 'choice', choices: o.argChoices };
+  if (o.long === '--lookups') return { kind: 'list', choices: LOOKUP_KINDS };
   if (o.long === '--profile') return { kind: 'profile' };
   if (o.long && FILE_FLAGS.has(o.long)) return { kind: 'file' };
   return { kind: 'free' };
@@ -66,12 +74,17 @@ export function commandSpecs(program: Command): CommandSpec[] {
       subcommands: subs.map((c) => ({ name: c.name(), description: c.summary() || c.description().split('\n')[0]! })),
       flags: flagsOf(cmd),
       operands: operandsOf(cmd),
-      operandChoices: cmd.registeredArguments.flatMap((a) => a.argChoices ?? []),
+      operandChoices: path.join(' ') === 'help' ? helpTopics(program) : cmd.registeredArguments.flatMap((a) => a.argChoices ?? []),
     });
     for (const sub of subs) visit(sub, [...path, sub.name()]);
   };
   visit(program, []);
   return specs;
+}
+
+/** What `numintel help <topic>` takes first: a command, or `environment`. */
+function helpTopics(program: Command): string[] {
+  return [...program.commands.filter((c) => c.name() !== 'help').map((c) => c.name()), 'environment'];
 }
 
 const CONFIG_KEYS = SETTING_NAMES;
@@ -107,11 +120,23 @@ function bashScript(name: string, specs: CommandSpec[]): string {
     })
     .join('\n');
   const valueCases = valueCasesOf(specs, (v) => {
+    if (v.kind === 'file') return 'COMPREPLY=($(compgen -f -- "$cur"))';
+    // The items already typed stay as a prefix; no space after an item, so a comma can follow.
+    if (v.kind === 'list') return `${fn}_list ${q(v.choices.join(' '))}`;
     const words = v.kind === 'choice' ? q(v.choices.join(' ')) : `"$(${name} config profiles 2>/dev/null)"`;
-    return v.kind === 'file' ? 'COMPREPLY=($(compgen -f -- "$cur"))' : `COMPREPLY=($(compgen -W ${words} -- "$cur"))`;
+    return `COMPREPLY=($(compgen -W ${words} -- "$cur"))`;
   });
   return `# ${name} completion for bash. Load it in this shell:  source <(${name} completion bash)
 # or for every shell:  ${name} completion bash > ~/.local/share/bash-completion/completions/${name}
+# A comma-separated list ($1: its choices): the items already typed stay as a prefix and are not
+# offered again; no space after an item, so a comma can follow.
+${fn}_list() {
+  local pre=\${cur%"\${cur##*,}"} w words=''
+  for w in $1; do [[ ,$pre == *",$w,"* ]] || words+=" $w"; done
+  COMPREPLY=($(compgen -P "$pre" -W "$words" -- "\${cur##*,}"))
+  compopt -o nospace 2>/dev/null
+}
+
 ${fn}_spec() {
   case "$1" in
 ${specCases}
@@ -165,8 +190,10 @@ function zshScript(name: string, specs: CommandSpec[]): string {
     })
     .join('\n');
   const valueCases = valueCasesOf(specs, (v) => {
+    if (v.kind === 'file') return '_files';
+    if (v.kind === 'list') return `compset -P '*,'; local -a items=(${v.choices.map(q).join(' ')}) taken=(\${(s:,:)IPREFIX}); compadd -S '' -- \${items:|taken}`;
     const words = v.kind === 'choice' ? v.choices.map(q).join(' ') : `\${(f)"$(${name} config profiles 2>/dev/null)"}`;
-    return v.kind === 'file' ? '_files' : `compadd -- ${words}`;
+    return `compadd -- ${words}`;
   });
   return `#compdef ${name}
 # ${name} completion for zsh. Load it in this shell:  source <(${name} completion zsh)
@@ -223,6 +250,14 @@ function fishScript(name: string, specs: CommandSpec[]): string {
     `# ${name} completion for fish. Load it in this shell:  ${name} completion fish | source`,
     `# or for every shell:  ${name} completion fish > ~/.config/fish/completions/${name}.fish`,
     `complete -c ${name} -f`,
+    // A comma-separated list (its choices as arguments): the items already typed stay as a prefix and are not offered again.
+    `function __${name}_list`,
+    "    set -l pre (string replace -r -- '[^,]*$' '' (commandline -ct))",
+    '    set -l taken (string split -n , -- $pre)',
+    '    for c in $argv',
+    "        contains -- $c $taken; or printf '%s%s\\n' $pre $c",
+    '    end',
+    'end',
   ];
   const allSubs = (path: readonly string[]) => specs.find((s) => s.path.join(' ') === path.join(' '))?.subcommands.map((c) => c.name) ?? [];
   // The condition that the command line has reached `path` and gone no deeper.
@@ -243,6 +278,7 @@ function fishScript(name: string, specs: CommandSpec[]): string {
       if (v?.kind === 'file') value = ' -r -F';
       else if (v?.kind === 'profile') value = ` -x -a ${fq(`(${name} config profiles 2>/dev/null)`)}`;
       else if (v?.kind === 'choice') value = ` -x -a ${fq(v.choices.join(' '))}`;
+      else if (v?.kind === 'list') value = ` -x -a ${fq(`(__${name}_list ${v.choices.join(' ')})`)}`;
       else if (v) value = ' -x';
       lines.push(`complete -c ${name} -n ${fq(cond)} ${opts}${value} -d ${fq(f.description)}`);
     }

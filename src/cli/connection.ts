@@ -11,6 +11,9 @@ import type { World } from './world.js';
 
 export interface Connection {
   readonly transport: Transport;
+  /** Where requests go: the configured base URL, or the in-process sandbox's. */
+  readonly baseUrl: string;
+  readonly apiKey: string;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,8 @@ export async function connect(
   });
   return {
     transport,
+    baseUrl,
+    apiKey,
     close: async () => {
       await transport.close();
       await closeSandbox();
@@ -67,7 +72,7 @@ export async function connect(
 }
 
 /** The PEM text of --ca-file (NUMINTEL_CA_FILE, config ca-file), checked: exit 2 before anything is sent. */
-async function readCaFile(path: string, from: string, cwd: string): Promise<string> {
+export async function readCaFile(path: string, from: string, cwd: string): Promise<string> {
   const where = from === 'flag' ? '--ca-file' : from === 'env' ? 'NUMINTEL_CA_FILE' : 'ca-file';
   let text: string;
   try {

@@ -2,13 +2,17 @@
 // request that cannot be billed: an LRN lookup of the number "1", which the service refuses as
 // invalid once it has accepted the key (the key is checked first), so the answer tells whether the
 // key is good without paying for anything.
-import { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import { ioReasonWithCode } from '../core/io-errors.js';
 import { LOOKUPS } from '../core/lookups.js';
 import { maskSecret } from '../core/secret.js';
+import { checkBaseUrl } from '../api/base-url.js';
 import { proxyFor, proxyFromEnv, shownProxy } from '../api/proxy.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
-import { connect } from './connection.js';
+import { connect, readCaFile } from './connection.js';
 import { EXIT } from './exit.js';
 import { examples } from './help.js';
 import type { SetExitCode } from './lookup-command.js';
@@ -34,7 +38,7 @@ export function doctorCommand(world: World, setExitCode: SetExitCode): Command {
     .option('--api-key-file <path>', 'read the API key from a file (- for stdin); or NUMINTEL_API_KEY')
     .option('--profile <name>', 'config profile (or NUMINTEL_PROFILE)')
     .option('--ca-file <pem>', 'trust these CA certificates too (or NUMINTEL_CA_FILE)')
-    .option('--transport <transport>', 'rest or graphql')
+    .addOption(new Option('--transport <transport>', 'rest or graphql').choices(['rest', 'graphql']))
     .option('--timeout <seconds>', 'how long to wait for the answer (default 15)')
     .option('--sandbox', 'check against the built-in sandbox')
     .addHelpText(
@@ -59,8 +63,15 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
     skipApiKey: flags.sandbox === true,
     warn: (text) => void world.stderr.write(`numintel: warning: ${text}\n`),
   });
-  if (!flags.sandbox) describeSetup(settings, world, line);
+  if (!flags.sandbox) await describeSetup(settings, world, line);
   const connection = await connect({ sandbox: flags.sandbox === true, numbers: [PROBE] }, settings, world, undefined);
+  if (flags.sandbox) {
+    // The same lines as against a service, so the example shows what a check looks like.
+    line('ok', 'base URL', `${connection.baseUrl} (the built-in sandbox, started in this process)`);
+    line('ok', 'proxy', 'none (the sandbox is reached directly)');
+    line('ok', 'trust', 'not needed (plain HTTP on loopback)');
+    line('ok', 'API key', `${maskSecret(connection.apiKey)} (the sandbox's)`);
+  }
   try {
     const started = world.clock.now();
     const attempt = await connection.transport.send(LOOKUPS.lrn, PROBE, {}, world.interrupt);
@@ -86,17 +97,46 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
   }
 }
 
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 /** What the run would use, and where each came from. */
-function describeSetup(settings: Settings, world: World, line: (mark: string, what: string, text: string) => void): void {
+async function describeSetup(settings: Settings, world: World, line: (mark: string, what: string, text: string) => void): Promise<void> {
   const from = (source: string) => (source === 'config' ? `config profile ${settings.profile}` : source === 'env' ? 'environment' : source);
   const base = settings.baseUrl;
-  line(base ? 'ok' : 'FAIL', 'base URL', base ? `${base} (from ${from(settings.source.baseUrl)})` : 'none: set one with `numintel config set base-url https://…`');
-  const proxy = proxyFromEnv(world.env);
-  const via = base && proxy ? proxyFor(proxy, base) : '';
-  line('ok', 'proxy', via ? `${shownProxy(via)} (NO_PROXY: ${proxy?.noProxy || 'none'})` : 'none');
+  // The check a run makes before sending anything (plain http:// to a remote host, credentials in the URL).
+  let unusable: string | undefined;
+  try {
+    if (base) checkBaseUrl(base, settings.apiKey !== undefined);
+  } catch (err) {
+    unusable = messageOf(err);
+  }
+  if (!base) line('FAIL', 'base URL', 'none: set one with `numintel config set base-url https://…`');
+  else if (unusable) line('FAIL', 'base URL', `(from ${from(settings.source.baseUrl)}) ${unusable}`);
+  else line('ok', 'base URL', `${base} (from ${from(settings.source.baseUrl)})`);
+  try {
+    const proxy = proxyFromEnv(world.env);
+    const via = base && proxy ? proxyFor(proxy, base) : '';
+    line('ok', 'proxy', via ? `${shownProxy(via)} (NO_PROXY: ${proxy?.noProxy || 'none'})` : 'none');
+  } catch (err) {
+    // A proxy variable that is no URL: the other lines still say what they can.
+    line('FAIL', 'proxy', messageOf(err));
+  }
   const trust = ['the system CAs'];
   if (world.env.NODE_EXTRA_CA_CERTS) trust.push(`NODE_EXTRA_CA_CERTS ${world.env.NODE_EXTRA_CA_CERTS}`);
   if (settings.caFile) trust.push(`ca-file ${settings.caFile} (from ${from(settings.source.caFile)})`);
-  line('ok', 'trust', trust.join(' + '));
+  // The CA file as a run reads it: a missing file or one without certificates fails here, not only later.
+  const caProblem = settings.caFile
+    ? await readCaFile(settings.caFile, settings.source.caFile, world.cwd).then(() => undefined, messageOf)
+    : undefined;
+  // Node reads NODE_EXTRA_CA_CERTS at start and only warns when it cannot: the trust it was meant to add is missing.
+  const extra = world.env.NODE_EXTRA_CA_CERTS;
+  const extraProblem = extra
+    ? await readFile(resolve(world.cwd, extra)).then(
+        () => undefined,
+        (err: unknown) => `NODE_EXTRA_CA_CERTS ${extra} cannot be read, so Node ignores it: ${ioReasonWithCode(err)}`,
+      )
+    : undefined;
+  const problem = [extraProblem, caProblem].filter(Boolean).join('; ');
+  line(problem ? 'FAIL' : 'ok', 'trust', problem ? `${trust.join(' + ')}: ${problem}` : trust.join(' + '));
   line(settings.apiKey ? 'ok' : 'FAIL', 'API key', settings.apiKey ? `${maskSecret(settings.apiKey)} (from ${from(settings.source.apiKey)})` : 'none');
 }

@@ -6,7 +6,7 @@ import type { World } from './world.js';
 
 export function fieldsFlag(req: RunRequest, world: World): FieldSelection | undefined {
   if (req.fields === undefined) return undefined;
-  const fields = parseFields(req.fields, req.lookups, req.options);
+  const fields = parseFields(req.fields, req.lookups, req.options, req.mode === 'enrich');
   const unused = unusedLookupsWarning(fields, req.lookups);
   if (unused) world.stderr.write(`numintel: warning: ${unused}\n`);
   return fields;

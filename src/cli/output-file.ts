@@ -59,6 +59,8 @@ export async function checkOutputFile(path: string, label: string, input: InputO
  * is, and never the -o file itself, whose records the page would replace once the run is paid for.
  */
 export async function checkReportFile(path: string, label: string, input: InputOrigin, names: Omit<OutputNames, 'what'>, output?: string): Promise<void> {
+  // `-` is standard output everywhere else (-o -, -i -): a page quietly written to a file named "-" is not what was meant.
+  if (label === '-') throw new OutputError(`${names.flag} takes a file name, not - (standard output carries the records or the text report); give the page a file, e.g. ${names.flag} report.html`);
   await checkOutputFile(path, label, input, { ...names, what: 'the report' });
   if (output === undefined) return;
   const [page, records] = await Promise.all([path, output].map((p) => fs.stat(p).catch(() => undefined)));

@@ -10,7 +10,7 @@ export function reportCommand(world: World, setExitCode: SetExitCode): Command {
   return new Command('report')
     .summary('what an output holds: line types, porting, carriers, states, spam, errors, cost')
     .description(
-      'Reads an output of lrn, cnam, trust or enrich (csv, jsonl or json; - for stdin) in one streaming pass ' +
+      'Reads an output of lrn, cnam, trust or enrich (csv, tsv, jsonl or json; - for stdin) in one streaming pass ' +
         'and prints what it holds: input and cost, line type, porting, carriers, states, time zones, ' +
         'messaging, caller names, trust. --html writes the same report as one self-contained page.',
     )
@@ -41,9 +41,16 @@ export function reportCommand(world: World, setExitCode: SetExitCode): Command {
     });
 }
 
+/** An ISO date (`2026-01-31`, optionally with a time); a bare date is midnight UTC of that day. */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\S+)?$/;
+
 function dateOption(value: string): number {
-  // A bare date is midnight UTC of that day.
-  const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new InvalidArgumentError(`Expected a date such as 2026-01-31, got "${value}"`);
+  const m = ISO_DATE.exec(value.trim());
+  const t = m ? Date.parse(value.trim()) : Number.NaN;
+  // Date.parse rolls an impossible day over (2026-02-30 is March 2) and reads loose forms ("1" is
+  // 2001): both would count ages to a day the user did not mean, so the day must exist as written.
+  const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : undefined;
+  const exists = day !== undefined && day.getUTCMonth() === Number(m![2]) - 1 && day.getUTCDate() === Number(m![3]);
+  if (Number.isNaN(t) || !exists) throw new InvalidArgumentError(`Expected a date such as 2026-01-31, got "${value}"`);
   return t;
 }

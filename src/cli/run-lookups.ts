@@ -112,7 +112,10 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     world.clock,
   );
   const sink = await createSink(target.format, target.stream, layout, target.style);
-  const project = fields && (target.format === 'json' || target.format === 'jsonl') ? projector(fields, req.lookups, req.options) : undefined;
+  const selected = fields ? projector(fields, req.lookups, req.options) : undefined;
+  const project = target.format === 'json' || target.format === 'jsonl' ? selected : undefined;
+  // --report counts the records as written: with --fields, only the fields the output holds, whatever its format.
+  const reported = req.report !== undefined ? selected : undefined;
   const report = req.report === undefined ? undefined : (await import('./report-hook.js')).reportHook(req.report, req.input, world, prices);
 
   let stopped: RunOutcome['stopped'] = null;
@@ -183,7 +186,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
         closed.abort();
         continue;
       }
-      report?.observe(record);
+      report?.observe(reported ? reported(record) : record);
       progress.update();
     }
     // Before the sink's last words: a table is drawn at the end, and the bar must be gone by then.

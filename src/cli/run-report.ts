@@ -52,7 +52,9 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   } finally {
     if (!stdin) (input as ReturnType<typeof createReadStream>).destroy();
   }
-  if (acc.rowCount === 0) throw new InputError(`${label} holds no numintel records: there is nothing to report`, 'report reads what lrn, cnam, trust or enrich wrote (csv, jsonl or json)');
+  // A CSV or TSV header of numintel's columns is an output with no rows (a run over an empty
+  // list): its report says 0 rows, as that run's --report page does. JSON with no record is not ours.
+  if (acc.rowCount === 0 && read.format !== 'csv' && read.format !== 'tsv') throw new InputError(`${label} holds no numintel records: there is nothing to report`, 'report reads what lrn, cnam, trust or enrich wrote (csv, tsv, jsonl or json)');
   const report = acc.finish();
   report.source.format = read.format;
   if (read.unreadable > 0) report.input.unreadable = read.unreadable;

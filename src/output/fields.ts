@@ -1,7 +1,7 @@
 // --fields: the result fields a run writes, by their column names (`carrier`, `messaging_provider`,
 // `is_spam`; in enrich also prefixed: `lrn_carrier`). The input, the number and each lookup's error
 // always stay, so every row still says what it is and, when it failed, why.
-import { activeFields, fieldColumns, type FieldSpec, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
+import { activeFields, fieldColumns, LOOKUP_KINDS, LOOKUPS, type FieldSpec, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
 import { UsageError } from '../core/errors.js';
 import { isEnrichRecord, type OutputRecord, type Result } from '../core/records.js';
 import { isObject } from '../core/json.js';
@@ -9,10 +9,13 @@ import { isObject } from '../core/json.js';
 /** Per lookup kind, the column names kept. */
 export type FieldSelection = ReadonlyMap<LookupKind, ReadonlySet<string>>;
 
-/** Parses `--fields a,b,c` against the run's lookups; an unknown name is a usage error with the known ones. */
-export function parseFields(text: string, lookups: readonly LookupDescriptor[], options: LookupOptions): FieldSelection {
+/**
+ * Parses `--fields a,b,c` against the run's lookups; an unknown name is a usage error with the known ones,
+ * named as the run's columns are (in `enrich`, prefixed with the kind, `lrn_carrier`, also with one lookup).
+ */
+export function parseFields(text: string, lookups: readonly LookupDescriptor[], options: LookupOptions, enrich = lookups.length > 1): FieldSelection {
   const columns = new Map(lookups.map((d) => [d.kind, fieldColumns(activeFields(d, options))]));
-  const known = [...columns].flatMap(([kind, cols]) => (lookups.length > 1 ? cols.map((c) => `${kind}_${c}`) : cols));
+  const known = [...columns].flatMap(([kind, cols]) => (enrich ? cols.map((c) => `${kind}_${c}`) : cols));
   const selection = new Map<LookupKind, Set<string>>(lookups.map((d) => [d.kind, new Set<string>()]));
   const names = text.split(',').map((n) => n.trim()).filter(Boolean);
   if (names.length === 0) throw new UsageError('--fields names no field', `choose from ${known.join(', ')}`);
@@ -27,7 +30,10 @@ export function parseFields(text: string, lookups: readonly LookupDescriptor[], 
     if (!found) {
       const flag = needsOption(name, lookups);
       if (flag) throw new UsageError(`field "${name}" in --fields comes only with --${flag}`, `add --${flag}, or choose from ${known.join(', ')}`);
-      const near = closest(name, known);
+      const other = enrich ? lookupLeftOut(name, lookups) : undefined;
+      if (other) throw new UsageError(`field "${name}" in --fields belongs to the ${other} lookup, which --lookups leaves out`, `add ${other} to --lookups, or choose from ${known.join(', ')}`);
+      // A bare name (`is_spam`) is taken in enrich too, so a typo of one is matched against those as well.
+      const near = closest(name, [...known, ...[...columns.values()].flat()]);
       throw new UsageError(`unknown field "${name}" in --fields${near ? ` (did you mean "${near}"?)` : ''}`, `the fields of this run: ${known.join(', ')}`);
     }
   }
@@ -79,6 +85,16 @@ export function projector(selection: FieldSelection, lookups: readonly LookupDes
     for (const d of lookups) results[d.kind] = project(d.kind, record.results[d.kind]);
     return { ...record, results };
   };
+}
+
+/** The lookup, not among the run's, that has a field column `name` (plain or prefixed). */
+function lookupLeftOut(name: string, lookups: readonly LookupDescriptor[]): LookupKind | undefined {
+  const run = new Set(lookups.map((d) => d.kind));
+  return LOOKUP_KINDS.find((kind) => {
+    if (run.has(kind)) return false;
+    const cols = fieldColumns(LOOKUPS[kind].fields);
+    return cols.includes(name) || cols.some((c) => name === `${kind}_${c}`);
+  });
 }
 
 /** The option flag a field column needs, when `name` is one of a lookup's optional columns. */

@@ -84,6 +84,8 @@ export class ReportAccumulator {
   private readonly providers = new Counts();
 
   private cnamBase = 0;
+  /** Whether any answer had the caller name (a `--fields` output may leave it out). */
+  private cnamSeen = false;
   private cnamFound = 0;
   private cnamSpamBase = 0;
   private readonly cnamSpam = new Counts();
@@ -93,6 +95,8 @@ export class ReportAccumulator {
   private trustRobocall = 0;
   private trustScam = 0;
   private trustAny = 0;
+  /** Which of is_spam, is_robocall, is_scam any answer had (a `--fields` output may leave some out). */
+  private readonly flagsSeen = { spam: false, robocall: false, scam: false };
   private readonly levels = new Counts();
   private readonly trustTypes = new Counts();
   private readonly scores = new Array<number>(SCORE_BINS).fill(0);
@@ -170,6 +174,7 @@ export class ReportAccumulator {
 
   private addCnam(a: NonNullable<RowFacts['lookups'][number]['answer']>): void {
     this.cnamBase++;
+    if (a.cnam !== undefined) this.cnamSeen = true;
     if (a.cnam !== undefined && a.cnam.trim() !== '') this.cnamFound++;
     if (a.spamType !== undefined) {
       this.cnamSpamBase++;
@@ -179,6 +184,9 @@ export class ReportAccumulator {
 
   private addTrust(a: NonNullable<RowFacts['lookups'][number]['answer']>): void {
     this.trustBase++;
+    if (a.isSpam !== undefined) this.flagsSeen.spam = true;
+    if (a.isRobocall !== undefined) this.flagsSeen.robocall = true;
+    if (a.isScam !== undefined) this.flagsSeen.scam = true;
     const spam = isTrue(a.isSpam);
     const robo = isTrue(a.isRobocall);
     const scam = isTrue(a.isScam);
@@ -276,24 +284,25 @@ export class ReportAccumulator {
     if (this.cnamBase > 0) {
       report.cnam = {
         base: this.cnamBase,
-        found: this.cnamFound,
-        empty: this.cnamBase - this.cnamFound,
-        found_share: share(this.cnamFound, this.cnamBase),
+        ...(this.cnamSeen ? { found: this.cnamFound, empty: this.cnamBase - this.cnamFound, found_share: share(this.cnamFound, this.cnamBase) } : {}),
         ...(this.cnamSpamBase > 0 ? { spam_types: sorted(this.cnamSpam) } : {}),
       };
     }
     if (this.trustBase > 0) {
+      const seen = this.flagsSeen;
+      const allFlags = seen.spam && seen.robocall && seen.scam;
       const width = 100 / SCORE_BINS;
       report.trust = {
         base: this.trustBase,
-        spam: this.trustSpam,
-        robocall: this.trustRobocall,
-        scam: this.trustScam,
-        any_flag: this.trustAny,
-        spam_share: share(this.trustSpam, this.trustBase),
-        robocall_share: share(this.trustRobocall, this.trustBase),
-        scam_share: share(this.trustScam, this.trustBase),
-        any_flag_share: share(this.trustAny, this.trustBase),
+        // Only the flags the output has: a flag it left out is not known to be false.
+        ...(seen.spam ? { spam: this.trustSpam } : {}),
+        ...(seen.robocall ? { robocall: this.trustRobocall } : {}),
+        ...(seen.scam ? { scam: this.trustScam } : {}),
+        ...(allFlags ? { any_flag: this.trustAny } : {}),
+        ...(seen.spam ? { spam_share: share(this.trustSpam, this.trustBase) } : {}),
+        ...(seen.robocall ? { robocall_share: share(this.trustRobocall, this.trustBase) } : {}),
+        ...(seen.scam ? { scam_share: share(this.trustScam, this.trustBase) } : {}),
+        ...(allFlags ? { any_flag_share: share(this.trustAny, this.trustBase) } : {}),
         levels: sorted(this.levels),
         spam_types: sorted(this.trustTypes),
         ...(this.scoreBase > 0

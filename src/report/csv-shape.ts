@@ -55,21 +55,30 @@ export function csvShape(header: readonly string[]): CsvShape | undefined {
     if (i > numberIndex && !position.has(name)) position.set(name, i);
   });
 
-  let best: { plan: ReturnType<typeof csvPlan>; columns: number } | undefined;
+  let best: { plan: ReturnType<typeof csvPlan>; matched: number; columns: number } | undefined;
   for (const inputColumns of inputs) {
     for (const layout of layouts()) {
       const plan = csvPlan({ ...layout, inputColumns, appending: false });
       const added = planHeader(plan).slice(inputColumns === null ? 2 : inputColumns.length + 1);
       if (plan.numberName !== header[numberIndex]) continue;
-      // Every column of the layout, in its order (other columns may come between).
+      // Every error column of the layout and the result fields it has, in the layout's order (other
+      // columns may come between); `--fields` leaves result fields out, never an error column.
+      const errors = new Set(plan.lookups.map((l) => l.errorName));
       let last = numberIndex;
+      let matched = 0;
+      let fields = 0;
       const fits = added.every((name) => {
         const at = position.get(name);
-        if (at === undefined || at <= last) return false;
+        if (at === undefined) return !errors.has(name);
+        if (at <= last) return false;
         last = at;
+        matched++;
+        if (!errors.has(name)) fields++;
         return true;
       });
-      if (fits && (!best || added.length > best.columns)) best = { plan, columns: added.length };
+      // The layout that explains the most columns; of those, the one that leaves out the fewest.
+      const better = !best || matched > best.matched || (matched === best.matched && added.length < best.columns);
+      if (fits && fields > 0 && better) best = { plan, matched, columns: added.length };
     }
   }
   if (!best) return undefined;

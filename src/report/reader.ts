@@ -1,12 +1,13 @@
-// Reads a numintel output (CSV, JSON lines or a JSON array) as a stream and hands each row's
-// facts to `onRow`: memory stays flat however long the file. The form is told by the first
-// character: `{` JSON lines, `[` a JSON array, anything else CSV.
+// Reads a numintel output (CSV or TSV, JSON lines or a JSON array) as a stream and hands each
+// row's facts to `onRow`: memory stays flat however long the file. The form is told by the first
+// character: `{` JSON lines, `[` a JSON array, anything else CSV, or TSV when its header has
+// numintel's columns only when cut at tabs.
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../core/errors.js';
 import { csvRowFacts, csvShape, type CsvShape } from './csv-shape.js';
 import { recordFacts, type RowFacts } from './facts.js';
 
-export type InputFormat = 'csv' | 'jsonl' | 'json';
+export type InputFormat = 'csv' | 'tsv' | 'jsonl' | 'json';
 
 export interface ReadResult {
   readonly format: InputFormat;
@@ -21,6 +22,8 @@ interface Reader {
   push(text: string): void;
   end(): void;
   unreadable: number;
+  /** CSV only: the cells are cut at tabs (numintel's TSV), not commas. */
+  tabs?: boolean;
 }
 
 /** A record still open after this many characters is a stray quote, not data. */
@@ -48,11 +51,11 @@ export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: 
   if (!reader || !format) throw new InputError(`${label} is empty: there is nothing to report`);
   if (rest) reader.push(rest);
   reader.end();
-  return { format, unreadable: reader.unreadable };
+  return { format: format === 'csv' && reader.tabs === true ? 'tsv' : format, unreadable: reader.unreadable };
 }
 
-/** Splits text into lines (without their CR LF), keeping an unfinished last line for later. */
-function lineSplitter(onLine: (line: string) => void): { push(text: string): void; end(): void } {
+/** Splits text into lines (without their CR LF), keeping an unfinished last line for later; `torn` marks a last line without its line end. */
+function lineSplitter(onLine: (line: string, torn?: boolean) => void): { push(text: string): void; end(): void } {
   let rest = '';
   return {
     push(text) {
@@ -65,7 +68,7 @@ function lineSplitter(onLine: (line: string) => void): { push(text: string): voi
       rest = all.slice(start);
     },
     end() {
-      if (rest !== '') onLine(rest.endsWith('\r') ? rest.slice(0, -1) : rest);
+      if (rest !== '') onLine(rest.endsWith('\r') ? rest.slice(0, -1) : rest, true);
       rest = '';
     },
   };
@@ -79,15 +82,24 @@ function csvReader(label: string, onRow: RowSink): Reader {
   // A quoted cell may hold line breaks: lines gather here until the record's quotes balance.
   let pending = '';
   let pendingQuotes = 0;
+  let delimiter: ',' | '\t' = ',';
+  let headerCells = 0;
   const self: Reader = { push: (t) => lines.push(t), end: () => finish(), unreadable: 0 };
 
   const record = (raw: string, cells: string[]) => {
     if (shape === undefined) {
       header = raw;
       shape = csvShape(cells);
+      // numintel's TSV output: the same columns, cut at tabs.
+      if (!shape && raw.includes('\t')) {
+        shape = csvShape(splitQuoted(raw, '\t'));
+        if (shape) delimiter = '\t';
+        self.tabs = shape !== undefined;
+      }
       facts = shape && csvRowFacts(shape);
+      headerCells = shape ? (delimiter === ',' ? cells.length : splitQuoted(raw, delimiter).length) : 0;
       if (!shape) {
-        throw new InputError(`${label} is not a numintel output: its header has no numintel columns`, 'report reads what lrn, cnam, trust or enrich wrote (csv, jsonl or json)');
+        throw new InputError(`${label} is not a numintel output: its header has no numintel columns`, 'report reads what lrn, cnam, trust or enrich wrote (csv, tsv, jsonl or json)');
       }
       return;
     }
@@ -95,7 +107,7 @@ function csvReader(label: string, onRow: RowSink): Reader {
     if (raw === header) return;
     onRow((facts as (cells: readonly string[]) => RowFacts)(cells));
   };
-  const parseQuoted = (raw: string) => record(raw, splitQuoted(raw));
+  const parseQuoted = (raw: string) => record(raw, splitQuoted(raw, shape ? delimiter : ','));
   // An unquoted row's cells: only those the report reads are cut out (into one array used again
   // for every row), which takes half the time of splitting the whole row.
   let cells: string[] = [];
@@ -111,14 +123,14 @@ function csvReader(label: string, onRow: RowSink): Reader {
         cells[col] = '';
         continue;
       }
-      let end = line.indexOf(',', start);
+      let end = line.indexOf(delimiter, start);
       if (end === -1) end = line.length;
       if (needed[col] === true) cells[col] = line.slice(start, end);
       start = end + 1;
     }
     return cells;
   };
-  const lines = lineSplitter((line) => {
+  const lines = lineSplitter((line, torn) => {
     lineNo++;
     if (pending !== '') {
       pending += `\n${line}`;
@@ -134,6 +146,15 @@ function csvReader(label: string, onRow: RowSink): Reader {
     }
     if (line === '') return;
     const clean = lineNo === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
+    // numintel ends every row with a line end: a last row without one and short of cells was cut off
+    // mid-write (an interrupted run), so its missing cells would read as answers that were never written.
+    if (torn && shape && pending === '') {
+      const width = clean.indexOf('"') === -1 ? count(clean, delimiter) + 1 : splitQuoted(clean, delimiter).length;
+      if (width < headerCells) {
+        self.unreadable++;
+        return;
+      }
+    }
     if (clean.indexOf('"') === -1) return record(clean, shape ? pick(clean) : clean.split(','));
     const quotes = count(clean, '"');
     if (quotes % 2 === 0) return parseQuoted(clean);
@@ -156,7 +177,8 @@ function csvReader(label: string, onRow: RowSink): Reader {
  * quote is taken as written. Hand-written because csv-parse costs ~40 µs a call, which a file of quoted rows pays on
  * every row; the unquoted rows, nearly all of them, are a plain split.
  */
-export function splitQuoted(record: string): string[] {
+export function splitQuoted(record: string, delimiter: ',' | '\t' = ','): string[] {
+  const sep = delimiter.charCodeAt(0);
   const cells: string[] = [];
   let i = 0;
   for (;;) {
@@ -181,12 +203,12 @@ export function splitQuoted(record: string): string[] {
         break;
       }
       // Text after the closing quote: the cell was not a quoted one after all, and is taken as written.
-      if (i < record.length && record.charCodeAt(i) !== 0x2c) {
+      if (i < record.length && record.charCodeAt(i) !== sep) {
         cell = '';
         i = start;
       }
     }
-    const comma = record.indexOf(',', i);
+    const comma = record.indexOf(delimiter, i);
     if (comma === -1) {
       cells.push(cell + record.slice(i));
       return cells;

@@ -166,5 +166,5 @@ function stateMap(all: Record<string, number>, base: number): string {
     .join('');
   const width = 12 * (size + gap);
   const height = 8 * (size + gap);
-  return `<div class="map"><h3>Map of numbers by state (${esc(base.toLocaleString('en-US'))} numbers; darker = more, dashed = none)</h3><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="numbers by state">${tiles}</svg></div>`;
+  return `<div class="map"><h3>Map of numbers by state (${esc(base.toLocaleString('en-US'))} ${base === 1 ? 'number' : 'numbers'}; darker = more, dashed = none)</h3><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="numbers by state">${tiles}</svg></div>`;
 }

@@ -68,17 +68,19 @@ export interface Report {
     enabled_share: number;
     providers: Ranked;
   };
-  cnam?: { base: number; found: number; empty: number; found_share: number; spam_types?: Record<string, number> };
+  /** found, empty: only when the output has the caller name (`--fields` may leave it out). */
+  cnam?: { base: number; found?: number; empty?: number; found_share?: number; spam_types?: Record<string, number> };
   trust?: {
     base: number;
-    spam: number;
-    robocall: number;
-    scam: number;
-    any_flag: number;
-    spam_share: number;
-    robocall_share: number;
-    scam_share: number;
-    any_flag_share: number;
+    /** Each flag only when the output has it (`--fields` may leave some out); any_flag when it has all three. */
+    spam?: number;
+    robocall?: number;
+    scam?: number;
+    any_flag?: number;
+    spam_share?: number;
+    robocall_share?: number;
+    scam_share?: number;
+    any_flag_share?: number;
     levels: Record<string, number>;
     spam_types: Record<string, number>;
     score?: { base: number; mean: number; histogram: { from: number; to: number; count: number }[] };

@@ -50,6 +50,8 @@ const LINE_LABELS: Record<LineClass | 'not_given', string> = {
 export const ratio = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
 export const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 const int = (n: number) => n.toLocaleString('en-US');
+/** A count with its noun: `1 row`, `2 rows`. */
+const many = (n: number, one: string, more = `${one}s`) => `${int(n)} ${n === 1 ? one : more}`;
 
 function bars(entries: Record<string, number>, base: number, label: (key: string) => string = (k) => k): Bar[] {
   return Object.entries(entries).map(([key, count]) => ({ key, label: label(key), count, share: ratio(count, base) }));
@@ -110,7 +112,7 @@ export function reportView(r: Report): Section[] {
     sections.push({
       id: 'line_type',
       title: 'Line type',
-      note: `of ${int(lt.base)} numbers with a carrier type. Wireless and VoIP numbers need consent before autodialing.`,
+      note: `of ${many(lt.base, 'number')} with a carrier type. Wireless and VoIP numbers need consent before autodialing.`,
       facts: [fact('wireless_or_voip', 'wireless or VoIP', lt.wireless_or_voip, lt.base)],
       charts: ltCharts,
     });
@@ -126,7 +128,7 @@ export function reportView(r: Report): Section[] {
     sections.push({
       id: 'porting',
       title: 'Porting',
-      note: `of ${int(p.base)} numbers with an LRN; ported = the LRN differs from the number; ages as of ${r.as_of}.`,
+      note: `of ${many(p.base, 'number')} with an LRN; ported = the LRN differs from the number; ages as of ${r.as_of}.`,
       facts: [fact('ported', 'ported', p.ported, p.base), fact('not_ported', 'not ported', p.base - p.ported, p.base)],
       charts: pCharts,
     });
@@ -136,7 +138,7 @@ export function reportView(r: Report): Section[] {
     sections.push({
       id: 'carriers',
       title: 'Carriers',
-      note: `${int(r.carriers.distinct)} carriers among ${int(r.carriers.base)} numbers.`,
+      note: `${many(r.carriers.distinct, 'carrier')} among ${many(r.carriers.base, 'number')}.`,
       facts: [],
       charts: [{ id: 'carriers', title: 'Top carriers', base: r.carriers.base, bars: rankedBars(r.carriers, 'other carriers') }],
     });
@@ -145,7 +147,7 @@ export function reportView(r: Report): Section[] {
     sections.push({
       id: 'states',
       title: 'States',
-      note: `${int(r.states.distinct)} states among ${int(r.states.base)} numbers.`,
+      note: `${many(r.states.distinct, 'state')} among ${many(r.states.base, 'number')}.`,
       facts: [],
       charts: [{ id: 'states', title: 'Top states', base: r.states.base, bars: rankedBars(r.states, 'other states') }],
     });
@@ -164,17 +166,18 @@ export function reportView(r: Report): Section[] {
     if (m.providers.base > 0) mCharts.push({ id: 'providers', title: 'Messaging providers', base: m.providers.base, bars: rankedBars(m.providers, 'other providers') });
     const mFacts = [fact('enabled', 'messaging enabled', m.enabled, m.base), fact('disabled', 'not enabled', m.disabled, m.base)];
     if (m.unknown > 0) mFacts.push(fact('unknown', 'not known', m.unknown, m.base));
-    sections.push({ id: 'messaging', title: 'Messaging', note: `of ${int(m.base)} numbers with messaging data.`, facts: mFacts, charts: mCharts });
+    sections.push({ id: 'messaging', title: 'Messaging', note: `of ${many(m.base, 'number')} with messaging data.`, facts: mFacts, charts: mCharts });
   }
   const c = r.cnam;
-  if (c) {
+  // A `--fields` output may hold none of a section's figures: then there is no section.
+  if (c && (c.found !== undefined || c.spam_types)) {
     const cCharts: Chart[] = [];
     if (c.spam_types) cCharts.push({ id: 'cnam_spam', title: 'CNAM spam classes', base: c.base, bars: bars(c.spam_types, c.base) });
     sections.push({
       id: 'cnam',
       title: 'Caller name (CNAM)',
-      note: `of ${int(c.base)} CNAM answers.`,
-      facts: [fact('found', 'name found', c.found, c.base), fact('empty', 'no name', c.empty, c.base)],
+      note: `of ${many(c.base, 'CNAM answer')}.`,
+      facts: c.found === undefined ? [] : [fact('found', 'name found', c.found, c.base), fact('empty', 'no name', c.empty ?? 0, c.base)],
       charts: cCharts,
     });
   }
@@ -193,18 +196,13 @@ export function reportView(r: Report): Section[] {
       });
     }
     if (Object.keys(t.spam_types).length > 0) tCharts.push({ id: 'trust_spam_types', title: 'Trust spam types', base: t.base, bars: bars(t.spam_types, t.base) });
-    sections.push({
-      id: 'trust',
-      title: 'Trust',
-      note: `of ${int(t.base)} trust answers.`,
-      facts: [
-        fact('spam', 'spam', t.spam, t.base),
-        fact('robocall', 'robocall', t.robocall, t.base),
-        fact('scam', 'scam', t.scam, t.base),
-        fact('any_flag', 'any of the three', t.any_flag, t.base),
-      ],
-      charts: tCharts,
-    });
+    const tFacts = [
+      t.spam === undefined ? undefined : fact('spam', 'spam', t.spam, t.base),
+      t.robocall === undefined ? undefined : fact('robocall', 'robocall', t.robocall, t.base),
+      t.scam === undefined ? undefined : fact('scam', 'scam', t.scam, t.base),
+      t.any_flag === undefined ? undefined : fact('any_flag', 'any of the three', t.any_flag, t.base),
+    ].filter((f) => f !== undefined);
+    if (tFacts.length > 0 || tCharts.length > 0) sections.push({ id: 'trust', title: 'Trust', note: `of ${many(t.base, 'trust answer')}.`, facts: tFacts, charts: tCharts });
   }
   return sections;
 }
@@ -215,5 +213,5 @@ export function money(n: number): string {
 
 export function subtitle(r: Report): string {
   const what = r.source.lookups.map((k) => LOOKUPS[k].title).join(', ');
-  return [r.source.name, `${r.source.format}`, what, `${int(r.input.rows)} rows`, `as of ${r.as_of}`].filter(Boolean).join(' \u00b7 ');
+  return [r.source.name, `${r.source.format}`, what, many(r.input.rows, 'row'), `as of ${r.as_of}`].filter(Boolean).join(' \u00b7 ');
 }

@@ -41,7 +41,7 @@ export function chooseProfile(flag: string | undefined, env: Env): { name: strin
   const named = flag ?? envValue(env, 'NUMINTEL_PROFILE');
   if (named === undefined) return { name: DEFAULT_PROFILE, explicit: false };
   if (!isValidProfileName(named)) {
-    throw new BadOptionError(`invalid profile name ${JSON.stringify(named)}`, 'a profile name is letters, digits, ".", "_" and "-"');
+    throw new BadOptionError(`invalid profile name ${JSON.stringify(named)}`, 'a profile name is up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit');
   }
   return { name: named, explicit: true };
 }

@@ -49,6 +49,15 @@ const CASES: [line: string, want: string[] | ((got: string[]) => void)][] = [
   ['numintel config get --profile ', ['default', 'bulk', 'staging']],
   ['numintel cnam --profile st', ['staging']],
   ['numintel completion ', ['bash', 'zsh', 'fish']],
+  // --lookups takes a comma-separated list: each item completes, after the ones already typed.
+  ['numintel enrich --lookups ', ['lrn', 'cnam', 'trust']],
+  ['numintel enrich --lookups c', ['cnam']],
+  ['numintel enrich --lookups lrn,t', ['lrn,trust']],
+  // An item already in the list is not offered again.
+  ['numintel enrich --lookups lrn,', ['lrn,cnam', 'lrn,trust']],
+  ['numintel enrich --lookups trust,lrn,', ['trust,lrn,cnam']],
+  ['numintel doctor --transport ', ['rest', 'graphql']],
+  ['numintel help ', (got) => expect(sorted(got)).toEqual(sorted([...TOP.commands.map((c) => c.name()).filter((n) => n !== 'help'), 'environment']))],
 ];
 
 function sorted(xs: string[]): string[] {
@@ -89,7 +98,9 @@ describe.skipIf(!has('zsh'))('zsh completion', () => {
     const program = [
       'compdef() { :; }',
       `source ${JSON.stringify(script)}`,
-      "compadd() { [[ $1 == -- ]] && shift; print -l -- $@; }",
+      // compset -P moves what matches into IPREFIX, which compadd puts back in front of each word.
+      "compset() { [[ $1 == -P ]] && { IPREFIX=${PREFIX%${PREFIX##*,}}; PREFIX=${PREFIX##*,}; }; }",
+      "compadd() { while [[ $1 == -* && $1 != -- ]]; do [[ $1 == -S ]] && shift; shift; done; [[ $1 == -- ]] && shift; print -l -- ${IPREFIX}${^@}; }",
       "_describe() { local -a items; items=(${(P)${@[-1]}}); print -l -- ${items%%:*}; }",
       "_files() { print -l -- ${PREFIX}*(N); }",
       `words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; PREFIX='${words.at(-1)}'`,

@@ -96,4 +96,17 @@ describe('--fields', () => {
     expect(r.stderr).toContain(says);
     expect(r.stderr).toMatch(/lrn, lrn_activated_at/);
   });
+
+  it.each([
+    { lookups: 'trust', fields: 'carrier', says: 'field "carrier" in --fields belongs to the lrn lookup, which --lookups leaves out\nadd lrn to --lookups, or choose from trust_phone_number, trust_is_spam' },
+    { lookups: 'trust,cnam', fields: 'lrn_lrn', says: 'field "lrn_lrn" in --fields belongs to the lrn lookup, which --lookups leaves out' },
+    // enrich's columns are prefixed, with one lookup too: the names offered are those columns.
+    { lookups: 'trust', fields: 'nope', says: 'the fields of this run: trust_phone_number, trust_is_spam, trust_is_robocall' },
+    { lookups: 'trust', fields: 'is_spm', says: 'unknown field "is_spm" in --fields (did you mean "is_spam"?)' },
+  ])('enrich --lookups $lookups --fields $fields → exit 2: $says', async ({ lookups, fields, says }) => {
+    const r = await runInProcess(['enrich', '--lookups', lookups, '--sandbox', '--fields', fields], { stdin: '2015550123\n' });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(says);
+  });
 });

@@ -23,6 +23,51 @@ describe('numintel doctor', () => {
     expect(after.billed).toBe(before.billed);
   });
 
+  it('--sandbox (its help example): the same five lines as a real check, exit 0', async () => {
+    const r = await runCli(['doctor', '--sandbox']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.map((l) => l.slice(0, 15).trimEnd())).toEqual(['ok   base URL', 'ok   proxy', 'ok   trust', 'ok   API key', 'ok   key']);
+    expect(lines[0]).toMatch(/^ok {3}base URL {3}http:\/\/127\.0\.0\.1:\d+ \(the built-in sandbox/);
+    expect(lines[3]).toMatch(/^ok {3}API key {4}sand…\(16 chars\)/);
+    expect(r.stdout).not.toContain('sandbox-key-0000');
+  });
+
+  it('a plain http:// base URL of a remote host: FAIL on the base URL line (not ok), exit 2, the key never sent', async () => {
+    const r = await runCli(['doctor'], { env: { NUMINTEL_BASE_URL: 'http://api.example.com', NUMINTEL_API_KEY: 'sk_test_0123456789abcdef' } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^FAIL base URL {3}\(from environment\) refusing to send the API key over plain http:\/\/ to api\.example\.com/m);
+    expect(r.stdout).not.toMatch(/^ok {3}base URL/m);
+    expect(r.stdout + r.stderr).not.toContain('sk_test_0123456789abcdef');
+  });
+
+  it('a CA file that is missing or holds no certificate: FAIL on the trust line (not ok), exit 2, nothing sent', async () => {
+    const before = await sandboxStats(ctx.sb);
+    for (const [caFile, reason] of [
+      ['/no/such/ca.pem', /cannot read the CA file \/no\/such\/ca\.pem \(--ca-file\): no such file/],
+      [import.meta.filename, /holds no PEM certificate/],
+    ] as const) {
+      const r = await runCli(['doctor', '--ca-file', caFile], { env: ctx.env });
+      expect(r.code).toBe(2);
+      const trust = r.stdout.split('\n').find((l) => l.includes('trust'));
+      expect(trust).toMatch(/^FAIL trust {6}/);
+      expect(trust).toMatch(reason);
+    }
+    expect((await sandboxStats(ctx.sb)).requests.total).toBe(before.requests.total);
+    // NODE_EXTRA_CA_CERTS naming no file: Node only warns and goes on without it.
+    const r = await runCli(['doctor'], { env: { ...ctx.env, NODE_EXTRA_CA_CERTS: '/no/such/extra.pem' } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^FAIL trust {6}.*NODE_EXTRA_CA_CERTS \/no\/such\/extra\.pem cannot be read, so Node ignores it: no such file/m);
+  });
+
+  it('a proxy variable that is no URL: FAIL on the proxy line and the lines after it still shown, exit 2', async () => {
+    const r = await runCli(['doctor'], { env: { ...ctx.env, HTTPS_PROXY: '::garbage' } });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^FAIL proxy {6}HTTPS_PROXY is not an http:\/\/ or https:\/\/ proxy URL/m);
+    expect(r.stdout).toMatch(/^ok {3}trust /m);
+    expect(r.stdout).toMatch(/^ok {3}API key /m);
+  });
+
   it('a refused key: exit 3, the service refusal in one line, nothing billed, the key never shown', async () => {
     const key = 'sk_wrong_0123456789abcdef';
     const before = await sandboxStats(ctx.sb);

@@ -2,13 +2,14 @@
 // -f json, --html, bad input; and `--report` on a real enrich run against the sandbox, whose page
 // must hold the figures `report` gives for the file that run wrote.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { chartsFromHtml, chartsFromJson } from '../report/charts-from-json.js';
 import { CARRIERS, INPUT, LINE_TYPE, PORTING, RECORDS, written } from '../report/fixture.js';
-import { HAS_SCRIPT, CLI, cleanEnv, requireBuiltCli, runCliInProcess } from '../support/cli.js';
+import { HAS_SCRIPT, CLI, cleanEnv, requireBuiltCli, runCli, runCliInProcess } from '../support/cli.js';
+import { sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 
 const AS_OF = '2026-01-31T00:00:00Z';
@@ -44,6 +45,23 @@ describe('numintel report', () => {
     expect(uncached(fromJsonl)).toEqual(uncached(r));
     expect({ ...fromStdin, source: null }).toEqual({ ...r, source: null });
     expect(fromStdin.source.name).toBeUndefined();
+  });
+
+  it('reads the TSV that -f tsv writes (quoted cells with tabs and line breaks too): the same figures as from the CSV', async () => {
+    const rows = RECORDS.map((r, i) => ({ ...r, row: { name: `Person\t${i}, "the\nsecond"`, phone: r.input } }));
+    const tsv = join(dir, 'leads.enriched.tsv');
+    writeFileSync(tsv, await written(rows, 'tsv', ['lrn', 'cnam', 'trust'], ['name', 'phone']));
+    expect(readFileSync(tsv, 'utf8')).toContain('"Person\t0, ""the\nsecond"""\t');
+    const fromCsvCols = join(dir, 'leads.cols.csv');
+    writeFileSync(fromCsvCols, await written(rows, 'csv', ['lrn', 'cnam', 'trust'], ['name', 'phone']));
+    const t = await runCliInProcess(['report', tsv, '-f', 'json', '--as-of', AS_OF]);
+    expect(t.stderr).toBe('');
+    expect(t.code).toBe(0);
+    const fromTsv = JSON.parse(t.stdout) as Report;
+    expect(fromTsv.source).toEqual({ name: 'leads.enriched.tsv', format: 'tsv', lookups: ['lrn', 'cnam', 'trust'] });
+    const fromCsv = JSON.parse((await runCliInProcess(['report', fromCsvCols, '-f', 'json', '--as-of', AS_OF])).stdout) as Report;
+    expect({ ...fromTsv, source: null }).toEqual({ ...fromCsv, source: null });
+    expect(fromTsv.input).toEqual(INPUT);
   });
 
   it('piped: plain text within COLUMNS, # bars, no colour; CLICOLOR_FORCE=1 colours it, NO_COLOR and --no-color win', async () => {
@@ -96,6 +114,38 @@ describe('numintel report', () => {
     expect(price.code).toBe(2);
     expect(price.stderr).toMatch(/invalid price "lrn=cheap" in "lrn=cheap" from --price: not a price/);
   });
+
+  it('a CSV or TSV whose last row was cut off mid-write: that row is unreadable, not counted with answers it never had', async () => {
+    for (const format of ['csv', 'tsv'] as const) {
+      const whole = await written(RECORDS, format, ['lrn', 'cnam', 'trust']);
+      const lastRow = whole.trimEnd().split('\n').at(-1)!;
+      // Cut inside the last row, a few cells before its end.
+      const cut = join(dir, `cut.${format}`);
+      writeFileSync(cut, whole.slice(0, whole.trimEnd().length - lastRow.length + Math.floor(lastRow.length / 2)));
+      const r = JSON.parse((await runCliInProcess(['report', cut, '-f', 'json', '--as-of', AS_OF])).stdout) as Report;
+      expect(r.input.rows, format).toBe(INPUT.rows - 1);
+      expect(r.input.unreadable, format).toBe(1);
+      // A whole last row without its line end is still a row.
+      const unended = join(dir, `unended.${format}`);
+      writeFileSync(unended, whole.trimEnd());
+      const u = JSON.parse((await runCliInProcess(['report', unended, '-f', 'json', '--as-of', AS_OF])).stdout) as Report;
+      expect(u.input, format).toEqual(INPUT);
+    }
+  });
+
+  it('--as-of takes only a day that exists, written as an ISO date', async () => {
+    for (const bad of ['2026-02-30', '2026-13-01', '1', 'yesterday']) {
+      const r = await runCliInProcess(['report', csv, '-f', 'json', '--as-of', bad]);
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain(`Expected a date such as 2026-01-31, got "${bad}"`);
+      expect(r.stdout).toBe('');
+    }
+    for (const [good, day] of [['2028-02-29', '2028-02-29'], ['2026-01-31T12:00:00Z', '2026-01-31']]) {
+      const r = await runCliInProcess(['report', csv, '-f', 'json', '--as-of', good!]);
+      expect(r.code, good).toBe(0);
+      expect((JSON.parse(r.stdout) as Report).as_of).toContain(day);
+    }
+  });
 });
 
 describe('--report on a lookup run', () => {
@@ -120,6 +170,136 @@ describe('--report on a lookup run', () => {
     const r = JSON.parse((await runCliInProcess(['report', out, '-f', 'json'])).stdout) as Report;
     expect(r.line_type?.base).toBeGreaterThan(0);
     expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
+  });
+
+  it('enrich to TSV against a TLS sandbox (the built CLI): report reads the file the run wrote, as its --report page counted it', async () => {
+    const sb = await startTlsSandbox();
+    try {
+      const out = join(dir, 'contacts.enriched.tsv');
+      const page = join(dir, 'tsv.html');
+      const run = await runCli(['enrich', 'samples/contacts.csv', '--enhanced', '--spam', '-o', out, '-q', '--report', page], { env: sandboxEnv(sb) });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(4); // the sample holds invalid numbers on purpose
+      const rep = await runCli(['report', out, '-f', 'json']);
+      expect(rep.stderr).toBe('');
+      expect(rep.code).toBe(0);
+      const r = JSON.parse(rep.stdout) as Report;
+      expect(r.source).toEqual({ name: 'contacts.enriched.tsv', format: 'tsv', lookups: ['lrn', 'cnam', 'trust'] });
+      expect(r.input.rows).toBe(24);
+      expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('a run over an empty list (TLS sandbox, the built CLI): its CSV and TSV, header only, report 0 rows as its --report page does', async () => {
+    const sb = await startTlsSandbox();
+    try {
+      const empty = join(dir, 'empty.txt');
+      writeFileSync(empty, '');
+      for (const ext of ['csv', 'tsv']) {
+        const out = join(dir, `empty.out.${ext}`);
+        const page = join(dir, `empty.${ext}.html`);
+        const run = await runCli(['lrn', '-i', empty, '-o', out, '-q', '--report', page], { env: sandboxEnv(sb) });
+        expect(run.code).toBe(0);
+        expect(readFileSync(out, 'utf8')).toMatch(/^input.number/);
+        const rep = await runCli(['report', out, '-f', 'json']);
+        expect(rep.stderr).toBe('');
+        expect(rep.code).toBe(0);
+        const r = JSON.parse(rep.stdout) as Report;
+        expect(r.input.rows).toBe(0);
+        expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
+        const text = await runCli(['report', out]);
+        expect(text.code).toBe(0);
+        expect(text.stdout).toContain('0 rows');
+      }
+      // Nothing at all, or JSON lines that are no records, is still refused.
+      const blank = join(dir, 'blank.jsonl');
+      writeFileSync(blank, '');
+      expect((await runCli(['report', blank])).code).toBe(2);
+      const foreign = join(dir, 'foreign.jsonl');
+      writeFileSync(foreign, '{"a":1}\n');
+      expect((await runCli(['report', foreign])).code).toBe(2);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('--fields (TLS sandbox, the built CLI): report reads the CSV and JSON lines, with the figures of the fields written and none made up for the others', async () => {
+    const sb = await startTlsSandbox();
+    try {
+      const reports: Report[] = [];
+      for (const ext of ['csv', 'jsonl']) {
+        const out = join(dir, `fields.${ext}`);
+        const page = join(dir, `fields.${ext}.html`);
+        const run = await runCli(['enrich', 'samples/contacts.csv', '--enhanced', '--fields', 'carrier_type,is_spam', '-o', out, '-q', '--report', page], { env: sandboxEnv(sb) });
+        expect(run.code).toBe(4); // the sample holds invalid numbers on purpose
+        const rep = await runCli(['report', out, '-f', 'json']);
+        expect(rep.stderr).toBe('');
+        expect(rep.code).toBe(0);
+        const r = JSON.parse(rep.stdout) as Report;
+        expect(r.source.lookups).toEqual(['lrn', 'cnam', 'trust']);
+        expect(r.input.rows).toBe(24);
+        expect(r.line_type?.base).toBe(19);
+        // is_spam was written; is_robocall, is_scam and the caller name were not: not shown as 0.
+        expect(r.trust?.spam).toBeTypeOf('number');
+        expect(r.trust).not.toHaveProperty('robocall');
+        expect(r.trust).not.toHaveProperty('scam');
+        expect(r.trust).not.toHaveProperty('any_flag');
+        expect(r.cnam).not.toHaveProperty('found');
+        const html = readFileSync(page, 'utf8');
+        expect(chartsFromHtml(html)).toEqual(chartsFromJson(r));
+        expect(html).not.toContain('name found');
+        expect(html).not.toContain('any of the three');
+        const text = (await runCli(['report', out])).stdout;
+        expect(text).not.toMatch(/robocall|name found|Caller name/);
+        reports.push(r);
+      }
+      expect({ ...reports[0], source: null, lookups: null }).toEqual({ ...reports[1], source: null, lookups: null });
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('--report - and report --html - are refused (exit 2, nothing sent, no file named "-"): - is standard output elsewhere', async () => {
+    const sb = await startTlsSandbox();
+    try {
+      const cwd = tempDir('numintel-report-dash-');
+      const run = await runCli(['lrn', '2015550123', '--report', '-', '-q'], { env: sandboxEnv(sb), cwd });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe('numintel: --report takes a file name, not - (standard output carries the records or the text report); give the page a file, e.g. --report report.html\n');
+      expect((await sandboxStats(sb)).requests.total).toBe(0);
+      const rep = await runCli(['report', csv, '--html', '-'], { cwd });
+      expect(rep.code).toBe(2);
+      expect(rep.stdout).toBe('');
+      expect(rep.stderr).toMatch(/^numintel: --html takes a file name, not -/);
+      expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('one number (TLS sandbox, the built CLI): the page and the text say 1 row, 1 number, 1 carrier, not "1 rows"', async () => {
+    const sb = await startTlsSandbox();
+    try {
+      const out = join(dir, 'one.jsonl');
+      const page = join(dir, 'one.html');
+      const run = await runCli(['enrich', '--enhanced', '--messaging', '-o', out, '-q', '--report', page], { env: sandboxEnv(sb), stdin: '2015550123\n' });
+      expect(run.code).toBe(0);
+      const text = await runCli(['report', out]);
+      expect(text.code).toBe(0);
+      for (const shown of [readFileSync(page, 'utf8'), text.stdout.replace(/\s+/g, ' ')]) {
+        expect(shown).toContain('\u00b7 1 row \u00b7');
+        expect(shown).toContain('of 1 number with an LRN');
+        expect(shown).toContain('1 carrier among 1 number.');
+        expect(shown).toContain('of 1 trust answer.');
+        expect(shown).not.toMatch(/\b1 (rows|numbers|carriers|states|CNAM answers|trust answers)\b/);
+      }
+      expect(readFileSync(page, 'utf8')).toContain('Map of numbers by state (1 number;');
+    } finally {
+      await sb.close();
+    }
   });
 
   it('--report with --price: the page shows what the run cost, as report --price of the file does', async () => {

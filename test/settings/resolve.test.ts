@@ -122,10 +122,14 @@ describe('profiles', () => {
 
   it('refuses a profile name that could not be stored', async () => {
     const { dir, env } = await configured({});
-    await expect(resolve({ flags: {}, env, home: dir, profile: '__proto__' })).rejects.toMatchObject({
-      kind: 'usage',
-      message: expect.stringContaining('invalid profile name'),
-    });
+    // The hint says what "__proto__" breaks: its first character.
+    for (const profile of ['__proto__', '.hidden', 'a b', 'x'.repeat(65)]) {
+      await expect(resolve({ flags: {}, env, home: dir, profile })).rejects.toMatchObject({
+        kind: 'usage',
+        message: expect.stringContaining('invalid profile name'),
+        hint: 'a profile name is up to 64 letters, digits, ".", "_" and "-", starting with a letter or digit',
+      });
+    }
   });
 });
 
