@@ -2,7 +2,7 @@
 // every service is counted and pruned; freshness is judged by max-age (--max-age, the config's
 // max-age, else the defaults).
 import { Command, Option } from 'commander';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { ioReason } from '../core/io-errors.js';
@@ -44,6 +44,20 @@ export function cacheCommand(world: World): Command {
     const stored = values['max-age'];
     return stored === undefined ? defaultMaxAge() : parseMaxAge(String(stored), `profile ${from['max-age']} of the config file`);
   }
+
+  /**
+   * False only when the cache file is plainly not there yet (ENOENT): then clear and prune have
+   * nothing to do and must not create it. Any other failure (a file in the directory's place) is
+   * left to the command, which reports it.
+   */
+  function cacheExists(): boolean {
+    try {
+      return statSync(path, { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return true;
+    }
+  }
+  const nothingTo = (verb: string) => out(`nothing to ${verb}: there is no cache at ${path} yet\n`);
 
   /** `maxAge` only matters to commands that judge freshness (stats, prune); clear needs none. */
   async function open(maxAge: MaxAge, readOnly: boolean, onWarning = warn): Promise<LmdbAnswerStore> {
@@ -88,7 +102,9 @@ export function cacheCommand(world: World): Command {
     .addOption(maxAgeOption())
     .addOption(profileOption())
     .action(async (flags: CacheFlags) => {
-      const store = await open(await maxAgeOf(flags), false);
+      const maxAge = await maxAgeOf(flags);
+      if (!cacheExists()) return nothingTo('prune');
+      const store = await open(maxAge, false);
       const { removed, left } = await store.prune();
       await store.close();
       const { count } = await figures();
@@ -101,6 +117,7 @@ export function cacheCommand(world: World): Command {
     .addOption(new Option('--lookup <kind>', 'only this lookup').choices([...LOOKUP_KINDS]))
     .action(async (flags: CacheFlags) => {
       const kind = flags.lookup as LookupKind | undefined;
+      if (!cacheExists()) return nothingTo('clear');
       let damaged: string | undefined;
       const store = await open(defaultMaxAge(), kind === undefined, (message) => {
         damaged = message;

@@ -73,6 +73,16 @@ describe('numintel cache', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  it('clear, clear --lookup and prune of a cache that does not exist yet: nothing to do, nothing created', async () => {
+    const dir = join(await tempDir(), 'none');
+    const file = join(dir, 'answers.mdb');
+    for (const [args, verb] of [[['clear', '--lookup', 'lrn'], 'clear'], [['clear'], 'clear'], [['prune'], 'prune']] as const) {
+      const r = await run([...args], dir);
+      expect(r).toMatchObject({ code: 0, stderr: '', stdout: `nothing to ${verb}: there is no cache at ${file} yet\n` });
+      expect(existsSync(dir)).toBe(false);
+    }
+  });
+
   // A child process each: on this file LMDB read-only crashed the process (SIGSEGV), which would
   // take the test worker with it.
   it('an empty cache file (0 bytes) reads as an empty cache: stats and a dry run, no crash', async () => {
