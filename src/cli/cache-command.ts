@@ -59,11 +59,23 @@ export function cacheCommand(world: World): Command {
   }
   const nothingTo = (verb: string) => out(`nothing to ${verb}: there is no cache at ${path} yet\n`);
 
-  /** `maxAge` only matters to commands that judge freshness (stats, prune); clear needs none. */
-  async function open(maxAge: MaxAge, readOnly: boolean, onWarning = warn): Promise<LmdbAnswerStore> {
+  /**
+   * `maxAge` only matters to commands that judge freshness (stats, prune); clear needs none. A
+   * cache that cannot be used fails the command with one line (a run goes on without it, but a
+   * command about the cache has nothing else to do), unless `whatever` (clear, which removes it).
+   */
+  async function open(maxAge: MaxAge, readOnly: boolean, whatever = false): Promise<LmdbAnswerStore> {
     // The database (a native module) loads only when a cache command runs.
     const { LmdbAnswerStore } = await import('../store/lmdb-store.js');
-    return LmdbAnswerStore.open({ dir, origin: '', clock: world.clock, maxAge, readOnly, warn: onWarning });
+    // A failure later on (a write refused) still warns; one at opening is dealt with here.
+    let opened = false;
+    const store = await LmdbAnswerStore.open({ dir, origin: '', clock: world.clock, maxAge, readOnly, warn: (m) => opened && warn(m) });
+    opened = true;
+    if (store.failure && !whatever) {
+      await store.close();
+      throw new UsageError(`the lookup cache cannot be used (${store.failure.reason}): ${store.failure.remedy}`);
+    }
+    return store;
   }
 
   const cache = new Command('cache')
@@ -118,15 +130,10 @@ export function cacheCommand(world: World): Command {
     .action(async (flags: CacheFlags) => {
       const kind = flags.lookup as LookupKind | undefined;
       if (!cacheExists()) return nothingTo('clear');
-      let damaged: string | undefined;
-      const store = await open(defaultMaxAge(), kind === undefined, (message) => {
-        damaged = message;
-      });
+      // Without --lookup a damaged cache is removed whole; one lookup's entries need it readable.
+      const store = await open(defaultMaxAge(), kind === undefined, kind === undefined);
+      const damaged = store.failure !== undefined;
       if (kind !== undefined) {
-        if (damaged !== undefined) {
-          await store.close();
-          throw new UsageError(`the cache cannot be opened, so its ${kind} entries cannot be picked out: ${damaged}`, 'remove it whole with `numintel cache clear`');
-        }
         const removed = await store.clear(kind as LookupKind);
         await store.close();
         const { count } = await figures();
@@ -135,7 +142,7 @@ export function cacheCommand(world: World): Command {
       }
       // LMDB never gives a file's pages back to the disk, so clearing all removes the files. A
       // process that has them open keeps its own (unlinked) copy; the next run starts a new one.
-      const removed = damaged === undefined ? (await store.stats()).entries : 0;
+      const removed = damaged ? 0 : (await store.stats()).entries;
       await store.close();
       for (const file of [path, `${path}-lock`, `${path}-checked`]) {
         try {
@@ -146,7 +153,7 @@ export function cacheCommand(world: World): Command {
         }
       }
       const { count } = await figures();
-      out(damaged === undefined ? `removed ${count(removed)} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n` : `removed the damaged cache ${path}\n`);
+      out(damaged ? `removed the damaged cache ${path}\n` : `removed ${count(removed)} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n`);
     });
 
   cache
