@@ -167,8 +167,7 @@ export function configCommand(world: World): Command {
     .command('profiles')
     .description(`print the profile names, one per line (${DEFAULT_PROFILE} always; the others inherit what they leave unset from it)`)
     .action(async () => {
-      const names = profileNames(await loadConfig(path));
-      for (const name of [DEFAULT_PROFILE, ...names.filter((n) => n !== DEFAULT_PROFILE)]) out(name);
+      for (const name of profileNames(await loadConfig(path))) out(name);
     });
 
   config
