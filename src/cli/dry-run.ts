@@ -98,6 +98,9 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
   // -f jsonl: the same object on one line, as JSON lines are.
   const json = (o: unknown) => (req.format === 'jsonl' ? JSON.stringify(o) : JSON.stringify(o, null, 2));
   world.stdout.write(format === 'json' ? `${json(report)}\n` : renderFigures(figures(report), format));
+  // The files a run would write are left alone (as documented); say so, or -o looks ignored.
+  const unwritten = [req.output === '-' ? undefined : req.output, req.report].filter((f) => f !== undefined);
+  if (unwritten.length > 0 && !req.quiet) world.stderr.write(`numintel: dry run: nothing written to ${unwritten.join(' or ')}\n`);
   return 0;
 }
 
