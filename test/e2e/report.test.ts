@@ -211,6 +211,7 @@ describe('--report on a lookup run', () => {
         // The header names the lookups that ran, as rows would.
         expect(r.source.lookups).toEqual(['lrn']);
         expect(r.lookups.lrn).toMatchObject({ rows: 0, answered: 0, billed: 0, failed: 0 });
+        expect(readFileSync(page, 'utf8')).toContain('data-fact="lrn.billed"');
         expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
         const text = await runCli(['report', out]);
         expect(text.code).toBe(0);
