@@ -2,7 +2,7 @@
 // every service is counted and pruned; freshness is judged by max-age (--max-age, the config's
 // max-age, else the defaults).
 import { Command, Option } from 'commander';
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { ioReason } from '../core/io-errors.js';
@@ -45,11 +45,37 @@ export function cacheCommand(world: World): Command {
     return stored === undefined ? defaultMaxAge() : parseMaxAge(String(stored), `profile ${from['max-age']} of the config file`);
   }
 
-  /** `maxAge` only matters to commands that judge freshness (stats, prune); clear needs none. */
-  async function open(maxAge: MaxAge, readOnly: boolean, onWarning = warn): Promise<LmdbAnswerStore> {
+  /**
+   * False only when the cache file is plainly not there yet (ENOENT): then clear and prune have
+   * nothing to do and must not create it. Any other failure (a file in the directory's place) is
+   * left to the command, which reports it.
+   */
+  function cacheExists(): boolean {
+    try {
+      return statSync(path, { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return true;
+    }
+  }
+  const nothingTo = (verb: string) => out(`nothing to ${verb}: there is no cache at ${path} yet\n`);
+
+  /**
+   * `maxAge` only matters to commands that judge freshness (stats, prune); clear needs none. A
+   * cache that cannot be used fails the command with one line (a run goes on without it, but a
+   * command about the cache has nothing else to do), unless `whatever` (clear, which removes it).
+   */
+  async function open(maxAge: MaxAge, readOnly: boolean, whatever = false): Promise<LmdbAnswerStore> {
     // The database (a native module) loads only when a cache command runs.
     const { LmdbAnswerStore } = await import('../store/lmdb-store.js');
-    return LmdbAnswerStore.open({ dir, origin: '', clock: world.clock, maxAge, readOnly, warn: onWarning });
+    // A failure later on (a write refused) still warns; one at opening is dealt with here.
+    let opened = false;
+    const store = await LmdbAnswerStore.open({ dir, origin: '', clock: world.clock, maxAge, readOnly, warn: (m) => opened && warn(m) });
+    opened = true;
+    if (store.failure && !whatever) {
+      await store.close();
+      throw new UsageError(`the lookup cache cannot be used (${store.failure.reason}): ${store.failure.remedy}`);
+    }
+    return store;
   }
 
   const cache = new Command('cache')
@@ -88,7 +114,9 @@ export function cacheCommand(world: World): Command {
     .addOption(maxAgeOption())
     .addOption(profileOption())
     .action(async (flags: CacheFlags) => {
-      const store = await open(await maxAgeOf(flags), false);
+      const maxAge = await maxAgeOf(flags);
+      if (!cacheExists()) return nothingTo('prune');
+      const store = await open(maxAge, false);
       const { removed, left } = await store.prune();
       await store.close();
       const { count } = await figures();
@@ -101,15 +129,11 @@ export function cacheCommand(world: World): Command {
     .addOption(new Option('--lookup <kind>', 'only this lookup').choices([...LOOKUP_KINDS]))
     .action(async (flags: CacheFlags) => {
       const kind = flags.lookup as LookupKind | undefined;
-      let damaged: string | undefined;
-      const store = await open(defaultMaxAge(), kind === undefined, (message) => {
-        damaged = message;
-      });
+      if (!cacheExists()) return nothingTo('clear');
+      // Without --lookup a damaged cache is removed whole; one lookup's entries need it readable.
+      const store = await open(defaultMaxAge(), kind === undefined, kind === undefined);
+      const damaged = store.failure !== undefined;
       if (kind !== undefined) {
-        if (damaged !== undefined) {
-          await store.close();
-          throw new UsageError(`the cache cannot be opened, so its ${kind} entries cannot be picked out: ${damaged}`, 'remove it whole with `numintel cache clear`');
-        }
         const removed = await store.clear(kind as LookupKind);
         await store.close();
         const { count } = await figures();
@@ -118,7 +142,7 @@ export function cacheCommand(world: World): Command {
       }
       // LMDB never gives a file's pages back to the disk, so clearing all removes the files. A
       // process that has them open keeps its own (unlinked) copy; the next run starts a new one.
-      const removed = damaged === undefined ? (await store.stats()).entries : 0;
+      const removed = damaged ? 0 : (await store.stats()).entries;
       await store.close();
       for (const file of [path, `${path}-lock`, `${path}-checked`]) {
         try {
@@ -129,7 +153,7 @@ export function cacheCommand(world: World): Command {
         }
       }
       const { count } = await figures();
-      out(damaged === undefined ? `removed ${count(removed)} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n` : `removed the damaged cache ${path}\n`);
+      out(damaged ? `removed the damaged cache ${path}\n` : `removed ${count(removed)} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n`);
     });
 
   cache

@@ -14,6 +14,7 @@ import {
 } from '../settings/known-settings.js';
 import { chooseProfile, requireProfile } from '../settings/resolve.js';
 import { KEY_QUESTION, readHiddenLine, readSecretStream, trimOneNewline } from '../settings/secret-input.js';
+import { readCaFile } from './connection.js';
 import type { World } from './world.js';
 import { examples } from './help.js';
 
@@ -51,7 +52,15 @@ async function valueToSet(world: World, spec: SettingSpec, value: string | undef
   if (value === undefined) {
     throw new UsageError(`config set ${spec.name} needs a value`, `${spec.name} must be ${spec.expects}`);
   }
-  return settingToStore(spec, value, 'the command line');
+  const parsed = settingToStore(spec, value, 'the command line');
+  // A CA file is read at each run; one that cannot serve is refused now, not at the first HTTPS
+  // lookup. (NUMINTEL_CA_FILE and --ca-file are read at run time and checked there.)
+  if (spec.property === 'caFile') {
+    await readCaFile(String(parsed), 'config', world.cwd).catch((err: unknown) => {
+      throw new UsageError(`ca-file not set: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
+  return parsed;
 }
 
 export function configCommand(world: World): Command {
@@ -158,8 +167,7 @@ export function configCommand(world: World): Command {
     .command('profiles')
     .description(`print the profile names, one per line (${DEFAULT_PROFILE} always; the others inherit what they leave unset from it)`)
     .action(async () => {
-      const names = profileNames(await loadConfig(path));
-      for (const name of [DEFAULT_PROFILE, ...names.filter((n) => n !== DEFAULT_PROFILE)]) out(name);
+      for (const name of profileNames(await loadConfig(path))) out(name);
     });
 
   config

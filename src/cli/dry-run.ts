@@ -3,7 +3,7 @@
 // holds fresh, billable lookups per kind, the time at the known limits, and the cost when prices
 // are known. Memory stays flat however long the input: rows stream through, and the distinct
 // numbers seen are kept in a NumberSet (a typed array, at most 16 bytes a number).
-import { invalidReasonOf, parseNumber, type InvalidReason as ParsedReason } from '../core/numbers.js';
+import { INVALID_REASON_LABELS, invalidReasonOf, parseNumber, type InvalidReason as ParsedReason } from '../core/numbers.js';
 import type { LookupKind } from '../core/lookups.js';
 import { NumberSet } from '../core/number-set.js';
 import { openSource } from '../pipeline/source/source.js';
@@ -98,6 +98,9 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
   // -f jsonl: the same object on one line, as JSON lines are.
   const json = (o: unknown) => (req.format === 'jsonl' ? JSON.stringify(o) : JSON.stringify(o, null, 2));
   world.stdout.write(format === 'json' ? `${json(report)}\n` : renderFigures(figures(report), format));
+  // The files a run would write are left alone (as documented); say so, or -o looks ignored.
+  const unwritten = [req.output === '-' ? undefined : req.output, req.report].filter((f) => f !== undefined);
+  if (unwritten.length > 0 && !req.quiet) world.stderr.write(`numintel: dry run: nothing written to ${unwritten.join(' or ')}\n`);
   return 0;
 }
 
@@ -180,7 +183,7 @@ function money(n: number | null): string {
 function figures(r: DryRunReport): Figures {
   const reasons = Object.entries(r.invalid_by_reason)
     .sort((a, b) => b[1] - a[1])
-    .map(([why, n]) => `${why.replace(/_/g, ' ')} ${count(n)}`)
+    .map(([why, n]) => `${INVALID_REASON_LABELS[why as InvalidReason]} ${count(n)}`)
     .join(', ');
   const cacheNote: Record<DryRunReport['cache'], string> = {
     on: 'fresh answers counted as hits',

@@ -116,7 +116,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   const project = target.format === 'json' || target.format === 'jsonl' ? selected : undefined;
   // --report counts the records as written: with --fields, only the fields the output holds, whatever its format.
   const reported = req.report !== undefined ? selected : undefined;
-  const report = req.report === undefined ? undefined : (await import('./report-hook.js')).reportHook(req.report, req.input, world, prices);
+  const report = req.report === undefined ? undefined : (await import('./report-hook.js')).reportHook(req.report, req.input, world, req.lookups.map((d) => d.kind), prices);
 
   let stopped: RunOutcome['stopped'] = null;
   // The reader went away (`numintel … | head -1`): it has what it wanted. Heard from the stream

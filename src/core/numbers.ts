@@ -24,6 +24,25 @@ const REASONS: readonly [RegExp, InvalidReason][] = [
 ];
 
 /**
+ * Each reason in words, for every text, table and chart that names one (dry run and report alike;
+ * JSON keeps the codes). `refused`: the service refused a number parseNumber let through;
+ * `other`: any other message.
+ */
+export const INVALID_REASON_LABELS: Readonly<Record<InvalidReason | 'refused' | 'other', string>> = {
+  empty: 'empty',
+  no_digits: 'no digits',
+  letters: 'letters',
+  not_us: 'not a U.S. number',
+  too_short: 'too short',
+  too_long: 'too long',
+  bad_area_code: 'invalid area code',
+  bad_exchange: 'invalid exchange',
+  unassigned: 'unassigned range',
+  refused: 'refused by the service',
+  other: 'other',
+};
+
+/**
  * The reason of a message parseNumber wrote (as a run wrote it into an output file, or as --dry-run
  * has it); undefined for any other message, such as the service's own refusal of a number.
  */

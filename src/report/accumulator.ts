@@ -109,6 +109,17 @@ export class ReportAccumulator {
     return this.rows;
   }
 
+  /** Lookups the output has columns for: counted (with zeros) even when no row holds them. */
+  addLookups(kinds: readonly LookupKind[]): void {
+    for (const kind of kinds) this.kindCounts(kind);
+  }
+
+  private kindCounts(kind: LookupKind): KindCounts {
+    let k = this.kinds.get(kind);
+    if (!k) this.kinds.set(kind, (k = { rows: 0, answered: 0, cached: 0, billed: 0, failedByCode: new Counts() }));
+    return k;
+  }
+
   add(row: RowFacts): void {
     this.rows++;
     let invalid: string | undefined;
@@ -122,8 +133,7 @@ export class ReportAccumulator {
     if (duplicate) this.duplicates++;
 
     for (const l of row.lookups) {
-      let k = this.kinds.get(l.kind);
-      if (!k) this.kinds.set(l.kind, (k = { rows: 0, answered: 0, cached: 0, billed: 0, failedByCode: new Counts() }));
+      const k = this.kindCounts(l.kind);
       k.rows++;
       if (l.cached !== undefined) this.sawCacheField = true;
       if (!l.answer) {

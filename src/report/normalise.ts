@@ -60,24 +60,11 @@ const seen = new Map<string, LineClass>();
 /** The table itself, for tests and the README. */
 export const LINE_TYPE_TABLE: Readonly<Record<string, LineClass>> = LINE_TYPES;
 
-/** Each reason parseNumber gives, as the report words it. */
-const INVALID_LABELS: Readonly<Record<InvalidReason, string>> = {
-  empty: 'empty',
-  no_digits: 'no digits',
-  letters: 'letters',
-  not_us: 'not a U.S. number',
-  too_short: 'too short',
-  too_long: 'too long',
-  bad_area_code: 'invalid area code',
-  bad_exchange: 'invalid exchange',
-  unassigned: 'unassigned range',
-};
-
-/** Why a number was refused, from the message of its `invalid_number` error. */
-export function invalidReason(message: string): string {
+/** Why a number was refused, as a code of INVALID_REASON_LABELS, from the message of its `invalid_number` error. */
+export function invalidReason(message: string): InvalidReason | 'refused' | 'other' {
   const reason = invalidReasonOf(message);
-  if (reason) return INVALID_LABELS[reason];
-  return message.trim() === '' ? 'invalid' : 'refused by the service';
+  if (reason) return reason;
+  return message.trim() === '' ? 'other' : 'refused';
 }
 
 /** U.S. offsets (standard time, as the service gives them) and their zone names. */

@@ -7,6 +7,7 @@ import { ReportAccumulator } from './accumulator.js';
 import { recordFacts } from './facts.js';
 import { renderHtml } from './render-html.js';
 import type { Prices } from '../settings/prices.js';
+import type { LookupKind } from '../core/lookups.js';
 
 export interface ReportObserver {
   observe(record: OutputRecord): void;
@@ -14,8 +15,10 @@ export interface ReportObserver {
   write(): Promise<void>;
 }
 
-export function reportObserver(path: string, label: string, asOf: number, name: string | undefined, prices?: Prices): ReportObserver {
+/** `lookups`: those the run makes, named by the page also when no record comes (an empty input). */
+export function reportObserver(path: string, label: string, asOf: number, name: string | undefined, lookups: readonly LookupKind[], prices?: Prices): ReportObserver {
   const acc = new ReportAccumulator({ asOf, source: 'run', name, ...(prices ? { prices } : {}) });
+  acc.addLookups(lookups);
   return {
     observe(record) {
       const facts = recordFacts(record);

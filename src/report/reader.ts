@@ -4,6 +4,7 @@
 // numintel's columns only when cut at tabs.
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../core/errors.js';
+import type { LookupKind } from '../core/lookups.js';
 import { csvRowFacts, csvShape, type CsvShape } from './csv-shape.js';
 import { recordFacts, type RowFacts } from './facts.js';
 
@@ -13,6 +14,8 @@ export interface ReadResult {
   readonly format: InputFormat;
   /** Lines or elements that were not numintel records (a torn last line of an interrupted run). */
   readonly unreadable: number;
+  /** CSV and TSV: the lookups its header has columns for (rows or none); JSON names them in its records only. */
+  readonly lookups: readonly LookupKind[];
 }
 
 type RowSink = (row: RowFacts) => void;
@@ -24,6 +27,8 @@ interface Reader {
   unreadable: number;
   /** CSV only: the cells are cut at tabs (numintel's TSV), not commas. */
   tabs?: boolean;
+  /** CSV only: the lookups of its header. */
+  lookups?: readonly LookupKind[];
 }
 
 /** A record still open after this many characters is a stray quote, not data. */
@@ -51,7 +56,7 @@ export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: 
   if (!reader || !format) throw new InputError(`${label} is empty: there is nothing to report`);
   if (rest) reader.push(rest);
   reader.end();
-  return { format: format === 'csv' && reader.tabs === true ? 'tsv' : format, unreadable: reader.unreadable };
+  return { format: format === 'csv' && reader.tabs === true ? 'tsv' : format, unreadable: reader.unreadable, lookups: reader.lookups ?? [] };
 }
 
 /** Splits text into lines (without their CR LF), keeping an unfinished last line for later; `torn` marks a last line without its line end. */
@@ -97,6 +102,7 @@ function csvReader(label: string, onRow: RowSink): Reader {
         self.tabs = shape !== undefined;
       }
       facts = shape && csvRowFacts(shape);
+      if (shape) self.lookups = shape.kinds.map((k) => k.kind);
       headerCells = shape ? (delimiter === ',' ? cells.length : splitQuoted(raw, delimiter).length) : 0;
       if (!shape) {
         throw new InputError(`${label} is not a numintel output: its header has no numintel columns`, 'report reads what lrn, cnam, trust or enrich wrote (csv, tsv, jsonl or json)');

@@ -2,6 +2,7 @@
 // the terminal and the HTML page. Chart bars carry the key of the figure they draw, so a reader of
 // the page (or a test) can find each number again in the JSON report.
 import { LOOKUPS, type LookupKind } from '../core/lookups.js';
+import { INVALID_REASON_LABELS } from '../core/numbers.js';
 import { RECENCY_BUCKETS, RECENCY_LABELS, type LineClass } from './normalise.js';
 import type { Ranked, Report } from './report.js';
 
@@ -57,6 +58,11 @@ function bars(entries: Record<string, number>, base: number, label: (key: string
   return Object.entries(entries).map(([key, count]) => ({ key, label: label(key), count, share: ratio(count, base) }));
 }
 
+/** A reason code in words; a key it does not know (a report JSON of an older numintel) as it is. */
+function reasonLabel(key: string): string {
+  return (INVALID_REASON_LABELS as Record<string, string>)[key] ?? key;
+}
+
 function rankedBars(r: Ranked, restLabel: string): Bar[] {
   const top = r.top.map((t) => ({ key: t.name, label: t.label ?? t.name, count: t.count, share: ratio(t.count, r.base) }));
   return r.rest > 0 ? [...top, { key: '(rest)', label: `${restLabel} (${int(r.distinct - r.top.length)})`, count: r.rest, share: ratio(r.rest, r.base) }] : top;
@@ -92,7 +98,7 @@ export function reportView(r: Report): Section[] {
   if (r.cost) facts.push({ key: 'cost', label: 'cost', value: money(r.cost.total) });
   const failedTotal = Object.values(failed).reduce((a, b) => a + b, 0);
   const charts: Chart[] = [];
-  if (input.invalid > 0) charts.push({ id: 'invalid', title: 'Invalid numbers by reason', base: input.invalid, bars: bars(input.invalid_by_reason, input.invalid) });
+  if (input.invalid > 0) charts.push({ id: 'invalid', title: 'Invalid numbers by reason', base: input.invalid, bars: bars(input.invalid_by_reason, input.invalid, reasonLabel) });
   if (failedTotal > 0) {
     charts.push({
       id: 'failed',

@@ -146,8 +146,9 @@ export function effectiveValues(data: ConfigData, profile: string): { values: Pr
   return { values: { ...base, ...own }, from };
 }
 
+/** The profiles, default always and first, then the others as the file has them: one order wherever they are listed. */
 export function profileNames(data: ConfigData): string[] {
-  return Object.keys(data.profiles);
+  return [DEFAULT_PROFILE, ...Object.keys(data.profiles).filter((n) => n !== DEFAULT_PROFILE)];
 }
 
 export function hasProfile(data: ConfigData, profile: string): boolean {

@@ -52,7 +52,7 @@ export function requireProfile(config: ConfigData, profile: { name: string; expl
   const known = profileNames(config);
   throw new ConfigError(
     `unknown profile ${JSON.stringify(profile.name)} (not in ${configPath})`,
-    `${known.length ? `known profiles: ${known.join(', ')}; ` : ''}create it with \`numintel config set --profile ${profile.name} base-url https://…\``,
+    `known profiles: ${known.join(', ')}; create it with \`numintel config set --profile ${profile.name} base-url https://…\``,
   );
 }
 

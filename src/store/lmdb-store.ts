@@ -88,6 +88,8 @@ export class LmdbAnswerStore extends SlottedStore {
   readonly path: string;
   private db: RootDatabase | undefined;
   private broken = false;
+  /** Why the cache cannot be used and what helps, once it cannot: `numintel cache` fails with it. */
+  failure: { readonly reason: string; readonly remedy: string } | undefined;
   /** Something was put: closing then prunes, when a prune is due. */
   private wrote = false;
   private readonly maxAge: MaxAge;
@@ -166,7 +168,8 @@ export class LmdbAnswerStore extends SlottedStore {
     } catch {
       // closing a broken database may fail too; nothing more to do
     }
-    this.opts.warn(`the lookup cache cannot be used (${reason(err)}); going on without it (${remedy(err)})`);
+    this.failure = { reason: reason(err), remedy: remedy(err) };
+    this.opts.warn(`the lookup cache cannot be used (${this.failure.reason}); going on without it (${this.failure.remedy})`);
   }
 
   private loadPrefixes(): void {

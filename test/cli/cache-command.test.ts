@@ -73,6 +73,16 @@ describe('numintel cache', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  it('clear, clear --lookup and prune of a cache that does not exist yet: nothing to do, nothing created', async () => {
+    const dir = join(await tempDir(), 'none');
+    const file = join(dir, 'answers.mdb');
+    for (const [args, verb] of [[['clear', '--lookup', 'lrn'], 'clear'], [['clear'], 'clear'], [['prune'], 'prune']] as const) {
+      const r = await run([...args], dir);
+      expect(r).toMatchObject({ code: 0, stderr: '', stdout: `nothing to ${verb}: there is no cache at ${file} yet\n` });
+      expect(existsSync(dir)).toBe(false);
+    }
+  });
+
   // A child process each: on this file LMDB read-only crashed the process (SIGSEGV), which would
   // take the test worker with it.
   it('an empty cache file (0 bytes) reads as an empty cache: stats and a dry run, no crash', async () => {
@@ -105,17 +115,20 @@ describe('numintel cache', () => {
     expect(JSON.parse((await run(['stats', '-f', 'json'], dir)).stdout).entries).toBe(0);
   });
 
-  it('a damaged cache: stats warns once and shows nothing; clear removes it whole', async () => {
+  it('a damaged cache: stats, prune and clear --lookup fail with one line naming `numintel cache clear`; path prints; clear removes it whole', async () => {
     const dir = await tempDir();
-    writeFileSync(join(dir, 'answers.mdb'), Buffer.alloc(50_000, 0x5a));
-    const stats = await run(['stats'], dir);
-    expect(stats.code).toBe(0);
-    expect(stats.stderr.match(/warning/g)).toHaveLength(1);
-    expect(stats.stderr).toMatch(/numintel: warning: the lookup cache cannot be used .*damaged: it is not an LMDB file/);
-    expect((await run(['clear', '--lookup', 'lrn'], dir)).code).toBe(2);
+    const file = join(dir, 'answers.mdb');
+    writeFileSync(file, Buffer.alloc(50_000, 0x5a));
+    const line = new RegExp(`^numintel: the lookup cache cannot be used \\(${file.replace(/[.]/g, '\\.')} is damaged: it is not an LMDB file[^\\n]*\\): \`numintel cache clear\` starts it afresh\\n$`);
+    for (const args of [['stats'], ['stats', '-f', 'json'], ['prune'], ['clear', '--lookup', 'lrn']]) {
+      const r = await run(args, dir);
+      expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(r.stderr).toMatch(line);
+    }
+    expect(await run(['path'], dir)).toMatchObject({ code: 0, stdout: `${file}\n`, stderr: '' });
     const clear = await run(['clear'], dir);
-    expect(clear).toMatchObject({ code: 0, stdout: `removed the damaged cache ${join(dir, 'answers.mdb')}\n` });
-    expect(existsSync(join(dir, 'answers.mdb'))).toBe(false);
+    expect(clear).toMatchObject({ code: 0, stdout: `removed the damaged cache ${file}\n`, stderr: '' });
+    expect(existsSync(file)).toBe(false);
     expect(JSON.parse((await run(['stats', '-f', 'json'], dir)).stdout).entries).toBe(0);
   });
 

@@ -8,6 +8,9 @@ import { systemClock } from '../../src/core/clock.js';
 import { NumintelError } from '../../src/core/errors.js';
 import { resolveSettings } from '../../src/settings/resolve.js';
 import { useTempDirs } from '../support/tmp.js';
+import { runInProcess } from '../support/world.js';
+import { makeCertificate } from '../../src/sandbox/certificate.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const KEY = 'sk_live_9f8e7d6c5b4a3210';
 
@@ -173,5 +176,22 @@ describe('numintel config', () => {
     await writeFile(configPath(), '{"profiles": ');
     const run = await config(['list']);
     expect(run.error).toMatchObject({ kind: 'usage', message: expect.stringContaining(configPath()) });
+  });
+});
+
+describe('config set ca-file', () => {
+  it('checks the file now: one that cannot be read or holds no PEM certificate is refused with one line (exit 2) and not stored', async () => {
+    const cwd = await newDir();
+    writeFileSync(join(cwd, 'not.pem'), 'hello\n');
+    writeFileSync(join(cwd, 'ca.pem'), (await makeCertificate('127.0.0.1')).cert);
+    const set = (value: string) => runInProcess(['config', 'set', 'ca-file', value], { cwd, env: { NUMINTEL_CONFIG_DIR: join(cwd, 'config') } });
+    const missing = await set('/nope.pem');
+    expect(missing).toMatchObject({ code: 2, stdout: '', stderr: 'numintel: ca-file not set: cannot read the CA file /nope.pem (ca-file): no such file (ENOENT)\n' });
+    const notPem = await set('not.pem');
+    expect(notPem).toMatchObject({ code: 2, stderr: 'numintel: ca-file not set: the CA file not.pem (ca-file) holds no PEM certificate (-----BEGIN CERTIFICATE-----)\n' });
+    expect(existsSync(join(cwd, 'config', 'config.json'))).toBe(false);
+    const ok = await set('ca.pem');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(cwd, 'config', 'config.json'), 'utf8')).profiles.default['ca-file']).toBe('ca.pem');
   });
 });

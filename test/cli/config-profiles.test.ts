@@ -46,6 +46,13 @@ describe('profile inheritance', () => {
     expect(none.stdout).toBe('default\n');
   });
 
+  it('the hint for an unknown --profile lists the profiles in the order config profiles prints them', async () => {
+    const dir = configDir({ bulk: {}, default: {}, staging: {} });
+    const r = await runInProcess(['config', 'get', 'rate', '--profile', 'stagin'], { env: { NUMINTEL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('known profiles: default, bulk, staging; ');
+  });
+
   it('a run with --profile bulk gets the base URL and key from default, its concurrency from bulk', async () => {
     const dir = configDir(PROFILES);
     const settings = await resolveSettings({ flags: {}, env: { NUMINTEL_CONFIG_DIR: dir }, home: dir, profile: 'bulk', readApiKeyFile: async () => '' });

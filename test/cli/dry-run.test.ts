@@ -1,7 +1,7 @@
 // --dry-run in-process: the figures of a tricky CSV whose answer is known, fresh cache hits from
 // a seeded cache, time and cost, and the three output forms. Nothing is sent: no base URL is
 // even reachable.
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../support/clock.js';
@@ -86,6 +86,16 @@ describe('--dry-run', () => {
     const unlimited = JSON.parse((await dryRun(['trust', '-i', 'tricky.csv', '--dry-run', '-f', 'json', '--sandbox', '--rate', '0'], { env })).stdout);
     expect(unlimited).toMatchObject({ seconds: null });
     expect(unlimited.lookups.trust.rate_per_second).toBeNull();
+  });
+
+  it('says on stderr that the -o and --report files were not written, unless -q', async () => {
+    const both = await dryRun(['lrn', '-i', 'tricky.csv', '--dry-run', '--sandbox', '-o', 'x.csv', '--report', 'r.html']);
+    expect(both.code).toBe(0);
+    expect(both.stderr).toBe('numintel: dry run: nothing written to x.csv or r.html\n');
+    expect(existsSync(join(both.world.cwd, 'x.csv')) || existsSync(join(both.world.cwd, 'r.html'))).toBe(false);
+    expect((await dryRun(['lrn', '-i', 'tricky.csv', '--dry-run', '--sandbox', '--report', 'r.html'])).stderr).toBe('numintel: dry run: nothing written to r.html\n');
+    expect((await dryRun(['lrn', '-i', 'tricky.csv', '--dry-run', '--sandbox', '-o', 'x.csv', '-q'])).stderr).toBe('');
+    expect((await dryRun(['lrn', '-i', 'tricky.csv', '--dry-run', '--sandbox', '-o', '-'])).stderr).toBe('');
   });
 
   it('plain text when piped, a table on a terminal', async () => {

@@ -49,6 +49,28 @@ describe('--dry-run', () => {
   });
 });
 
+describe('--dry-run and report', () => {
+  it('name the reasons a number is invalid with the same codes in JSON and the same words in text', async () => {
+    const dir = tempDir('numintel-dry-run-reasons-');
+    const input = join(dir, 'tricky.csv');
+    copyFileSync(join(import.meta.dirname, '..', 'fixtures', 'dry-run', 'tricky.csv'), input);
+    const out = join(dir, 'out.csv');
+    const env = { ...ctx.env, NUMINTEL_CACHE_DIR: join(dir, 'cache') };
+    const dryJson = JSON.parse((await runCli(['lrn', '-i', input, '--dry-run', '-f', 'json'], { env })).stdout);
+    const run = await runCli(['lrn', '-i', input, '-o', out, '-q', '--sandbox'], { env });
+    expect(run.code, run.stderr).toBe(4);
+    const reportJson = JSON.parse((await runCli(['report', out, '-f', 'json'], { env })).stdout);
+    expect(reportJson.input.invalid_by_reason).toEqual(dryJson.invalid_by_reason);
+
+    const dryText = (await runCli(['lrn', '-i', input, '--dry-run'], { env })).stdout;
+    const reportText = (await runCli(['report', out], { env })).stdout;
+    for (const words of ['not a U.S. number', 'invalid area code', 'invalid exchange', 'too short']) {
+      expect(dryText).toContain(`${words} 1`);
+      expect(reportText).toMatch(new RegExp(`\\n {4}${words.replace(/\./g, '\\.')} +1 `));
+    }
+  });
+});
+
 describe('--dry-run with --fields', () => {
   it('refuses an unknown field, or one whose option is missing, as the run would (exit 2), and sends nothing', async () => {
     const dir = tempDir('numintel-dry-run-fields-');

@@ -208,11 +208,18 @@ describe('--report on a lookup run', () => {
         expect(rep.code).toBe(0);
         const r = JSON.parse(rep.stdout) as Report;
         expect(r.input.rows).toBe(0);
+        // The header names the lookups that ran, as rows would.
+        expect(r.source.lookups).toEqual(['lrn']);
+        expect(r.lookups.lrn).toMatchObject({ rows: 0, answered: 0, billed: 0, failed: 0 });
+        expect(readFileSync(page, 'utf8')).toContain('data-fact="lrn.billed"');
         expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
         const text = await runCli(['report', out]);
         expect(text.code).toBe(0);
-        expect(text.stdout).toContain('0 rows');
+        expect(text.stdout).toContain(' · LRN · 0 rows');
       }
+      const enriched = join(dir, 'empty.enriched.csv');
+      expect((await runCli(['enrich', '-i', empty, '--lookups', 'cnam,trust', '-o', enriched, '-q'], { env: sandboxEnv(sb) })).code).toBe(0);
+      expect((JSON.parse((await runCli(['report', enriched, '-f', 'json'])).stdout) as Report).source.lookups).toEqual(['cnam', 'trust']);
       // Nothing at all, or JSON lines that are no records, is still refused.
       const blank = join(dir, 'blank.jsonl');
       writeFileSync(blank, '');

@@ -134,7 +134,7 @@ export const INPUT = {
   rows: 12,
   valid: 10,
   invalid: 2,
-  invalid_by_reason: { empty: 1, 'too short': 1 },
+  invalid_by_reason: { empty: 1, too_short: 1 },
   duplicates: 1,
   distinct_numbers: 9,
 };
