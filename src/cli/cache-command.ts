@@ -47,14 +47,16 @@ export function cacheCommand(world: World): Command {
 
   /**
    * False only when the cache file is plainly not there yet (ENOENT): then clear and prune have
-   * nothing to do and must not create it. Any other failure (a file in the directory's place) is
-   * left to the command, which reports it.
+   * nothing to do and must not create it. Any other failure (a file in the directory's place:
+   * ENOTDIR, which `throwIfNoEntry: false` also hides on newer Nodes) is left to the command,
+   * which reports it.
    */
   function cacheExists(): boolean {
     try {
-      return statSync(path, { throwIfNoEntry: false }) !== undefined;
-    } catch {
+      statSync(path);
       return true;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code !== 'ENOENT';
     }
   }
   const nothingTo = (verb: string) => out(`nothing to ${verb}: there is no cache at ${path} yet\n`);

@@ -84,8 +84,10 @@ describe.concurrent('Ctrl-C', () => {
     ['SIGTERM', 'jsonl'],
   ] as const)('%s twice (%s): quits without waiting, no torn line, the resume hint; --resume completes the file', async (signal, format) => {
     const sb = await sandbox(0);
-    const from = signal === 'SIGINT' ? 300 : 600;
-    const input = writeList(dir, `twice-${format}.txt`, mixedNumbers(200, from));
+    const from = signal === 'SIGINT' ? 300 : 800;
+    // Eight seconds of sending at 50/s: the run cannot end before the slowdown below, however late
+    // a loaded machine lets this test see its first 20 lines.
+    const input = writeList(dir, `twice-${format}.txt`, mixedNumbers(400, from));
     const out = join(dir, `twice.${format}`);
     const clean = join(dir, `twice-clean.${format}`);
     const args = ['lrn', '--enhanced', '-i', input, '--concurrency', '4', '--rate', '50'];
@@ -116,7 +118,7 @@ describe.concurrent('Ctrl-C', () => {
     }
 
     sb.configure({ latencyMs: 0 });
-    // About four seconds of sending each; the margin is for a loaded CI machine (a run once saw both
+    // About eight seconds of sending each; the margin is for a loaded CI machine (a run once saw both
     // time out at 15 s while another test's single run took 14 s, most likely an I/O stall delaying
     // the cache's commits), not for a hang.
     const [resumed, reference] = await Promise.all([
