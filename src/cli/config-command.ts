@@ -1,5 +1,6 @@
 // `numintel config set|get|list|unset|profiles|path`: the stored settings of one profile in
 // config.json; a profile inherits what it leaves unset from `default`.
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError, NoApiKeyError, UsageError } from '../core/errors.js';
 import { configFilePath } from '../settings/config-dir.js';
@@ -59,6 +60,9 @@ async function valueToSet(world: World, spec: SettingSpec, value: string | undef
     await readCaFile(String(parsed), 'config', world.cwd).catch((err: unknown) => {
       throw new UsageError(`ca-file not set: ${err instanceof Error ? err.message : String(err)}`);
     });
+    // Stored as the file just checked: a relative path would be read from each later run's
+    // working directory, where it may name nothing.
+    return resolve(world.cwd, String(parsed));
   }
   return parsed;
 }

@@ -192,6 +192,7 @@ describe('config set ca-file', () => {
     expect(existsSync(join(cwd, 'config', 'config.json'))).toBe(false);
     const ok = await set('ca.pem');
     expect(ok.code, ok.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(cwd, 'config', 'config.json'), 'utf8')).profiles.default['ca-file']).toBe('ca.pem');
+    // Stored as the file checked, so a run from another directory reads the same one.
+    expect(JSON.parse(readFileSync(join(cwd, 'config', 'config.json'), 'utf8')).profiles.default['ca-file']).toBe(join(cwd, 'ca.pem'));
   });
 });
