@@ -67,7 +67,9 @@ describe('enrich under a spend cap', () => {
     const sent = sb.stats().requests.total;
     expect(sent).toBeLessThanOrEqual(20);
     expect(readSummary(capped.stderr).retries).toBeGreaterThan(0);
-    const resumed = await runCliInProcess([...args, '--resume'], { env });
+    // Enough retries that no lookup of the ~80 left fails six times running (0.3^6 a lookup made
+    // one fail in ~20 runs); the cap's counting is what this test is about.
+    const resumed = await runCliInProcess([...args, '--resume', '--retries', '12'], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(writtenNumbers(readFileSync(out, 'utf8')).size).toBe(NUMBERS.length);
   });

@@ -129,7 +129,7 @@ describe.concurrent('rate limits and transient faults: waited out and retried', 
   });
 
   it('spurious 429s (rate429 0.3): every row ok, retries counted in the summary', async () => {
-    const { rest, graphql } = await both(['cnam', '--spam', '-f', 'jsonl', ...numbers(10)], { rate429: 0.3, seed: 7 });
+    const { rest, graphql } = await both(['cnam', '--spam', '-f', 'jsonl', '--retries', '12', ...numbers(10)], { rate429: 0.3, seed: 7 });
     for (const { out, sb } of [rest, graphql]) {
       const stats = sb.stats();
       expect(out.code).toBe(0);
