@@ -24,6 +24,8 @@ import { checkLmdbFile, markLmdbFileChecked } from './lmdb-file.js';
 /** Answers per write transaction, and the longest an answer waits for its batch. */
 const BATCH = 1024;
 const BATCH_MS = 100;
+/** At most this many answers left at close are committed on the main thread (see writeBatchNow). */
+const SYNC_BATCH = 64;
 
 /** Prefix id × STRIDE + number: 11-digit numbers (< 2·10^10) fit below STRIDE, ids up to 90 000 below 2^53. */
 const STRIDE = 1e11;
@@ -316,8 +318,30 @@ export class LmdbAnswerStore extends SlottedStore {
     }
   }
 
+  /**
+   * Commits the answers put since the last batch in one synchronous transaction on this thread, when
+   * they are few and nothing is on its way through lmdb's write thread: a one-number run (a script
+   * starting numintel per number) then never starts libuv's thread pool (four threads) for its one
+   * answer, nor waits for a thread's round trip. Returns false when the asynchronous batch is needed.
+   */
+  private writeBatchNow(): boolean {
+    const db = this.db;
+    if (!db || this.pending.length > 0 || this.batch.length > SYNC_BATCH) return false;
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    const batch = this.batch;
+    this.batch = [];
+    if (batch.length === 0) return true;
+    db.transactionSync(() => {
+      for (const [key, stored] of batch) db.putSync(key, stored);
+    });
+    for (const [key, stored] of batch) if (this.unwritten.get(key) === stored) this.unwritten.delete(key);
+    return true;
+  }
+
   /** Waits for the writes put so far to be committed. */
   private async settle(): Promise<void> {
+    if (this.writeBatchNow()) return;
     this.writeBatch();
     const pending = this.pending;
     this.pending = [];
@@ -379,7 +403,7 @@ export class LmdbAnswerStore extends SlottedStore {
       const now = this.opts.clock.now();
       if (last === undefined) {
         // A new cache has nothing old: the first prune is due a day from now.
-        await this.db.put(PRUNED_AT, now);
+        this.db.putSync(PRUNED_AT, now);
         return false;
       }
       if (now - last < DAY) return false;
@@ -432,10 +456,10 @@ export class LmdbAnswerStore extends SlottedStore {
   }
 
   /** The meta page of the last commit to disk too (noMetaSync leaves it to the next commit). */
-  private async syncMeta(): Promise<void> {
-    const db = this.db as unknown as { sync?(done: (err?: unknown) => void): void } | undefined;
-    if (typeof db?.sync !== 'function') return;
-    await new Promise<void>((resolve, reject) => db.sync?.((err) => (err ? reject(err) : resolve())));
+  private syncMeta(): void {
+    // The environment's own sync without a callback is mdb_env_sync on this thread: no thread pool.
+    const env = (this.db as unknown as { env?: { sync?(): void } } | undefined)?.env;
+    env?.sync?.();
   }
 
   /**
@@ -448,7 +472,7 @@ export class LmdbAnswerStore extends SlottedStore {
       await this.settle();
       if (this.wrote) {
         await this.pruneIfDue();
-        await this.syncMeta();
+        this.syncMeta();
       }
     } catch (err) {
       this.fail(err);

@@ -56,6 +56,31 @@ describe('the persistent cache', () => {
     await again.store.close();
   });
 
+  // A few answers left at close are committed on the closing thread, more through lmdb's write
+  // thread (writeBatchNow): both sides of the line, and a batch handed over before close, are kept.
+  it.each([1, 64, 65, 1500])('%i answers put and closed at once are all there on reopen', async (count) => {
+    const dir = await tempDir();
+    const t = fakeClock();
+    const numbers = Array.from({ length: count }, (_, i) => `1201555${String(i).padStart(4, '0')}`);
+    const first = await openStore(dir, { clock: t.clock });
+    const slot = first.store.slot('lrn', {});
+    for (const n of numbers) slot.put(n, { ...LRN, lrn: n }, t.clock.now());
+    await first.store.close();
+    const again = await openStore(dir, { clock: t.clock });
+    const reread = again.store.slot('lrn', {});
+    expect(numbers.filter((n) => reread.get(n)?.result.lrn !== n)).toEqual([]);
+    expect((await again.store.stats()).entries).toBe(count);
+    await again.store.close();
+  });
+
+  it("lmdb's environment still offers the synchronous sync close() uses for the last meta page", async () => {
+    const { open } = await import('lmdb');
+    const db = open({ path: join(await tempDir(), 'probe.mdb') });
+    const env = (db as unknown as { env?: { sync?: unknown } }).env;
+    expect(typeof env?.sync).toBe('function');
+    await db.close();
+  });
+
   it('keys by service origin, lookup, the options that change the answer, and number', async () => {
     const dir = await tempDir();
     const { store } = await openStore(dir);
