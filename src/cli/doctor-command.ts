@@ -2,7 +2,8 @@
 // request that cannot be billed: an LRN lookup of the number "1", which the service refuses as
 // invalid once it has accepted the key (the key is checked first), so the answer tells whether the
 // key is good without paying for anything.
-import { readFile } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
+import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { ioReasonWithCode } from '../core/io-errors.js';
@@ -131,7 +132,7 @@ async function describeSetup(settings: Settings, world: World, line: (mark: stri
   // Node reads NODE_EXTRA_CA_CERTS at start and only warns when it cannot: the trust it was meant to add is missing.
   const extra = world.env.NODE_EXTRA_CA_CERTS;
   const extraProblem = extra
-    ? await readFile(resolve(world.cwd, extra)).then(
+    ? await fs.readFile(resolve(world.cwd, extra)).then(
         () => undefined,
         (err: unknown) => `NODE_EXTRA_CA_CERTS ${extra} cannot be read, so Node ignores it: ${ioReasonWithCode(err)}`,
       )

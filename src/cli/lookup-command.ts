@@ -1,6 +1,7 @@
 // The lookup commands (`lrn`, `cnam`, `trust`) and `enrich`, built from the lookup descriptors:
 // the flags are declared here once and turned into a RunRequest; the work happens in run-lookups.
-import { stat } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
+import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import {
@@ -201,7 +202,7 @@ export async function enrichArguments(args: readonly string[], cwd: string): Pro
 }
 
 function isFile(path: string): Promise<boolean> {
-  return stat(path).then(
+  return fs.stat(path).then(
     (info) => info.isFile(),
     () => false,
   );

@@ -1,6 +1,6 @@
 // `numintel report`: reads a finished output once, as a stream, and prints what it holds.
-import { createReadStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
+import { createReadStream, promises as fs } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { InputError, UsageError } from '../core/errors.js';
 import { writeError } from '../output/write-errors.js';
@@ -63,7 +63,7 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
 
   if (req.html !== undefined) {
     const html = req.html;
-    await writeFile(resolve(world.cwd, html), renderHtml(report)).catch((err: unknown) => {
+    await fs.writeFile(resolve(world.cwd, html), renderHtml(report)).catch((err: unknown) => {
       throw writeError(err, html);
     });
   }

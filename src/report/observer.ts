@@ -1,6 +1,7 @@
 // `--report <file.html>` on the lookup commands: the report of a run, counted from its records as
 // they are written (no second read of the input, no second lookup) and written when the run ends.
-import { writeFile } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
+import { promises as fs } from 'node:fs';
 import { writeError } from '../output/write-errors.js';
 import type { OutputRecord } from '../core/records.js';
 import { ReportAccumulator } from './accumulator.js';
@@ -25,7 +26,7 @@ export function reportObserver(path: string, label: string, asOf: number, name: 
       if (facts) acc.add(facts);
     },
     async write() {
-      await writeFile(path, renderHtml(acc.finish())).catch((err: unknown) => {
+      await fs.writeFile(path, renderHtml(acc.finish())).catch((err: unknown) => {
         throw writeError(err, `the report ${label}`);
       });
     },
