@@ -2,6 +2,7 @@
 // --api-key-file), for a run, a --dry-run and `report -`. Each ends at once with exit 130, not
 // when the input finally speaks.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
@@ -58,6 +59,21 @@ describe('Ctrl-C while the input is silent', () => {
     expect(Date.now() - sentAt).toBeLessThan(1500);
     expect(r.stderr).toMatch(/^numintel: interrupted while (waiting for|reading) the input\n$/);
     expect(r.stdout).toBe('');
+  });
+
+  it('config set api-key from a pipe that keeps silent: the first Ctrl-C ends it, exit 130, nothing stored', async () => {
+    requireBuiltCli();
+    const config = tempDir();
+    const cli = startCli(['config', 'set', 'api-key'], { env: { NUMINTEL_CONFIG_DIR: config }, timeoutMs: 15_000 });
+    cli.child.stdin.write('sk_live_half');
+    await sleep(700);
+    const sentAt = Date.now();
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(Date.now() - sentAt).toBeLessThan(1500);
+    expect(r.stderr).toBe('numintel: interrupted while reading the API key\n');
+    expect(existsSync(join(config, 'config.json'))).toBe(false);
   });
 
   it('a FIFO whose writer comes later is read whole', async () => {
