@@ -186,7 +186,9 @@ export function createClient(config: ClientConfig): NumintelClient {
     checkOpen();
     checkKinds(kinds);
     checkCallOptions(kinds, options);
-    const handle = runPipeline(items(numbers), { mode, lookups: kinds.map((k) => LOOKUPS[k]), options, validate: options.validate !== false }, {
+    // A lookup named twice (['lrn', 'trust', 'lrn']) is one lookup per number, as `--lookups` takes it: never paid twice.
+    const lookups = [...new Set(kinds)].map((k) => LOOKUPS[k]);
+    const handle = runPipeline(items(numbers), { mode, lookups, options, validate: options.validate !== false }, {
       transport,
       answers: store,
       dedup: newLookupCache,

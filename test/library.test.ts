@@ -51,6 +51,16 @@ describe('the library API', () => {
     expect(records[0]?.results.trust).toEqual((await direct('/api/v1/trust', { phone_number: '12015550123' }) as { data: unknown }).data);
   });
 
+  it('enrich with a lookup named twice sends it once per number, as --lookups lrn,lrn does', async () => {
+    const client = createClient({ baseUrl: sb.url, apiKey: sb.apiKey, cache: 'off' });
+    const before = sb.stats().byNumber['lrn:12015550171'] ?? 0;
+    const records = [];
+    for await (const r of client.enrich(['lrn', 'trust', 'lrn'], ['2015550171'])) records.push(r);
+    await client.close();
+    expect(Object.keys(records[0]?.results ?? {})).toEqual(['lrn', 'trust']);
+    expect((sb.stats().byNumber['lrn:12015550171'] ?? 0) - before).toBe(1);
+  });
+
   it('typed records are the exported LookupRecord / EnrichRecord / OutputRecord: code written for those takes them', async () => {
     // Compiled by `npm run typecheck`: with the results as interfaces (no index signature), a
     // TypedLookupRecord<'cnam'> was not assignable to LookupRecord, nor an enrich record to EnrichRecord.

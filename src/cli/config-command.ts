@@ -15,6 +15,7 @@ import {
 } from '../settings/known-settings.js';
 import { chooseProfile, requireProfile } from '../settings/resolve.js';
 import { KEY_QUESTION, readHiddenLine, readSecretStream, trimOneNewline } from '../settings/secret-input.js';
+import { unlessInterrupted } from '../core/interruptible.js';
 import { readCaFile } from './connection.js';
 import type { World } from './world.js';
 import { examples } from './help.js';
@@ -32,7 +33,8 @@ async function readApiKey(world: World): Promise<{ raw: string; origin: string }
     if (line === '') throw new NoApiKeyError('no API key typed at the prompt', 'run it again and type or paste the key, then Enter');
     return { raw: line, origin: 'the prompt' };
   }
-  const raw = trimOneNewline(await readSecretStream(world.stdin, 'standard input'));
+  // Ctrl-C while the pipe keeps silent ends the wait, as at the prompt: exit 130, nothing stored.
+  const raw = trimOneNewline(await unlessInterrupted(readSecretStream(world.stdin, 'standard input'), world.interrupt, () => undefined, 'reading the API key'));
   if (raw === '') {
     throw new NoApiKeyError('no API key on standard input', 'pipe it in: `printf %s "$KEY" | numintel config set api-key`');
   }

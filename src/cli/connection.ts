@@ -4,6 +4,7 @@ import { TlsError } from '../core/errors.js';
 import { ioReasonWithCode } from '../core/io-errors.js';
 import type { Transport } from '../core/transport.js';
 import { createTransport } from '../api/index.js';
+import { checkBaseUrl } from '../api/base-url.js';
 import { proxyFor, proxyFromEnv, shownProxy } from '../api/proxy.js';
 import { requireApiKey, requireBaseUrl, type Settings } from '../settings/resolve.js';
 import type { RunRequest } from './run-request.js';
@@ -17,11 +18,33 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/** The service's base URL, key and CA certificates, each checked. */
+export interface ServiceAccess {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly ca?: string;
+}
+
+/**
+ * What a run needs to reach the service, checked before any file is opened for writing: no base
+ * URL, no key, a key bound for plain http:// elsewhere than loopback or an unreadable CA file is a
+ * setup error (exit 2) that must leave an earlier -o file as it was.
+ */
+export async function checkServiceAccess(settings: Settings, world: World): Promise<ServiceAccess> {
+  const baseUrl = requireBaseUrl(settings);
+  const apiKey = requireApiKey(settings);
+  checkBaseUrl(baseUrl, true);
+  if (settings.caFile === undefined) return { baseUrl, apiKey };
+  return { baseUrl, apiKey, ca: await readCaFile(settings.caFile, settings.source.caFile, world.cwd) };
+}
+
 export async function connect(
   req: Pick<RunRequest, 'sandbox' | 'numbers'>,
   settings: Settings,
   world: World,
   trace: ((line: string) => void) | undefined,
+  /** From checkServiceAccess, when the caller checked it already (ignored with --sandbox). */
+  checked?: ServiceAccess,
 ): Promise<Connection> {
   let baseUrl: string;
   let apiKey: string;
@@ -38,9 +61,7 @@ export async function connect(
     env = undefined;
     trace?.(`using the built-in sandbox at ${baseUrl}`);
   } else {
-    baseUrl = requireBaseUrl(settings);
-    apiKey = requireApiKey(settings);
-    if (settings.caFile !== undefined) ca = await readCaFile(settings.caFile, settings.source.caFile, world.cwd);
+    ({ baseUrl, apiKey, ca } = checked ?? (await checkServiceAccess(settings, world)));
     const proxy = proxyFromEnv(env);
     if (proxy) trace?.(`proxy: ${shownProxy(proxyFor(proxy, baseUrl)) || 'none'} (NO_PROXY: ${proxy.noProxy || 'none'})`);
   }

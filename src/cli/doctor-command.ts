@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
+import { InterruptedError } from '../core/errors.js';
 import { ioReasonWithCode } from '../core/io-errors.js';
 import { LOOKUPS } from '../core/lookups.js';
 import { maskSecret } from '../core/secret.js';
@@ -75,7 +76,10 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
   }
   try {
     const started = world.clock.now();
-    const attempt = await connection.transport.send(LOOKUPS.lrn, PROBE, {}, world.interrupt);
+    // Ctrl-C while the service keeps silent ends the check as it ends a run: exit 130, not an unexpected failure.
+    const attempt = await connection.transport.send(LOOKUPS.lrn, PROBE, {}, world.interrupt).catch((err: unknown) => {
+      throw world.interrupt.aborted ? new InterruptedError('interrupted while waiting for the service') : err;
+    });
     const ms = world.clock.now() - started;
     switch (attempt.kind) {
       case 'invalid':

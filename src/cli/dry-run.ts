@@ -7,6 +7,7 @@ import { INVALID_REASON_LABELS, invalidReasonOf, parseNumber, type InvalidReason
 import type { LookupKind } from '../core/lookups.js';
 import { NumberSet } from '../core/number-set.js';
 import { openSource } from '../pipeline/source/source.js';
+import { readUnlessInterrupted } from '../core/interruptible.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
@@ -80,6 +81,8 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
         return world.stdin;
       },
       cwd: world.cwd,
+      // Ctrl-C while the input is silent (an idle pipe, a FIFO without a writer) ends the wait, as in a run.
+      signal: world.interrupt,
     },
   );
   // As the run would open it, but read only: a dry run creates and changes nothing. (A refreshing
@@ -87,7 +90,7 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
   const { store, cache } = await openRunStore(req, settings, world, { readOnly: true });
   let report: DryRunReport;
   try {
-    report = await plan(req, settings, prices, source.items, store, cache);
+    report = await readUnlessInterrupted(() => plan(req, settings, prices, source.items, store, cache), world.interrupt, () => void source.close(), 'reading the input');
   } finally {
     await source.close();
     await store.close();

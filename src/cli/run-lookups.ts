@@ -11,7 +11,7 @@ import { createProgress } from '../output/progress.js';
 import { formatSummary } from '../output/summary.js';
 import { resolveSettings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
-import { connect } from './connection.js';
+import { checkServiceAccess, connect } from './connection.js';
 import { checkRunOutputs, openOutput } from './output-target.js';
 import { openRunStore } from './run-store.js';
 import { projector } from '../output/fields.js';
@@ -86,13 +86,16 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       onWideRow: (row, cells, columns) => wideRow.seen({ row, cells, columns }),
     },
   );
+  // Setup errors known before anything is sent (no key, no base URL, an unreadable CA file, a
+  // price missing for --max-spend) come before -o is opened: an earlier output stays as it was.
+  const prices = pricesFrom(settings, req.price);
+  const cap = spendCap(req, prices);
+  const access = req.sandbox ? undefined : await checkServiceAccess(settings, world);
   const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns, cacheColumns: req.cacheColumns, ...(fields ? { fields } : {}) }, source);
   const { layout } = target;
   wideRow.format(target.format, source.label, source.hasHeader);
 
-  const prices = pricesFrom(settings, req.price);
-  const cap = spendCap(req, prices);
-  const connection = await connect(req, settings, world, trace);
+  const connection = await connect(req, settings, world, trace, access);
   // The persistent cache (none for --no-cache or --sandbox); a damaged one is a warning, never a failure.
   const { store } = await openRunStore(req, settings, world);
   const stats = newRunStats(world.clock.now());

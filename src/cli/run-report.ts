@@ -2,7 +2,8 @@
 // fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
 import { createReadStream, promises as fs } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { InputError, UsageError } from '../core/errors.js';
+import { InputError, InterruptedError, UsageError } from '../core/errors.js';
+import { readUnlessInterrupted } from '../core/interruptible.js';
 import { writeError } from '../output/write-errors.js';
 import { readError } from '../pipeline/source/errors.js';
 import { ReportAccumulator } from '../report/accumulator.js';
@@ -46,9 +47,10 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   const input = stdin ? world.stdin : createReadStream(resolve(world.cwd, req.file), { highWaterMark: 1 << 18 });
   let read;
   try {
-    read = await readOutput(input as AsyncIterable<Buffer>, label, (row) => acc.add(row));
+    // Ctrl-C ends the reading, also while a pipe keeps silent.
+    read = await readUnlessInterrupted(() => readOutput(input as AsyncIterable<Buffer>, label, (row) => acc.add(row)), world.interrupt, () => void input.destroy(), 'reading the input');
   } catch (err) {
-    throw readError(err, label);
+    throw err instanceof InterruptedError ? err : readError(err, label);
   } finally {
     if (!stdin) (input as ReturnType<typeof createReadStream>).destroy();
   }

@@ -3,7 +3,9 @@
 // certificate.
 import { describe, expect, it } from 'vitest';
 import { fileSandbox, sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
-import { requireBuiltCli, runCli } from '../support/cli.js';
+import { requireBuiltCli, runCli, startCli } from '../support/cli.js';
+import { sleep } from '../support/tmp.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 
 requireBuiltCli();
 const ctx = fileSandbox({ tls: true });
@@ -86,6 +88,21 @@ describe('numintel doctor', () => {
       expect(r.stdout).toMatch(/^FAIL connection TLS: the certificate of 127\.0\.0\.1:\d+ is not trusted .*--ca-file/m);
     } finally {
       await other.close();
+    }
+  });
+
+  it('Ctrl-C while the service keeps silent: exit 130, interrupted, not an unexpected failure', async () => {
+    const silent = await startSandbox({ port: 0, hangRate: 1 });
+    try {
+      const cli = startCli(['doctor'], { env: { NUMINTEL_BASE_URL: silent.url, NUMINTEL_API_KEY: silent.apiKey }, timeoutMs: 15_000 });
+      await cli.waitForStdout((out) => out.includes('API key'), 10_000);
+      await sleep(300);
+      cli.child.kill('SIGINT');
+      const r = await cli.done;
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toBe('numintel: interrupted while waiting for the service\n');
+    } finally {
+      await silent.close();
     }
   });
 

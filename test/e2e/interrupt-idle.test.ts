@@ -1,6 +1,8 @@
 // Ctrl-C while the input is silent: an idle stdin pipe, a FIFO with no writer (as input or as
-// --api-key-file). Each ends at once with exit 130, not when the input finally speaks.
+// --api-key-file), for a run, a --dry-run and `report -`. Each ends at once with exit 130, not
+// when the input finally speaks.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
@@ -37,6 +39,41 @@ describe('Ctrl-C while the input is silent', () => {
     const asKey = await interruptAfter(['lrn', '12015550123', '--api-key-file', fifo], 700, env);
     expect(asKey.code, asKey.stderr).toBe(130);
     expect(asKey.tookMs).toBeLessThan(3000);
+  });
+
+  it.each([
+    ['--dry-run, nothing read yet', ['lrn', '--dry-run'], ''],
+    ['--dry-run, rows read and more awaited', ['enrich', '--dry-run', '-i', '-'], '12015550123\n12015550124\n'],
+    ['report -, nothing read yet', ['report', '-'], ''],
+    ['report -, records read and more awaited', ['report', '-', '-f', 'json'], '{"input":"1","number":null,"lookup":"lrn","ok":false,"result":null,"error":{"code":"invalid_number","message":"too short"}}\n'],
+  ])('%s: the first Ctrl-C ends it, exit 130, nothing on stdout', async (_, args, written) => {
+    requireBuiltCli();
+    const cli = startCli(args, { timeoutMs: 15_000 });
+    cli.child.stdin.write(written);
+    await sleep(700);
+    const sentAt = Date.now();
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code, r.stderr).toBe(130);
+    // Not the second signal's grace (2 s) nor the test's timeout: the first one was heard.
+    expect(Date.now() - sentAt).toBeLessThan(1500);
+    expect(r.stderr).toMatch(/^numintel: interrupted while (waiting for|reading) the input\n$/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('config set api-key from a pipe that keeps silent: the first Ctrl-C ends it, exit 130, nothing stored', async () => {
+    requireBuiltCli();
+    const config = tempDir();
+    const cli = startCli(['config', 'set', 'api-key'], { env: { NUMINTEL_CONFIG_DIR: config }, timeoutMs: 15_000 });
+    cli.child.stdin.write('sk_live_half');
+    await sleep(700);
+    const sentAt = Date.now();
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(Date.now() - sentAt).toBeLessThan(1500);
+    expect(r.stderr).toBe('numintel: interrupted while reading the API key\n');
+    expect(existsSync(join(config, 'config.json'))).toBe(false);
   });
 
   it('a FIFO whose writer comes later is read whole', async () => {

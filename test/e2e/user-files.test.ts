@@ -168,6 +168,27 @@ describe('an -o that cannot be written', () => {
   });
 });
 
+describe('a setup error leaves the -o file of an earlier run as it was', () => {
+  const dir = tempDir('numintel-setup-keeps-');
+  writeFileSync(join(dir, 'list.txt'), `${NUMBERS.join('\n')}\n`);
+  const earlier = 'input,number,lrn,lrn_activated_at,error\n12015550123,12015550123,12015550123,,\n';
+
+  it.each([
+    ['no API key', ['enrich', '--lookups', 'lrn,cnam'], { NUMINTEL_API_KEY: undefined }, /^numintel: no API key configured$/, 2],
+    ['no base URL', ['lrn'], { NUMINTEL_BASE_URL: undefined }, /^numintel: no base URL configured$/, 2],
+    ['the key bound for plain http:// elsewhere than loopback', ['trust'], { NUMINTEL_BASE_URL: 'http://api.example.com' }, /^numintel: refusing to send the API key over plain http:\/\/ to api\.example\.com/, 2],
+    ['an unreadable CA file', ['lrn'], { NUMINTEL_CA_FILE: join(dir, 'no-such.pem') }, /^numintel: cannot read the CA file .+no-such\.pem \(NUMINTEL_CA_FILE\): no such file/, 1],
+    ['--max-spend without a price', ['cnam', '--max-spend', '1'], {}, /^numintel: --max-spend needs the price of every lookup of the run; none for cnam$/, 2],
+    ['a --price that is no price', ['lrn', '--price', 'lrn=abc'], {}, /^numintel: invalid price "lrn=abc"/, 2],
+  ])('%s: exit 2, the file byte-identical, nothing sent', async (_, command, env, message, lines) => {
+    const out = join(dir, 'out.csv');
+    writeFileSync(out, earlier);
+    const run = await nothingSent(() => runCliInProcess([...command, '-i', 'list.txt', '-o', 'out.csv'], { cwd: dir, env: { ...ctx.env, ...env } }));
+    expectRefused(run, message, lines);
+    expect(readFileSync(out, 'utf8')).toBe(earlier);
+  });
+});
+
 describe('a full disk on standard output', () => {
   it.skipIf(!existsSync('/dev/full')).each([
     ['one number', 'numintel lrn 12015550123 > /dev/full'],
