@@ -1,11 +1,11 @@
 // `numintel report`: reads a finished output once, as a stream, and prints what it holds.
-import { createReadStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { InputError, InterruptedError, UsageError } from '../core/errors.js';
 import { readUnlessInterrupted } from '../core/interruptible.js';
 import { writeError } from '../output/write-errors.js';
 import { readError } from '../pipeline/source/errors.js';
+import { openInput } from '../pipeline/source/fifo.js';
 import { ReportAccumulator } from '../report/accumulator.js';
 import type { Prices } from '../settings/prices.js';
 import { readOutput } from '../report/reader.js';
@@ -44,7 +44,12 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
     name: stdin ? undefined : basename(req.file),
   });
   // 256 KiB reads: fewer calls than the default 64 KiB, and less held at once than 1 MiB (measured with bench/report.js).
-  const input = stdin ? world.stdin : createReadStream(resolve(world.cwd, req.file), { highWaterMark: 1 << 18 });
+  // A named pipe is read on the event loop (see fifo.ts), so Ctrl-C can end the wait for its writer.
+  const input = stdin
+    ? world.stdin
+    : await openInput(resolve(world.cwd, req.file), { highWaterMark: 1 << 18 }).catch((err: unknown) => {
+        throw readError(err, label);
+      });
   let read;
   try {
     // Ctrl-C ends the reading, also while a pipe keeps silent.
@@ -52,7 +57,7 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   } catch (err) {
     throw err instanceof InterruptedError ? err : readError(err, label);
   } finally {
-    if (!stdin) (input as ReturnType<typeof createReadStream>).destroy();
+    if (!stdin) input.destroy();
   }
   // A CSV or TSV header of numintel's columns is an output with no rows (a run over an empty
   // list): its report says 0 rows, as that run's --report page does. JSON with no record is not ours.
