@@ -27,6 +27,8 @@ export interface ReportRequest {
 }
 
 export async function runReport(req: ReportRequest, world: World): Promise<number> {
+  // An empty name (an unset shell variable) would resolve to the current directory.
+  if (req.file === '') throw new InputError('report needs the name of an output file (or - for standard input), and was given an empty one');
   const stdin = req.file === '-';
   const label = stdin ? 'standard input' : req.file;
   if (stdin && world.stdin.isTTY === true) throw new UsageError('report - reads an output from standard input, which is a terminal here', 'pipe an output in, or give its file');
