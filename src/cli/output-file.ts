@@ -27,6 +27,8 @@ const RECORDS: OutputNames = { flag: '-o', input: '-i', what: 'the output' };
 
 /** Throws a usage error when `path` cannot be written, or is the input under another name. */
 export async function checkOutputFile(path: string, label: string, input: InputOrigin, names: OutputNames = RECORDS): Promise<void> {
+  // An empty name (`-o ""`, an unset shell variable) would resolve to the current directory.
+  if (label === '') throw new OutputError(`${names.flag} needs a file name, and was given an empty one`);
   const cannot = (why: string) => new OutputError(`cannot write ${label}: ${why}`);
   const info = await fs.stat(path).catch((err: unknown) => {
     if (errnoCode(err) === 'ENOENT') return undefined;

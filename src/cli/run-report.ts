@@ -6,6 +6,7 @@ import { InputError, InterruptedError, UsageError } from '../core/errors.js';
 import { readUnlessInterrupted } from '../core/interruptible.js';
 import { writeError } from '../output/write-errors.js';
 import { readError } from '../pipeline/source/errors.js';
+import { openInput } from '../pipeline/source/fifo.js';
 import { ReportAccumulator } from '../report/accumulator.js';
 import type { Prices } from '../settings/prices.js';
 import { readOutput } from '../report/reader.js';
@@ -27,6 +28,8 @@ export interface ReportRequest {
 }
 
 export async function runReport(req: ReportRequest, world: World): Promise<number> {
+  // An empty name (an unset shell variable) would resolve to the current directory.
+  if (req.file === '') throw new InputError('report needs the name of an output file (or - for standard input), and was given an empty one');
   const stdin = req.file === '-';
   const label = stdin ? 'standard input' : req.file;
   if (stdin && world.stdin.isTTY === true) throw new UsageError('report - reads an output from standard input, which is a terminal here', 'pipe an output in, or give its file');
@@ -44,7 +47,12 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
     name: stdin ? undefined : basename(req.file),
   });
   // 256 KiB reads: fewer calls than the default 64 KiB, and less held at once than 1 MiB (measured with bench/report.js).
-  const input = stdin ? world.stdin : createReadStream(resolve(world.cwd, req.file), { highWaterMark: 1 << 18 });
+  // A named pipe is read on the event loop (see fifo.ts), so Ctrl-C can end the wait for its writer.
+  const input = stdin
+    ? world.stdin
+    : await openInput(resolve(world.cwd, req.file), { highWaterMark: 1 << 18 }).catch((err: unknown) => {
+        throw readError(err, label);
+      });
   let read;
   try {
     // Ctrl-C ends the reading, also while a pipe keeps silent.
@@ -52,7 +60,7 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   } catch (err) {
     throw err instanceof InterruptedError ? err : readError(err, label);
   } finally {
-    if (!stdin) (input as ReturnType<typeof createReadStream>).destroy();
+    if (!stdin) input.destroy();
   }
   // A CSV or TSV header of numintel's columns is an output with no rows (a run over an empty
   // list): its report says 0 rows, as that run's --report page does. JSON with no record is not ours.

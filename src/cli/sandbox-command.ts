@@ -179,6 +179,13 @@ const count = (name: string, v: string): number => {
   return Number(v);
 };
 
+/** --window in the user's unit: the option check would name `windowMs` and milliseconds. */
+const windowSeconds = (v: string): number => {
+  const seconds = count('window', v);
+  if (seconds < 1 || seconds > 86_400) throw new BadOptionError(`--window must be from 1 to 86400 seconds, got "${v}"`);
+  return seconds;
+};
+
 /** `lrn=200,cnam=50,trust=100`. */
 const limitList = (limits: Readonly<SandboxLimits>) =>
   Object.entries(limits)
@@ -227,7 +234,7 @@ function sandboxOptions(flags: SandboxFlags, limits: SandboxLimits, world: Pick<
     port: count('port', flags.port),
     seed: /^-?\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed,
     limits,
-    windowMs: count('window', flags.window) * 1000,
+    windowMs: windowSeconds(flags.window) * 1000,
     sharedLimit: count('shared-limit', flags.sharedLimit),
     burst: factor('burst', flags.burst),
     hideLimit: flags.hideLimit === true,

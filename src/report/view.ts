@@ -95,7 +95,12 @@ export function reportView(r: Report): Section[] {
     if (k.cost !== undefined) facts.push({ key: `${kind}.cost`, label: `${title(kind)} cost at ${k.price}`, value: money(k.cost) });
     for (const [code, n] of Object.entries(k.failed_by_code)) failed[`${kind}:${code}`] = n;
   }
-  if (r.cost) facts.push({ key: 'cost', label: 'cost', value: money(r.cost.total) });
+  if (r.cost) {
+    facts.push({ key: 'cost', label: 'cost', value: money(r.cost.total) });
+    // Read alone, the total would pass for the whole cost (the JSON says it by each lookup's missing price).
+    const unpriced = r.source.lookups.filter((kind) => r.lookups[kind] !== undefined && r.lookups[kind].price === undefined);
+    if (unpriced.length > 0) facts.push({ key: 'cost.unpriced', label: 'not in the cost', value: `${unpriced.map(title).join(', ')} (no price)` });
+  }
   const failedTotal = Object.values(failed).reduce((a, b) => a + b, 0);
   const charts: Chart[] = [];
   if (input.invalid > 0) charts.push({ id: 'invalid', title: 'Invalid numbers by reason', base: input.invalid, bars: bars(input.invalid_by_reason, input.invalid, reasonLabel) });

@@ -28,7 +28,7 @@ describe('Ctrl-C while the input is silent', () => {
     expect(r.stderr).toContain('numintel: interrupted');
   });
 
-  it('a FIFO with no writer as the input, or as --api-key-file: exit 130 at once', async () => {
+  it('a FIFO with no writer as the input, as --api-key-file, or as the output report reads: exit 130 at once', async () => {
     const dir = tempDir();
     const fifo = join(dir, 'fifo');
     execFileSync('mkfifo', [fifo]);
@@ -39,6 +39,11 @@ describe('Ctrl-C while the input is silent', () => {
     const asKey = await interruptAfter(['lrn', '12015550123', '--api-key-file', fifo], 700, env);
     expect(asKey.code, asKey.stderr).toBe(130);
     expect(asKey.tookMs).toBeLessThan(3000);
+    // report opened it in libuv's thread pool, where open() waits for a writer and the process cannot even exit.
+    const reported = await interruptAfter(['report', fifo], 700);
+    expect(reported.code, reported.stderr).toBe(130);
+    expect(reported.tookMs).toBeLessThan(3000);
+    expect(reported.stderr).toBe('numintel: interrupted while reading the input\n');
   });
 
   it.each([

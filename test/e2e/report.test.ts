@@ -102,6 +102,10 @@ describe('numintel report', () => {
     const missing = await runCliInProcess(['report', join(dir, 'nope.csv')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read .*nope\.csv: no such file/);
+    // An unset shell variable: not "cannot read : it is a directory".
+    const unnamed = await runCliInProcess(['report', '']);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toBe('numintel: report needs the name of an output file (or - for standard input), and was given an empty one\n');
     const other = join(dir, 'other.csv');
     writeFileSync(other, 'name,phone\nA,2015550123\n');
     const notOurs = await runCliInProcess(['report', other]);

@@ -146,6 +146,7 @@ describe('an -o that cannot be written', () => {
 
   it.each([
     ['a directory', dir, /^numintel: cannot write .+: it is a directory; give a file name, e.g. -o <directory>\/out\.csv$/],
+    ['an empty name (an unset shell variable)', '', /^numintel: -o needs a file name, and was given an empty one$/],
     ['a file in a missing directory', join(dir, 'no', 'such', 'out.csv'), /^numintel: cannot write .+out\.csv: no such directory .+no[/]such$/],
     ['a file under a file', join(dir, 'list.txt', 'out.csv'), /^numintel: cannot write .+: .+ is not a directory$/],
     // No one may create files in /sys, not even root (who ignores permission bits): the permission
@@ -154,6 +155,11 @@ describe('an -o that cannot be written', () => {
   ])('%s: exit 2 with one line, nothing sent', async (_, out, message) => {
     const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'list.txt', '-o', out], { cwd: dir, env: ctx.env }));
     expectRefused(run, message);
+  });
+
+  it('-i with an empty name: exit 2 with one line, nothing sent', async () => {
+    const run = await nothingSent(() => runCliInProcess(['lrn', '-i', '', '-o', 'out.csv'], { cwd: dir, env: ctx.env }));
+    expectRefused(run, /^numintel: -i needs a file name \(or - for standard input\), and was given an empty one$/);
   });
 
   // Root ignores permission bits, so a read-only directory only refuses other users: skipped as root.

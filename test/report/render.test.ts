@@ -35,6 +35,8 @@ describe('text', () => {
       expect(text).toMatch(/wireless or VoIP\s+4\s+50\.0%/);
       expect(text).toMatch(/ported\s+2\s+25\.0%/);
       expect(text).toMatch(/LRN cost at 0\.0005\s+0\.0035/);
+      // Only LRN has a price: the total says what it leaves out.
+      expect(text).toMatch(/\n {2}cost +0\.0035\n {2}not in the cost +CNAM, Trust \(no price\)\n/);
       // The chart of line types: label, count, share, then a bar as long as the share allows.
       const chart = lines.slice(lines.indexOf('  Numbers by line type') + 1, lines.indexOf('  Numbers by line type') + 6);
       expect(chart.map((l) => l.trim().split(/\s{2,}/).slice(0, 3))).toEqual([

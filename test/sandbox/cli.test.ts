@@ -151,6 +151,14 @@ describe('numintel sandbox', () => {
     }
   });
 
+  it('a --window out of range is told in the flag\'s own name and unit, not the option object\'s', async () => {
+    for (const value of ['0', '86401']) {
+      const { world } = fakeWorld();
+      const err = await sandboxCommand(world, ignoreExitCode).exitOverride().parseAsync(['--window', value], { from: 'user' }).catch((e: unknown) => e);
+      expect((err as Error).message).toBe(`--window must be from 1 to 86400 seconds, got "${value}"`);
+    }
+  });
+
   it('documents its choices in --help', () => {
     const cmd = sandboxCommand(fakeWorld().world, ignoreExitCode);
     let text = '';

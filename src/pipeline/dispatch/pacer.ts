@@ -97,8 +97,13 @@ export class Pacer implements Pacing {
         if (c > 0) return c;
       }
     } else {
+      // The ceiling counts these requests too: once the service's budget is known it paces alone,
+      // and a fresh token of its own would let one more through in the first second.
+      const c = lane.ceiling?.ready(now) ?? 0;
+      if (c > 0) return c;
       const wait = lane.bucket.take(now);
       if (wait > 0) return wait;
+      lane.ceiling?.take(now);
     }
     return { kind, budget, window: budget.send(now) };
   }

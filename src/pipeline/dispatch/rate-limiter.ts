@@ -7,7 +7,10 @@
 // into the next server window: r = 97% of L and b = 2% of L (at least 1) gives ≤ 99% of L in any
 // second, and ~96.5% achieved (bench/bulk-limit.js: no 429s at 200/s). The bucket also keeps up
 // to half a token beyond b, so a wakeup that fires late does not lose time (at 50/s a 1 ms late
-// timer per token would cost 5%); that adds at most 0.5 to the bound, still under L.
+// timer per token would cost 5%); that adds at most 0.5 to the bound, still under L. Below 50/s
+// it does not fit: b is then 1 (2% of L is less), and 1 + 0.5 + 0.97·L lets through one request
+// more than L in a second (3 at --rate 2). There the bucket keeps no late credit: the count in any
+// second is then at most ⌊1 + 0.97·L⌋ ≤ L, and a late timer costs a small rate little.
 // Retries take tokens like first tries, so they never add to the rate.
 import type { RateInfo } from '../../core/transport.js';
 import { backoffMs, type Random } from './retry.js';
@@ -35,6 +38,8 @@ export class RateLimiter {
   /** Current pace, requests/s (≤ PACE·target; lower after a 429). */
   private rate = 0;
   private burst = 1;
+  /** LATE_CREDIT where it fits under the limit (see above), else 0. */
+  private lateCredit = 0;
   private tokens = 0;
   private refilledAt: number;
   private pausedUntil = 0;
@@ -67,13 +72,17 @@ export class RateLimiter {
    * asking again (nothing is taken). Costs no timer: the caller schedules one wakeup per kind.
    */
   take(now: number): number {
+    const wait = this.ready(now);
+    if (wait === 0 && this.target !== 0) this.tokens -= 1;
+    return wait;
+  }
+
+  /** As take(), but takes nothing: 0 when a token is free now, else the ms until one is. */
+  ready(now: number): number {
     if (now < this.pausedUntil) return this.pausedUntil - now;
     if (this.target === 0) return 0;
     this.refill(now);
-    if (this.tokens >= 1) {
-      this.tokens -= 1;
-      return 0;
-    }
+    if (this.tokens >= 1) return 0;
     return Math.max(1, Math.ceil(((1 - this.tokens) * 1000) / this.rate));
   }
 
@@ -131,12 +140,13 @@ export class RateLimiter {
     if (limit === 0) return;
     this.rate = limit * PACE;
     this.burst = Math.max(1, Math.floor(limit * BURST));
+    this.lateCredit = this.burst + LATE_CREDIT + this.rate <= limit ? LATE_CREDIT : 0;
     this.tokens = Math.min(this.tokens, this.burst);
   }
 
   private refill(now: number): void {
     const elapsed = now - this.refilledAt;
-    if (elapsed > 0) this.tokens = Math.min(this.burst + LATE_CREDIT, this.tokens + (elapsed * this.rate) / 1000);
+    if (elapsed > 0) this.tokens = Math.min(this.burst + this.lateCredit, this.tokens + (elapsed * this.rate) / 1000);
     this.refilledAt = now;
   }
 }

@@ -6,8 +6,8 @@
 import { constants, createReadStream, open, promises as fs } from 'node:fs';
 import type { Readable } from 'node:stream';
 
-/** A FIFO as a pipe on the event loop; anything else as a file stream (`end`: last byte offset). */
-export async function openInput(path: string, options: { end?: number } = {}): Promise<Readable> {
+/** A FIFO as a pipe on the event loop; anything else as a file stream (`end`: last byte offset; `highWaterMark`: its read size). */
+export async function openInput(path: string, options: { end?: number; highWaterMark?: number } = {}): Promise<Readable> {
   const info = await fs.stat(path);
   if (!info.isFIFO()) return createReadStream(path, options);
   // A plain descriptor, not a FileHandle: the socket owns it from here on and closes it once.

@@ -71,6 +71,8 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
     await refuseFileArguments(spec.args, io.cwd);
     return argsSource(spec.args);
   }
+  // An empty name (`-i ""`, an unset shell variable) would resolve to the current directory.
+  if (spec.input === '') throw new InputError('-i needs a file name (or - for standard input), and was given an empty one');
   if (spec.input === undefined && io.stdin.isTTY) {
     throw new UsageError('no numbers given', 'pass numbers as arguments, -i <file>, or pipe them on stdin');
   }

@@ -39,6 +39,19 @@ describe('RateLimiter', () => {
     expect(l.take(wait)).toBe(0);
   });
 
+  it.each([1, 2, 3, 5, 10, 25, 49, 50, 200])('a ceiling of %i/s: never more in any one-second interval, after an idle spell and with late wakeups too', (limit) => {
+    const l = new RateLimiter(limit, 0);
+    const sent: number[] = [];
+    let now = 0;
+    for (let i = 0; i < limit * 6 + 10; i++) {
+      // Idle for a while: the bucket fills to the most it may hold.
+      if (i === limit * 3) now += 5000;
+      for (let wait = l.take(now); wait > 0; wait = l.take(now)) now += wait + (i % 3);
+      sent.push(now);
+    }
+    expect(busiestSecond(sent)).toBeLessThanOrEqual(limit);
+  });
+
   it('rate 0 never waits, except for a pause the service asked for', () => {
     const l = new RateLimiter(0, 0);
     for (let i = 0; i < 10_000; i++) expect(l.take(0)).toBe(0);

@@ -32,6 +32,29 @@ describe('pacer ceiling', () => {
   });
 });
 
+describe('pacer: --rate as a hard ceiling from the first request', () => {
+  // Before the first answer the service's budget is unknown and the start bucket paces; after it,
+  // the ceiling's own bucket. Each once started with a token of its own: at --rate 2 the second
+  // request went at once, three in the first second.
+  it.each([1, 2, 5])('--rate %i: never more in any one-second interval, whatever the service says of its window', (rate) => {
+    const start = 1_700_000_000_000;
+    let now = start;
+    const pacer = new Pacer({ defaults: { lrn: 200 }, ceilings: { lrn: rate }, now, random: () => 0.5 });
+    const sent: number[] = [];
+    while (sent.length < rate * 4 + 2) {
+      const ticket = pacer.take('lrn', now);
+      if (typeof ticket === 'number') {
+        now += ticket;
+        continue;
+      }
+      sent.push(now);
+      // A generous window that the ceiling, not the service, must keep the pace under.
+      pacer.settle(ticket, { rate: { limit: 200, remaining: 200 - sent.length, resetAt: start + 60_000 }, rateLimited: false, ok: true }, now);
+    }
+    for (const t of sent) expect(sent.filter((u) => u >= t && u < t + 1000).length, `from ${t - start} ms`).toBeLessThanOrEqual(rate);
+  });
+});
+
 describe('pacer: kinds found to share one long window', () => {
   // enrich joined 35 s into a 60 s window of 6,000 shared by all single lookups: until the window
   // rolls, the merged budget goes at the documented pace of its fastest kind (LRN's 200/s, under
