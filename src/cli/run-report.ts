@@ -1,6 +1,6 @@
 // `numintel report`: reads a finished output once, as a stream, and prints what it holds.
 // fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { InputError, InterruptedError, UsageError } from '../core/errors.js';
 import { readUnlessInterrupted } from '../core/interruptible.js';
