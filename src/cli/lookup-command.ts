@@ -124,7 +124,7 @@ function addRunOptions(cmd: Command): void {
     .optionsGroup('Throughput and retries:')
     .option('--concurrency <n>', 'requests in flight at most (default 16)', intOption(1))
     .option('--rate <n>', 'a ceiling, requests per second per lookup (default: the pace the service allows, from its headers; 0 = none)', numberOption(0))
-    .option('--retries <n>', 'retries of a failed request (default 5)', intOption(0))
+    .option('--retries <n>', 'retries after a 5xx, a reset or a timeout (default 5; a 429 is waited out apart)', intOption(0))
     .option('--timeout <seconds>', 'per-request timeout (default 15)', numberOption(0, { exclusive: true }))
     .option('--max-wait <seconds>', 'longest wait a server may ask for (Retry-After); a longer one stops the run, resumably, exit 5 (default 300)', numberOption(0))
     .option('--max-failures <n>', 'stop (resumably) after this many consecutive failed rows (default 20; 0 = never)', intOption(0))

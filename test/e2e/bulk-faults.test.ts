@@ -56,6 +56,21 @@ describe.each(ERROR_STYLES)('%s error bodies', (style) => {
       }
     }, 60_000);
 
+    it('429s are waited out and retried even with --retries 0, which bounds 5xx, resets and timeouts only', async () => {
+      const input = mixedNumbers(30, 900);
+      const path = writeList(dir, 'spurious-429.txt', input);
+      const { r, stats } = await withSandbox({ rate429: 0.3, seed: 4 }, async (sb) => ({
+        r: await runCliInProcess(['cnam', '-i', path, '--retries', '0'], { env: sandboxEnv(sb), timeoutMs: 40_000 }),
+        stats: sb.stats(),
+      }));
+      expect(r.code, r.stderr).toBe(0);
+      const recs = jsonl(r.stdout);
+      expect(recs.map((x) => x.input)).toEqual(input);
+      expect(recs.every((x) => x.ok === true)).toBe(true);
+      expect(stats.faults.rate429).toBeGreaterThan(0);
+      expect(readSummary(r.stderr)).toMatchObject({ retries: stats.faults.rate429, rateLimited: stats.rateLimited, failed: 0 });
+    }, 60_000);
+
     it('hanging requests with --timeout 1 are abandoned and retried; with no retries left the row says timeout', async () => {
       const input = mixedNumbers(30, 700);
       const path = writeList(dir, 'hang.txt', input);

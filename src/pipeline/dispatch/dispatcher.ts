@@ -21,6 +21,8 @@ export interface Task {
   readonly number: string;
   /** Retries sent so far. */
   retries: number;
+  /** Of those, the retries after a 429 (which --retries does not bound: see retry.ts). */
+  rateLimitedRetries?: number;
   /** An attempt of this lookup reached the service: the next one counts as a retry. */
   sent?: boolean;
   /** The pacer's stamp on the attempt in flight. */
@@ -247,7 +249,7 @@ export class Dispatcher<T extends Task> {
     // Even after the run was halted: a pacer that outlives the run must not count it in flight forever.
     if (ticket) this.cfg.pacer.settle(ticket, { rate: a.rate, rateLimited, ok: a.kind === 'ok', waitMs: a.kind === 'retry' ? a.waitMs : undefined }, now);
     if (this.cfg.halt.aborted) return;
-    const decision = decideRetry(a, task.retries, this.cfg, now);
+    const decision = decideRetry(a, { retries: task.retries, rateLimited: task.rateLimitedRetries ?? 0 }, this.cfg, now);
     if (decision.action === 'stop' && a.kind !== 'fatal') {
       // A hint past --max-wait is never handed to a timer: the run stops instead of sleeping for
       // a day. A final answer that carried it (a success whose window is spent until tomorrow)
@@ -302,6 +304,7 @@ export class Dispatcher<T extends Task> {
       return;
     }
     task.retries += 1;
+    if (a.rateLimited) task.rateLimitedRetries = (task.rateLimitedRetries ?? 0) + 1;
     this.hooks.retrying?.({ lookup: task.d.kind, number: task.number, retry: task.retries, waitMs, error: a.error });
     const again = this.again[task.lookup] as Fifo<T>;
     if (waitMs <= 0) {

@@ -19,6 +19,18 @@ const BASE_MS = 250;
 const CAP_MS = 30_000;
 /** --max-wait's default: the longest server hint obeyed, ms. */
 export const DEFAULT_MAX_WAIT_MS = 300_000;
+/**
+ * A 429 is waited out and retried (cli.md): it says "later", not "failed", so it does not spend
+ * --retries, which bounds 5xx, resets and timeouts. This many 429s for one lookup still end it
+ * (rate_limited): a service that answers nothing else must not hold a row for ever.
+ */
+export const RATE_LIMITED_RETRIES = 20;
+
+/** What one lookup has been through: its retries in all, and how many of them followed a 429. */
+export interface Tries {
+  readonly retries: number;
+  readonly rateLimited: number;
+}
 
 /** Full jitter: uniform in [0, min(cap, base·2^(attempt-1))) for the 1-based retry `attempt`. */
 export function backoffMs(attempt: number, random: Random): number {
@@ -72,14 +84,15 @@ function spentWindowMs(rate: RateInfo | undefined, now: number): number | undefi
  * The one decision: given an answer, the retries this lookup has had, and the policy, whether to
  * retry, how long to wait first, or whether to stop the run.
  */
-export function decideRetry(a: Attempt, retriesSoFar: number, policy: RetryPolicy, now: number): RetryDecision {
+export function decideRetry(a: Attempt, tries: Tries, policy: RetryPolicy, now: number): RetryDecision {
   // Checked first, for every answer: a success that says the window is spent for a day holds the
   // kind for a day just as a 429 would.
   const hintMs = serverWaitMs(a, now);
   if (hintMs !== undefined && hintMs > policy.maxWaitMs) return { action: 'stop', hintMs };
   if (a.kind !== 'retry' || !isTransient(a.error.code)) return { action: 'done' };
-  if (retriesSoFar >= policy.retries) return { action: 'done' };
-  const waitMs = retryDelayMs(retriesSoFar + 1, a.waitMs, policy.random);
+  const spent = a.rateLimited ? tries.rateLimited >= RATE_LIMITED_RETRIES : tries.retries - tries.rateLimited >= policy.retries;
+  if (spent) return { action: 'done' };
+  const waitMs = retryDelayMs(tries.retries + 1, a.waitMs, policy.random);
   return { action: 'retry', waitMs };
 }
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LookupRecord } from '../../../src/core/records.js';
 import { isTransient, TRANSIENT } from '../../../src/core/records.js';
-import { decideRetry, formatWait } from '../../../src/pipeline/dispatch/retry.js';
+import { decideRetry, formatWait, RATE_LIMITED_RETRIES } from '../../../src/pipeline/dispatch/retry.js';
 import { stopFailure } from '../../../src/pipeline/stop.js';
 import { CircuitBreaker } from '../../../src/pipeline/dispatch/breaker.js';
 import { harness, httpError, invalid, ok, refused, runAll, serverError, tooMany } from '../fakes.js';
@@ -11,25 +11,40 @@ import { numbers } from '../../support/numbers.js';
 
 const policy = { retries: 3, maxWaitMs: 300_000, random: () => 0.5 };
 const NOW = 1_700_000_000_000;
+/** A lookup's tries so far: `retries` in all, `rateLimited` of them after a 429. */
+const tries = (retries: number, rateLimited = 0) => ({ retries, rateLimited });
 
 describe('decideRetry', () => {
   it('a transient failure within its retries is retried after the jittered backoff or the longer hint', () => {
-    expect(decideRetry(serverError(), 0, policy, NOW)).toEqual({ action: 'retry', waitMs: 125 });
-    expect(decideRetry(tooMany(4000), 1, policy, NOW)).toEqual({ action: 'retry', waitMs: 4000 });
+    expect(decideRetry(serverError(), tries(0), policy, NOW)).toEqual({ action: 'retry', waitMs: 125 });
+    expect(decideRetry(tooMany(4000), tries(1), policy, NOW)).toEqual({ action: 'retry', waitMs: 4000 });
   });
 
   it('a final answer, or a transient one out of retries, is done', () => {
-    for (const a of [ok({ lrn: 'x' }), invalid(), httpError(404), refused(401)]) expect(decideRetry(a, 0, policy, NOW)).toEqual({ action: 'done' });
-    expect(decideRetry(serverError(), 3, policy, NOW)).toEqual({ action: 'done' });
+    for (const a of [ok({ lrn: 'x' }), invalid(), httpError(404), refused(401)]) expect(decideRetry(a, tries(0), policy, NOW)).toEqual({ action: 'done' });
+    expect(decideRetry(serverError(), tries(3), policy, NOW)).toEqual({ action: 'done' });
+  });
+
+  it('a 429 is waited out without spending --retries (which bounds 5xx, resets and timeouts), up to RATE_LIMITED_RETRIES of them', () => {
+    // --retries 3 spent on 5xx: another 5xx is done, a 429 is still retried.
+    expect(decideRetry(serverError(), tries(5, 2), policy, NOW)).toEqual({ action: 'done' });
+    expect(decideRetry(tooMany(1000), tries(5, 2), policy, NOW).action).toBe('retry');
+    // --retries 0: a 429 is retried all the same; a 5xx is not.
+    const none = { ...policy, retries: 0 };
+    expect(decideRetry(tooMany(1000), tries(0), none, NOW)).toEqual({ action: 'retry', waitMs: 1000 });
+    expect(decideRetry(serverError(), tries(1, 1), none, NOW)).toEqual({ action: 'done' });
+    // A service answering nothing but 429 still ends the lookup.
+    expect(decideRetry(tooMany(1000), tries(RATE_LIMITED_RETRIES - 1, RATE_LIMITED_RETRIES - 1), policy, NOW).action).toBe('retry');
+    expect(decideRetry(tooMany(1000), tries(RATE_LIMITED_RETRIES, RATE_LIMITED_RETRIES), policy, NOW)).toEqual({ action: 'done' });
   });
 
   it('a hint past maxWaitMs stops, on a 429 and on a success whose window is spent until later', () => {
-    expect(decideRetry(tooMany(3_600_000), 0, policy, NOW)).toEqual({ action: 'stop', hintMs: 3_600_000 });
-    expect(decideRetry(tooMany(86_400_000), 5, policy, NOW)).toEqual({ action: 'stop', hintMs: 86_400_000 });
-    expect(decideRetry(ok({ lrn: 'x' }, { remaining: 0, resetAt: NOW + 3 * 86_400_000 }), 0, policy, NOW)).toEqual({ action: 'stop', hintMs: 3 * 86_400_000 });
+    expect(decideRetry(tooMany(3_600_000), tries(0), policy, NOW)).toEqual({ action: 'stop', hintMs: 3_600_000 });
+    expect(decideRetry(tooMany(86_400_000), tries(5), policy, NOW)).toEqual({ action: 'stop', hintMs: 86_400_000 });
+    expect(decideRetry(ok({ lrn: 'x' }, { remaining: 0, resetAt: NOW + 3 * 86_400_000 }), tries(0), policy, NOW)).toEqual({ action: 'stop', hintMs: 3 * 86_400_000 });
     // At the cap exactly, obeyed.
-    expect(decideRetry(tooMany(300_000), 0, policy, NOW)).toMatchObject({ action: 'retry', waitMs: 300_000 });
-    expect(decideRetry(ok({ lrn: 'x' }, { remaining: 0, resetAt: NOW + 10_000 }), 0, policy, NOW)).toEqual({ action: 'done' });
+    expect(decideRetry(tooMany(300_000), tries(0), policy, NOW)).toMatchObject({ action: 'retry', waitMs: 300_000 });
+    expect(decideRetry(ok({ lrn: 'x' }, { remaining: 0, resetAt: NOW + 10_000 }), tries(0), policy, NOW)).toEqual({ action: 'done' });
   });
 
   it('one list of transient conditions, the breaker counting the same', () => {
