@@ -16,6 +16,7 @@ import {
 import { chooseProfile, requireProfile } from '../settings/resolve.js';
 import { KEY_QUESTION, readHiddenLine, readSecretStream, trimOneNewline } from '../settings/secret-input.js';
 import { unlessInterrupted } from '../core/interruptible.js';
+import { checkBaseUrl } from '../api/base-url.js';
 import { readCaFile } from './connection.js';
 import type { World } from './world.js';
 import { examples } from './help.js';
@@ -66,6 +67,9 @@ async function valueToSet(world: World, spec: SettingSpec, value: string | undef
     // working directory, where it may name nothing.
     return resolve(world.cwd, String(parsed));
   }
+  // Every lookup sends the key, and a run refuses to send it over plain http:// off loopback: such
+  // a base URL is refused now, with the same words, not stored for every later run to fail on.
+  if (spec.property === 'baseUrl') checkBaseUrl(String(parsed), true);
   return parsed;
 }
 

@@ -180,6 +180,16 @@ describe('numintel config', () => {
 });
 
 describe('config set ca-file', () => {
+  it('refuses a base URL every run would refuse (the key over plain http:// off loopback), storing nothing', async () => {
+    const cwd = await newDir();
+    const set = (value: string) => runInProcess(['config', 'set', 'base-url', value], { cwd, env: { NUMINTEL_CONFIG_DIR: join(cwd, 'config') } });
+    const remote = await set('http://api.example.com');
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain('refusing to send the API key over plain http:// to api.example.com');
+    expect(existsSync(join(cwd, 'config', 'config.json'))).toBe(false);
+    for (const good of ['https://api.example.com', 'http://127.0.0.1:8080']) expect((await set(good)).code).toBe(0);
+  });
+
   it('checks the file now: one that cannot be read or holds no PEM certificate is refused with one line (exit 2) and not stored', async () => {
     const cwd = await newDir();
     writeFileSync(join(cwd, 'not.pem'), 'hello\n');
