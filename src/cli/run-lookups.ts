@@ -169,7 +169,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
         if (event.reason !== 'interrupted') return;
         // Said at once, not when the requests in flight are back: the user must know the key was heard.
         progress.stop();
-        world.stderr.write(`numintel: ${stoppingLine(event.inFlight, world.quitNow !== undefined)}\n`);
+        world.stderr.write(`numintel: ${stoppingLine(event.inFlight, world.quitNow !== undefined, signalName(world.interrupt))}\n`);
       },
     });
     progress.start();
@@ -243,9 +243,15 @@ function quitting(quit: AbortSignal | undefined): Promise<never> | undefined {
   return rejected;
 }
 
-/** What the first Ctrl-C prints. */
-function stoppingLine(inFlight: number, canQuit: boolean): string {
-  const again = canQuit ? ' (Ctrl-C again to quit now)' : '';
+/** The signal that stopped the run, as main.ts aborts `interrupt` with it (SIGINT when unknown). */
+function signalName(interrupt: AbortSignal): string {
+  const reason: unknown = interrupt.reason;
+  return reason instanceof Error && /^SIG[A-Z]+$/.test(reason.message) ? reason.message : 'SIGINT';
+}
+
+/** What the first Ctrl-C (or SIGTERM, SIGHUP) prints. */
+function stoppingLine(inFlight: number, canQuit: boolean, signal: string): string {
+  const again = canQuit ? (signal === 'SIGINT' ? ' (Ctrl-C again to quit now)' : ` (${signal} again to quit now)`) : '';
   return `stopping: finishing ${inFlight} ${inFlight === 1 ? 'request' : 'requests'} in flight${again}`;
 }
 

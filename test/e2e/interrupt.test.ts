@@ -33,7 +33,7 @@ async function until(what: string, test: () => boolean | Promise<boolean>, timeo
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const STOPPING = /^numintel: stopping: finishing (\d+) requests? in flight \(Ctrl-C again to quit now\)$/m;
+const STOPPING = /^numintel: stopping: finishing (\d+) requests? in flight \((?:Ctrl-C|SIGTERM|SIGHUP) again to quit now\)$/m;
 
 /** Sends `signal` and resolves with how long the "stopping" line took to appear, ms. */
 async function interrupt(cli: LiveCli, signal: NodeJS.Signals): Promise<number> {
@@ -61,6 +61,8 @@ describe.concurrent('Ctrl-C', () => {
     // Said at once: well before the requests in flight could be back.
     expect(tookMs).toBeLessThan(LATENCY / 2);
     expect(STOPPING.exec(cli.stderr())?.[1]).toBe('4');
+    // It names the signal that was sent: "Ctrl-C again" would be no help to a service manager's SIGTERM.
+    expect(cli.stderr()).toContain(signal === 'SIGINT' ? '(Ctrl-C again to quit now)' : `(${signal} again to quit now)`);
     const r = await cli.done;
     // It did wait for them: the answers came back, and only then did it end.
     expect(Date.now() - askedAt).toBeGreaterThan(LATENCY / 2);
