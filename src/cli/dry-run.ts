@@ -6,7 +6,7 @@
 import { INVALID_REASON_LABELS, invalidReasonOf, parseNumber, type InvalidReason as ParsedReason } from '../core/numbers.js';
 import type { LookupKind } from '../core/lookups.js';
 import { NumberSet } from '../core/number-set.js';
-import { openSource } from '../pipeline/source/source.js';
+import { ignoredColumnWarning, openSource } from '../pipeline/source/source.js';
 import { readUnlessInterrupted } from '../core/interruptible.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
 import { resolveSettings, type Settings } from '../settings/resolve.js';
@@ -85,6 +85,8 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
       signal: world.interrupt,
     },
   );
+  const ignored = ignoredColumnWarning(req.column, source);
+  if (ignored) world.stderr.write(`numintel: warning: ${ignored}\n`);
   // As the run would open it, but read only: a dry run creates and changes nothing. (A refreshing
   // store answers nothing, so --refresh has no hits.)
   const { store, cache } = await openRunStore(req, settings, world, { readOnly: true });

@@ -1,7 +1,7 @@
 // The run function of every lookup command and of enrich: settings → connection → source →
 // pipeline → sink, the same for one number and for a million.
 import { newRunStats } from '../core/run.js';
-import { openSource } from '../pipeline/source/source.js';
+import { ignoredColumnWarning, openSource } from '../pipeline/source/source.js';
 import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
 import { newLookupCache } from '../pipeline/dedup/dedup.js';
 import { isSetupStop, stopFailure } from '../pipeline/stop.js';
@@ -86,6 +86,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       onWideRow: (row, cells, columns) => wideRow.seen({ row, cells, columns }),
     },
   );
+  const ignored = ignoredColumnWarning(req.column, source);
+  if (ignored) world.stderr.write(`numintel: warning: ${ignored}\n`);
   // Setup errors known before anything is sent (no key, no base URL, an unreadable CA file, a
   // price missing for --max-spend) come before -o is opened: an earlier output stays as it was.
   const prices = pricesFrom(settings, req.price);

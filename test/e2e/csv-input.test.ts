@@ -72,6 +72,21 @@ describe('CSV detection', () => {
     expect(recs.map((x) => x.number)).toEqual(['12015550211', '12015550212']);
     expect(recs.every((x) => !('row' in x))).toBe(true);
   });
+
+  it('--column given for a list or for arguments picks nothing: the run says so and goes on, every row kept', async () => {
+    const list = join(dir, 'semicolons.txt');
+    writeFileSync(list, '2015550213\n2015550214\n');
+    const fromList = await runCliInProcess(['lrn', '-i', list, '--column', '2'], { env });
+    expect(fromList.code, fromList.stderr).toBe(0);
+    expect(fromList.stderr).toContain(`numintel: warning: --column is ignored: ${list} reads as a plain list, one number per line (--csv, with --delimiter if need be, reads it as CSV)`);
+    expect(jsonl(fromList.stdout).map((x) => x.number)).toEqual(['12015550213', '12015550214']);
+    const fromArgs = await runCliInProcess(['lrn', '2015550213', '--column', 'phone', '-f', 'jsonl', '--dry-run'], { env });
+    expect(fromArgs.stderr).toContain('numintel: warning: --column is ignored: it picks a column of CSV input, not of numbers given as arguments');
+    // A CSV's --column is no cause for a word.
+    const csv = join(dir, 'picked.csv');
+    writeFileSync(csv, 'name,phone\nAda,2015550213\n');
+    expect((await runCliInProcess(['lrn', '-i', csv, '--column', 'phone'], { env })).stderr).not.toContain('--column is ignored');
+  });
 });
 
 describe('choosing the number column', () => {

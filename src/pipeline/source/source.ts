@@ -136,6 +136,16 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
 }
 
 /**
+ * `--column` picks a column of CSV input; given for a list or for arguments it would pick nothing,
+ * so the run says so (a CSV with an unusual delimiter read as a list is the likely mistake).
+ */
+export function ignoredColumnWarning(column: string | undefined, source: Pick<Source, 'kind' | 'label'>): string | undefined {
+  if (column === undefined || source.kind === 'csv') return undefined;
+  if (source.kind === 'args') return '--column is ignored: it picks a column of CSV input, not of numbers given as arguments';
+  return `--column is ignored: ${source.label} reads as a plain list, one number per line (--csv, with --delimiter if need be, reads it as CSV)`;
+}
+
+/**
  * `numintel lrn leads.csv`: a file named where numbers go is a forgotten -i, not a number with
  * letters in it (which would come out as one invalid row). Only arguments with a letter are looked
  * for on disk: a number never has one, bar an extension (`x12`).
