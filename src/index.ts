@@ -76,7 +76,7 @@ export interface ClientConfig {
   readonly concurrency?: number;
   /** Requests per second per lookup kind (0 = no client limit). Default: the documented limits. */
   readonly rates?: Partial<Record<LookupKind, number>>;
-  /** Retries after a 5xx, a reset or a timeout. Default 5. A 429 is waited out apart (up to 20 for one lookup). */
+  /** Retries after a 5xx, a reset or a timeout. Default 5. A 429 is waited out apart (up to 10 for one lookup). */
   readonly retries?: number;
   /**
    * The longest wait a server may ask for (Retry-After, a reset time), ms. Default 300000. A longer

@@ -22,9 +22,11 @@ export const DEFAULT_MAX_WAIT_MS = 300_000;
 /**
  * A 429 is waited out and retried (cli.md): it says "later", not "failed", so it does not spend
  * --retries, which bounds 5xx, resets and timeouts. This many 429s for one lookup still end it
- * (rate_limited): a service that answers nothing else must not hold a row for ever.
+ * (rate_limited): a service that answers nothing else must not hold a row for ever. Ten waits of
+ * the jittered backoff (no hint) come to about a minute; a service asking for a day stops the run
+ * at once instead (--max-wait).
  */
-export const RATE_LIMITED_RETRIES = 20;
+export const RATE_LIMITED_RETRIES = 10;
 
 /** What one lookup has been through: its retries in all, and how many of them followed a 429. */
 export interface Tries {
