@@ -13,7 +13,7 @@ import {
   showSetting,
   type SettingSpec,
 } from '../settings/known-settings.js';
-import { chooseProfile, requireProfile } from '../settings/resolve.js';
+import { chooseProfile, requireProfile, unknownSettings } from '../settings/resolve.js';
 import { KEY_QUESTION, readHiddenLine, readSecretStream, trimOneNewline } from '../settings/secret-input.js';
 import { unlessInterrupted } from '../core/interruptible.js';
 import { checkBaseUrl } from '../api/base-url.js';
@@ -151,9 +151,7 @@ export function configCommand(world: World): Command {
       const shown = SETTINGS.filter((spec) => values[spec.name] !== undefined);
       for (const spec of shown) out(`${spec.name}=${showSetting(spec, values[spec.name])}`);
       noteInherited(profile, from, shown.map((s) => s.name));
-      for (const name of Object.keys(values).filter((k) => !findSetting(k))) {
-        note(`profile ${profile} holds unknown setting ${JSON.stringify(name)}; it is ignored (remove it with \`numintel config unset ${name}\`)`);
-      }
+      for (const line of unknownSettings(values, from)) note(line);
     });
 
   config

@@ -4,7 +4,7 @@ import { BadOptionError, ConfigError, InputError, NoApiKeyError, NoBaseUrlError,
 import { ioReasonWithCode } from '../core/io-errors.js';
 import { configFilePath, envValue, type Env } from './config-dir.js';
 import { DEFAULT_PROFILE, effectiveValues, hasProfile, type ConfigData, isValidProfileName, loadConfig, profileNames } from './config-file.js';
-import { SETTINGS, parseSetting, type RawValue, type SettingProperty, type SettingSpec, type SettingValues } from './known-settings.js';
+import { SETTINGS, findSetting, parseSetting, type RawValue, type SettingProperty, type SettingSpec, type SettingValues } from './known-settings.js';
 import { pricesFrom, type Prices } from './prices.js';
 import { trimOneNewline } from './secret-input.js';
 
@@ -101,8 +101,23 @@ async function profileValues(profileFlag: string | undefined, env: Env, home: st
   return { profile, configPath, stored, storedIn };
 }
 
+/**
+ * A line for each name in a profile's values that is no setting (a hand-edited typo such as
+ * "base_url"): ignored, which a run says rather than quietly using the default.
+ */
+export function unknownSettings(values: Readonly<Record<string, unknown>>, from: Readonly<Record<string, string>>): string[] {
+  return Object.keys(values)
+    .filter((name) => !findSetting(name))
+    .map((name) => {
+      const profile = from[name] ?? DEFAULT_PROFILE;
+      const flag = profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`;
+      return `profile ${profile} holds unknown setting ${JSON.stringify(name)}; it is ignored (remove it with \`numintel config unset ${name}${flag}\`)`;
+    });
+}
+
 export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   const { profile, configPath, stored, storedIn } = await profileValues(input.profile, input.env, input.home, input.warn);
+  if (input.warn) for (const line of unknownSettings(stored, storedIn)) input.warn(line);
   const values: Record<string, unknown> = {};
   const source: Partial<Record<SettingProperty, Source>> = {};
 

@@ -64,6 +64,19 @@ describe('profile inheritance', () => {
     expect(req?.profile).toBe('bulk');
   });
 
+  it('a run warns of a setting its profile (or default) holds that is no setting, a typo it would otherwise ignore in silence', async () => {
+    const dir = configDir({ default: { ...PROFILES.default, base_url: 'https://typo.example.com' }, bulk: { concurency: 4 } });
+    const warnings: string[] = [];
+    const settings = await resolveSettings({ flags: {}, env: { NUMINTEL_CONFIG_DIR: dir }, home: dir, profile: 'bulk', readApiKeyFile: async () => '', warn: (l) => warnings.push(l) });
+    expect(settings.baseUrl).toBe('https://api.example.com');
+    expect(warnings).toEqual([
+      'profile default holds unknown setting "base_url"; it is ignored (remove it with `numintel config unset base_url`)',
+      'profile bulk holds unknown setting "concurency"; it is ignored (remove it with `numintel config unset concurency --profile bulk`)',
+    ]);
+    const list = await runInProcess(['config', 'list', '--profile', 'bulk'], { env: { NUMINTEL_CONFIG_DIR: dir } });
+    expect(list.stderr).toContain('numintel: profile bulk holds unknown setting "concurency"');
+  });
+
   it('a bad inherited value names the profile it is in', async () => {
     const dir = configDir({ default: { rate: 'fast' }, bulk: {} });
     const err = await resolveSettings({ flags: {}, env: { NUMINTEL_CONFIG_DIR: dir }, home: dir, profile: 'bulk', readApiKeyFile: async () => '' }).catch((e: unknown) => e);
