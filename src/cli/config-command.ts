@@ -14,8 +14,7 @@ import {
   type SettingSpec,
 } from '../settings/known-settings.js';
 import { chooseProfile, requireProfile, unknownSettings } from '../settings/resolve.js';
-import { KEY_QUESTION, readHiddenLine, readSecretStream, trimOneNewline } from '../settings/secret-input.js';
-import { unlessInterrupted } from '../core/interruptible.js';
+import { apiKeyFileReader, trimOneNewline } from '../settings/secret-input.js';
 import { checkBaseUrl } from '../api/base-url.js';
 import { readCaFile } from './connection.js';
 import type { World } from './world.js';
@@ -28,14 +27,15 @@ const KNOWN_KEYS_HELP = `\nSettings:\n${SETTINGS.map((s) => `  ${s.name}`).join(
 
 /** The secret comes from a hidden prompt at a terminal, or from whatever is piped in. */
 async function readApiKey(world: World): Promise<{ raw: string; origin: string }> {
+  // As `--api-key-file -` reads it: a hidden prompt at a terminal, else the pipe, both ended by Ctrl-C.
+  const read = apiKeyFileReader(() => world.stdin, world.cwd, { output: world.stderr, signal: world.interrupt });
   if (world.stdin.isTTY) {
-    const line = (await readHiddenLine(world.stdin, world.stderr, KEY_QUESTION, world.interrupt)).trim();
+    const line = await read('-');
     // Enter alone at the prompt: say so, as for an empty pipe (not "invalid api-key").
     if (line === '') throw new NoApiKeyError('no API key typed at the prompt', 'run it again and type or paste the key, then Enter');
     return { raw: line, origin: 'the prompt' };
   }
-  // Ctrl-C while the pipe keeps silent ends the wait, as at the prompt: exit 130, nothing stored.
-  const raw = trimOneNewline(await unlessInterrupted(readSecretStream(world.stdin, 'standard input'), world.interrupt, () => undefined, 'reading the API key'));
+  const raw = trimOneNewline(await read('-'));
   if (raw === '') {
     throw new NoApiKeyError('no API key on standard input', 'pipe it in: `printf %s "$KEY" | numintel config set api-key`');
   }

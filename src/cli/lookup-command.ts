@@ -1,7 +1,5 @@
 // The lookup commands (`lrn`, `cnam`, `trust`) and `enrich`, built from the lookup descriptors:
 // the flags are declared here once and turned into a RunRequest; the work happens in run-lookups.
-// fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
-import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import {
@@ -15,6 +13,7 @@ import {
 } from '../core/lookups.js';
 import { UnknownLookupError, UsageError } from '../core/errors.js';
 import { EXTENSION } from '../core/numbers.js';
+import { isFile } from '../pipeline/source/source.js';
 import { OUTPUT_FORMATS } from '../output/layout.js';
 import { defaultMaxAgeText } from '../settings/max-age.js';
 import { intOption, numberOption } from './options.js';
@@ -199,13 +198,6 @@ export async function enrichArguments(args: readonly string[], cwd: string): Pro
   const notANumber = arg === '-' || /[/\\]/.test(arg) || /[a-z]/i.test(arg.trim().replace(EXTENSION, ''));
   if (notANumber || (await isFile(resolve(cwd, arg)))) return { numbers: [], file: arg };
   return { numbers: [arg] };
-}
-
-function isFile(path: string): Promise<boolean> {
-  return fs.stat(path).then(
-    (info) => info.isFile(),
-    () => false,
-  );
 }
 
 function toRunRequest(

@@ -119,8 +119,6 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   const sink = await createSink(target.format, target.stream, layout, target.style);
   const selected = fields ? projector(fields, req.lookups, req.options) : undefined;
   const project = target.format === 'json' || target.format === 'jsonl' ? selected : undefined;
-  // --report counts the records as written: with --fields, only the fields the output holds, whatever its format.
-  const reported = req.report !== undefined ? selected : undefined;
   const report = req.report === undefined ? undefined : (await import('./report-hook.js')).reportHook(req.report, req.input, world, req.lookups.map((d) => d.kind), prices);
 
   let stopped: RunOutcome['stopped'] = null;
@@ -191,7 +189,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
         closed.abort();
         continue;
       }
-      report?.observe(reported ? reported(record) : record);
+      // --report counts the records as written: with --fields, only the fields the output holds, whatever its format.
+      report?.observe(selected ? selected(record) : record);
       progress.update();
     }
     // Before the sink's last words: a table is drawn at the end, and the bar must be gone by then.

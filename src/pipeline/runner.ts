@@ -417,14 +417,12 @@ class Run {
     const stats = this.deps.stats;
     const running = this.cache.inFlight(i, key);
     if (running) {
-      if (reserved) this.unreserve(i);
       // Counted when the answer comes (done): a run that stops first saved this row nothing.
       (running.more ??= []).push(row);
       return;
     }
     const answer = this.cache.finished(i, key);
     if (answer) {
-      if (reserved) this.unreserve(i);
       stats.duplicates += 1;
       this.settle(row, i, answer);
       return;

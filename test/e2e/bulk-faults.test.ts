@@ -59,8 +59,9 @@ describe.each(ERROR_STYLES)('%s error bodies', (style) => {
     it('429s are waited out and retried even with --retries 0, which bounds 5xx, resets and timeouts only', async () => {
       const input = mixedNumbers(30, 900);
       const path = writeList(dir, 'spurious-429.txt', input);
-      const { r, stats } = await withSandbox({ rate429: 0.3, seed: 4 }, async (sb) => ({
-        r: await runCliInProcess(['cnam', '-i', path, '--retries', '0'], { env: sandboxEnv(sb), timeoutMs: 40_000 }),
+      // Over HTTPS, as the real service is reached (an in-process run trusts the certificate through NUMINTEL_CA_FILE).
+      const { r, stats } = await withSandbox({ rate429: 0.3, seed: 4, tls: true }, async (sb) => ({
+        r: await runCliInProcess(['cnam', '-i', path, '--retries', '0'], { env: sandboxEnv(sb, { NUMINTEL_CA_FILE: sb.caFile }), timeoutMs: 40_000 }),
         stats: sb.stats(),
       }));
       expect(r.code, r.stderr).toBe(0);

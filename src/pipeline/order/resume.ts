@@ -257,7 +257,7 @@ async function* jsonlInputs(chunks: AsyncIterable<Buffer>, keys: readonly string
 }
 
 /** The lines of a text, the last one without its newline too. */
-export async function* lines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+async function* lines(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
   for await (const batch of lineBatches(chunks)) yield* batch;
 }
 

@@ -153,12 +153,16 @@ export function ignoredColumnWarning(column: string | undefined, source: Pick<So
 async function refuseFileArguments(args: readonly string[], cwd: string): Promise<void> {
   for (const arg of args) {
     if (!/[a-z]/i.test(arg)) continue;
-    const isFile = await fs.stat(resolve(cwd, arg)).then(
-      (info) => info.isFile(),
-      () => false,
-    );
-    if (isFile) throw new UsageError(`"${arg}" is a file, not a phone number`, `to read the numbers in it, give it with -i: -i ${arg}`);
+    if (await isFile(resolve(cwd, arg))) throw new UsageError(`"${arg}" is a file, not a phone number`, `to read the numbers in it, give it with -i: -i ${arg}`);
   }
+}
+
+/** Whether `path` names a regular file (anything unreadable is not one). */
+export function isFile(path: string): Promise<boolean> {
+  return fs.stat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  );
 }
 
 function argsSource(args: readonly string[]): Source {
