@@ -19,6 +19,7 @@ const benches = [
   { file: 'bulk-memory.js', args: [full ? '100000,1000000' : '100000', 'plain,enhanced'] },
   { file: 'report.js', args: [full ? '1000000' : '200000'] },
   { file: 'cache-store.js', args: [full ? '1000000' : '100000'] },
+  { file: 'lmdb-writes.js', args: [full ? '1000000' : '200000'] },
   { file: 'dry-run.js', args: [full ? '1000000' : '200000'] },
   { file: 'cache-run.js', args: [full ? '1000000' : '100000'] },
 ];
