@@ -12,7 +12,7 @@
 // field names are stored once per shape, not once per entry.
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Database, RootDatabase } from 'lmdb';
+import type { Database, GetOptions, RootDatabase, Transaction } from 'lmdb';
 import type { Clock } from '../core/clock.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
 import type { Result } from '../core/records.js';
@@ -37,6 +37,8 @@ const PRUNED_AT = 'pruned-at';
 const DAY = 86_400_000;
 /** How often a lookup with no answers in the cache yet is looked for again. */
 const PREFIX_RECHECK_MS = 1000;
+/** The longest the answers' reads stay on one snapshot: what other processes commit is seen after at most this. */
+const SNAPSHOT_MS = 1000;
 
 export interface LmdbStoreOptions {
   readonly dir: string;
@@ -105,6 +107,9 @@ export class LmdbAnswerStore extends SlottedStore {
   private batch: [Key, Stored][] = [];
   /** A batch is handed over at the latest BATCH_MS after its first answer (other processes read it then). */
   private batchTimer: NodeJS.Timeout | undefined;
+  /** The read transaction the answers are read in, as lmdb's read options, and when it was begun (see snapshot()). */
+  private readOptions: { readonly transaction: Transaction } | undefined;
+  private readTxnAt = 0;
 
   private constructor(private readonly opts: LmdbStoreOptions) {
     super();
@@ -166,6 +171,7 @@ export class LmdbAnswerStore extends SlottedStore {
     const db = this.db;
     this.db = undefined;
     try {
+      this.releaseSnapshot();
       void db?.close().catch(() => undefined);
     } catch {
       // closing a broken database may fail too; nothing more to do
@@ -239,10 +245,12 @@ export class LmdbAnswerStore extends SlottedStore {
           const pending = this.unwritten.get(key);
           if (pending) return fresh(pending[0]);
           // msgpack of [fetchedAt, result] starts 0x92 0xcb and the time as a float64: read only that.
-          const bytes = this.db.getBinaryFast(key);
+          const read = this.snapshot();
+          // lmdb's types leave out getBinaryFast's options, which it reads as get's.
+          const bytes = (this.db.getBinaryFast as (id: Key, options: GetOptions) => Buffer | undefined).call(this.db, key, read);
           if (!bytes) return false;
           if (bytes.length >= 10 && bytes[0] === 0x92 && bytes[1] === 0xcb) return fresh(bytes.readDoubleBE(2));
-          const stored = this.db.get(key) as Stored | undefined;
+          const stored = this.db.get(key, read) as Stored | undefined;
           return stored !== undefined && fresh(stored[0]);
         } catch (err) {
           this.fail(err);
@@ -253,7 +261,7 @@ export class LmdbAnswerStore extends SlottedStore {
         if (refresh || !this.db) return undefined;
         try {
           const key = keyOf(number, false);
-          const stored = key === undefined ? undefined : (this.unwritten.get(key) ?? (this.db.get(key) as Stored | undefined));
+          const stored = key === undefined ? undefined : (this.unwritten.get(key) ?? (this.db.get(key, this.snapshot()) as Stored | undefined));
           if (!stored) return undefined;
           const [fetchedAt, result] = stored;
           return fresh(fetchedAt) ? ({ result, fetchedAt } satisfies CachedAnswer) : undefined;
@@ -301,9 +309,37 @@ export class LmdbAnswerStore extends SlottedStore {
           for (const [key, stored] of batch) void db.put(key, stored);
         })
         .finally(() => {
+          // Reads after this one see the commit: only then may its answers leave `unwritten`.
+          this.releaseSnapshot();
           for (const [key, stored] of batch) if (this.unwritten.get(key) === stored) this.unwritten.delete(key);
         }),
     );
+  }
+
+  /**
+   * The read transaction the answers are read in. Left to itself, lmdb begins a read transaction
+   * in each turn of the event loop that reads, and a timer resets it after the turn; a run reads a
+   * row or a few a turn, so in a cold run of a million rows, with lmdb's write thread committing
+   * beside it, that renewal cost more than the reads (see README, the cache's cost in a cold run).
+   * One transaction is kept instead, for at most SNAPSHOT_MS, and let go as soon as a commit of this
+   * process lands, before that commit's answers leave `unwritten`: every answer this process put is
+   * then read either there or in the file. Held longer, it would keep LMDB from reusing the pages
+   * the commits free.
+   */
+  private snapshot(): { readonly transaction: Transaction } {
+    const now = this.opts.clock.now();
+    if (!this.readOptions || now - this.readTxnAt >= SNAPSHOT_MS) {
+      this.releaseSnapshot();
+      this.readOptions = { transaction: (this.db as RootDatabase).useReadTransaction() };
+      this.readTxnAt = now;
+    }
+    return this.readOptions;
+  }
+
+  private releaseSnapshot(): void {
+    const txn = this.readOptions?.transaction;
+    this.readOptions = undefined;
+    txn?.done();
   }
 
   /** Writes are batched by lmdb and committed in the background; a failed one disables the cache. */
@@ -335,6 +371,7 @@ export class LmdbAnswerStore extends SlottedStore {
     db.transactionSync(() => {
       for (const [key, stored] of batch) db.putSync(key, stored);
     });
+    this.releaseSnapshot();
     for (const [key, stored] of batch) if (this.unwritten.get(key) === stored) this.unwritten.delete(key);
     return true;
   }
@@ -480,6 +517,11 @@ export class LmdbAnswerStore extends SlottedStore {
     const db = this.db;
     if (!db) return;
     this.db = undefined;
+    try {
+      this.releaseSnapshot();
+    } catch {
+      // a transaction the closing aborts anyway
+    }
     await db.close().catch(() => undefined);
     // The file as this process left it is whole: the next open need not walk it.
     if (this.wrote && !this.broken) markLmdbFileChecked(this.path);

@@ -203,6 +203,47 @@ describe('the persistent cache', () => {
     await ro.store.close();
   });
 
+  // The answers are read in one read transaction held across turns (snapshot()), let go when a
+  // commit of this process lands: an answer this process put is read back once its batch is in
+  // the file and out of memory, and another process's commit is seen within a second.
+  it("reads this process's own answers after their batch commits, and another's within a second", async () => {
+    const dir = await tempDir();
+    const seed = await openStore(dir);
+    seed.store.slot('lrn', {}).put('12015550000', LRN, T0);
+    await seed.store.close();
+
+    const t = fakeClock();
+    const { store } = await openStore(dir, { clock: t.clock });
+    const slot = store.slot('lrn', {});
+    // A miss: the read transaction is begun before any of the answers below is committed.
+    expect(slot.has('12015559999')).toBe(false);
+    const numbers = Array.from({ length: 1024 }, (_, i) => String(12016000000 + i));
+    for (const n of numbers) slot.put(n, LRN, t.clock.now());
+
+    // A second store, on a clock of its own, tells when the batch is in the file.
+    const w = fakeClock();
+    const watcher = await openStore(dir, { clock: w.clock, readOnly: true });
+    const watched = watcher.store.slot('lrn', {});
+    for (let i = 0; i < 500 && !watched.has(numbers[1023] as string); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      w.advance(1000);
+    }
+    expect(watched.has(numbers[1023] as string)).toBe(true);
+    await new Promise((r) => setTimeout(r, 10));
+    // The store's clock has not moved: only letting go of its transaction at the commit shows it these.
+    expect(numbers.every((n) => slot.get(n)?.fetchedAt === t.clock.now())).toBe(true);
+
+    // Another process's answer: not in the transaction the watcher holds, read once a second has passed.
+    const other = await openStore(dir);
+    other.store.slot('lrn', {}).put('12017000000', LRN, T0);
+    await other.store.close();
+    expect(watched.has('12017000000')).toBe(false);
+    w.advance(1000);
+    expect(watched.has('12017000000')).toBe(true);
+    await watcher.store.close();
+    await store.close();
+  });
+
   it('prune removes expired entries, at most once a day when asked whether due; clear empties one lookup or all', async () => {
     const dir = await tempDir();
     const t = fakeClock();
