@@ -1,4 +1,5 @@
-// The distinct numbers seen so far, for the duplicate counts of `report` and `--dry-run`: an
+// The distinct numbers seen so far, for the duplicate counts of `report` and `--dry-run` and the
+// lookups a run ended with an answer its cache keeps (pipeline/dedup/dedup.ts): an
 // open-addressing hash set of whole numbers (digits, no leading 0, at most 15: exact doubles) in
 // one typed array, 16 bytes a number at most, so a million distinct numbers cost about 16 MB
 // rather than the ~80 MB of a Set of strings. Anything else (what --no-validate lets through) goes
@@ -17,24 +18,43 @@ export class NumberSet {
 
   /** Adds the number; false when it was already there. */
   add(number: string): boolean {
-    if (!WHOLE_NUMBER.test(number)) {
-      if (this.others.has(number)) return false;
-      this.others.add(number);
-      this.size += 1;
-      return true;
-    }
-    const value = Number(number);
-    let i = hashWhole(value) & this.mask;
-    for (;;) {
-      const slot = this.slots[i] as number;
-      if (slot === EMPTY) break;
-      if (slot === value) return false;
-      i = (i + 1) & this.mask;
-    }
+    return WHOLE_NUMBER.test(number) ? this.addWhole(Number(number)) : this.addOther(number);
+  }
+
+  /** Adds a whole number given as its value (an exact integer ≥ 1); false when it was already there. */
+  addWhole(value: number): boolean {
+    const i = this.slotOf(value);
+    if (this.slots[i] === value) return false;
     this.slots[i] = value;
     this.size += 1;
     if ((this.size - this.others.size) * 2 > this.slots.length) this.grow();
     return true;
+  }
+
+  /** Adds a number that is not a whole number (kept as its text); false when it was already there. */
+  addOther(number: string): boolean {
+    if (this.others.has(number)) return false;
+    this.others.add(number);
+    this.size += 1;
+    return true;
+  }
+
+  hasWhole(value: number): boolean {
+    return this.slots[this.slotOf(value)] === value;
+  }
+
+  hasOther(number: string): boolean {
+    return this.others.has(number);
+  }
+
+  /** The slot holding `value`, or the empty one where it would go. */
+  private slotOf(value: number): number {
+    let i = hashWhole(value) & this.mask;
+    for (;;) {
+      const slot = this.slots[i] as number;
+      if (slot === EMPTY || slot === value) return i;
+      i = (i + 1) & this.mask;
+    }
   }
 
   private grow(): void {

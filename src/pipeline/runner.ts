@@ -393,7 +393,7 @@ class Run {
    * the plan, whether it was reserved; undefined when the cap is full.
    */
   private reserve(number: string, key: CacheKey): readonly boolean[] | undefined {
-    const billable = this.plan.lookups.map((_, i) => !(this.cache.inFlight(i, key) || this.cache.finished(i, key) || (this.slots[i] as AnswerSlot).has(number)));
+    const billable = this.plan.lookups.map((_, i) => !(this.cache.inFlight(i, key) || this.finished(i, key, number) || (this.slots[i] as AnswerSlot).has(number)));
     const kinds = this.plan.lookups.filter((_, i) => billable[i]).map((d) => d.kind);
     if (kinds.length === 0 || (this.deps.cap as SpendCap).reserve(kinds)) return billable;
     this.capFull();
@@ -421,7 +421,7 @@ class Run {
       (running.more ??= []).push(row);
       return;
     }
-    const answer = this.cache.finished(i, key);
+    const answer = this.finished(i, key, number);
     if (answer) {
       stats.duplicates += 1;
       this.settle(row, i, answer);
@@ -431,15 +431,26 @@ class Run {
     if (hit) {
       if (reserved) this.unreserve(i);
       stats.cacheHits += 1;
-      const cached: Finished = { result: hit.result, error: null, fetchedAt: hit.fetchedAt, cached: true };
-      // Kept for the rest of the run too: a later duplicate is a duplicate, not a second cache read.
-      this.cache.finish(i, key, cached);
-      this.settle(row, i, cached);
+      // A later duplicate is a duplicate, not a cache hit again.
+      this.cache.finishKept(i, key, true);
+      this.settle(row, i, { result: hit.result, error: null, fetchedAt: hit.fetchedAt, cached: true });
       return;
     }
     const task: LookupTask = { lookup: i, d: this.plan.lookups[i] as LookupDescriptor, opts: this.opts[i] as LookupOptions, number, key, retries: 0, row, more: undefined, reserved };
     this.cache.start(i, key, task);
     this.dispatcher.enqueue(task);
+  }
+
+  /**
+   * This run's answer of lookup i for the number, if the run has one: kept by its dedup, or by the
+   * answer store (read back from there). One the store no longer has (the cache failed since, or
+   * another process cleared it) is none: the number is looked up again.
+   */
+  private finished(i: number, key: CacheKey, number: string): Finished | undefined {
+    const answer = this.cache.finished(i, key);
+    if (!answer || !('kept' in answer)) return answer;
+    const held = (this.slots[i] as AnswerSlot).kept(number);
+    return held && { result: held.result, error: null, fetchedAt: held.fetchedAt, cached: answer.cached };
   }
 
   /**
@@ -452,13 +463,15 @@ class Run {
 
   private done(task: LookupTask, fetched: Finished, keep: boolean): void {
     let answer = fetched;
+    let stored = false;
     if (fetched.result) {
       const fetchedAt = this.deps.clock.now();
       answer = { result: fetched.result, error: null, fetchedAt, cached: false };
       this.deps.stats.billed += 1;
-      (this.slots[task.lookup] as AnswerSlot).put(task.number, fetched.result, fetchedAt);
+      stored = (this.slots[task.lookup] as AnswerSlot).put(task.number, fetched.result, fetchedAt);
     }
-    this.cache.finish(task.lookup, task.key, keep ? answer : undefined);
+    if (stored && keep) this.cache.finishKept(task.lookup, task.key, false);
+    else this.cache.finish(task.lookup, task.key, keep ? answer : undefined);
     this.settle(task.row, task.lookup, answer);
     if (task.more) {
       this.deps.stats.duplicates += task.more.length;

@@ -4,7 +4,8 @@
 // - AnswerStore, answers kept across runs: the persistent cache (lmdb-store.ts), one that is off
 //   (--no-cache, the in-process --sandbox), a Map for tests and library users. Successes only.
 // - RunDedup, what one run remembers of its own lookups (pipeline/dedup/dedup.ts): it also joins
-//   lookups in flight and keeps refusals, so a duplicate never pays twice within the run.
+//   lookups in flight and keeps refusals, so a duplicate never pays twice within the run. Of an
+//   answer the AnswerStore keeps, it remembers only that the lookup ended: the store has the answer.
 // A run asks its RunDedup first, then the AnswerStore, then the service.
 import { LOOKUPS, optionsFor, type LookupKind, type LookupOptions } from '../core/lookups.js';
 import type { LookupError, Result } from '../core/records.js';
@@ -21,8 +22,16 @@ export interface CachedAnswer {
 export interface AnswerSlot {
   /** A fresh answer for this 11-digit number, or undefined (none, expired, refreshing, off). */
   get(number: string): CachedAnswer | undefined;
-  /** Remembers a successful answer. Never throws; the write is durable once the store is closed. */
-  put(number: string, result: Result, fetchedAt: number): void;
+  /**
+   * Remembers a successful answer; true when this store keeps it, readable by kept() from now on.
+   * Never throws; the write is durable once the store is closed.
+   */
+  put(number: string, result: Result, fetchedAt: number): boolean;
+  /**
+   * The answer held for this number however old, and under --refresh too: one this run put or got
+   * from here. undefined only when it is gone since (the cache failed, or another process cleared it).
+   */
+  kept(number: string): CachedAnswer | undefined;
   /** Whether get() would answer, without decoding the answer (--dry-run counts hits this way). */
   has(number: string): boolean;
 }
@@ -42,6 +51,12 @@ export type Finished =
   | { readonly result: Result; readonly error: null; readonly fetchedAt?: number; readonly cached?: boolean }
   | { readonly result: null; readonly error: LookupError };
 
+/** A lookup of this run that ended with an answer the AnswerStore keeps (`cached`: the answer came from there). */
+export interface Kept {
+  readonly kept: true;
+  readonly cached: boolean;
+}
+
 /**
  * A number as a run's dedup knows it, worked out once per row (cacheKey) rather than on every
  * call: the number as an exact integer when it is a WHOLE_NUMBER, else the number itself.
@@ -60,11 +75,13 @@ export function cacheKey(number: string): CacheKey {
 export interface RunDedup<Pending> {
   /** The lookup in flight for this number, if any. */
   inFlight(lookup: number, key: CacheKey): Pending | undefined;
-  /** The finished answer (a fresh copy), if one was kept. */
-  finished(lookup: number, key: CacheKey): Finished | undefined;
+  /** The finished answer (a fresh copy) if one was kept, or Kept when the AnswerStore has it. */
+  finished(lookup: number, key: CacheKey): Finished | Kept | undefined;
   start(lookup: number, key: CacheKey, pending: Pending): void;
   /** The lookup ended; `answer` undefined means "do not keep it" (a transient failure). */
   finish(lookup: number, key: CacheKey, answer: Finished | undefined): void;
+  /** The lookup ended with an answer the AnswerStore keeps: only that is remembered here. */
+  finishKept(lookup: number, key: CacheKey, cached: boolean): void;
   /** The lookup in flight is abandoned (the run stopped) without an answer. */
   forget(lookup: number, key: CacheKey): void;
   /** Releases what it holds; it answers nothing afterwards. Idempotent. */
@@ -101,7 +118,7 @@ export abstract class SlottedStore implements AnswerStore {
   }
 }
 
-const NOTHING: AnswerSlot = { get: () => undefined, put: () => {}, has: () => false };
+const NOTHING: AnswerSlot = { get: () => undefined, put: () => false, has: () => false, kept: () => undefined };
 
 /** No cache: answers nothing, keeps nothing (--no-cache, the in-process sandbox). */
 export const NO_STORE: AnswerStore = {
@@ -127,8 +144,12 @@ export class MemoryAnswerStore extends SlottedStore {
     };
     return {
       get,
-      put: (number, result, fetchedAt) => void this.answers.set(prefix + number, { result, fetchedAt }),
+      put: (number, result, fetchedAt) => {
+        this.answers.set(prefix + number, { result, fetchedAt });
+        return true;
+      },
       has: (number) => get(number) !== undefined,
+      kept: (number) => this.answers.get(prefix + number),
     };
   }
 

@@ -236,6 +236,18 @@ export class LmdbAnswerStore extends SlottedStore {
       return ELEVEN.test(number) ? id * STRIDE + Number(number) : `${id}:${number}`;
     };
     const fresh = (fetchedAt: number) => this.opts.clock.now() - fetchedAt <= maxAge;
+    /** What is held for the number, fresh or not: put by this process and not yet committed, or in the file. */
+    const heldAnswer = (number: string): CachedAnswer | undefined => {
+      if (!this.db) return undefined;
+      try {
+        const key = keyOf(number, false);
+        const held = key === undefined ? undefined : (this.unwritten.get(key) ?? (this.db.get(key, this.snapshot()) as Stored | undefined));
+        return held && { result: held[1], fetchedAt: held[0] };
+      } catch (err) {
+        this.fail(err);
+        return undefined;
+      }
+    };
     return {
       has: (number) => {
         if (refresh || !this.db) return false;
@@ -258,31 +270,26 @@ export class LmdbAnswerStore extends SlottedStore {
         }
       },
       get: (number) => {
-        if (refresh || !this.db) return undefined;
-        try {
-          const key = keyOf(number, false);
-          const stored = key === undefined ? undefined : (this.unwritten.get(key) ?? (this.db.get(key, this.snapshot()) as Stored | undefined));
-          if (!stored) return undefined;
-          const [fetchedAt, result] = stored;
-          return fresh(fetchedAt) ? ({ result, fetchedAt } satisfies CachedAnswer) : undefined;
-        } catch (err) {
-          this.fail(err);
-          return undefined;
-        }
+        if (refresh) return undefined;
+        const answer = heldAnswer(number);
+        return answer && fresh(answer.fetchedAt) ? answer : undefined;
       },
+      kept: heldAnswer,
       put: (number, result, fetchedAt) => {
-        if (!this.db || this.opts.readOnly) return;
+        if (!this.db || this.opts.readOnly) return false;
         try {
           const key = keyOf(number, true);
-          if (key === undefined) return;
+          if (key === undefined) return false;
           const stored: Stored = [fetchedAt, result];
           this.wrote = true;
           this.unwritten.set(key, stored);
           this.batch.push([key, stored]);
           if (this.batch.length >= BATCH) this.writeBatch();
           else if (!this.batchTimer) this.batchTimer = setTimeout(() => this.writeBatch(), BATCH_MS).unref();
+          return true;
         } catch (err) {
           this.fail(err);
+          return false;
         }
       },
     };

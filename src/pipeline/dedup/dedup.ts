@@ -8,12 +8,16 @@
 // keyed by the digits as one exact integer per lookup of the run (20 bytes a slot, the table kept
 // 3/8 to 3/4 full: 27 to 53 bytes a distinct number).
 // Numbers that do not fit that key (--no-validate can send anything) use a Map, exactly as well.
+// An answer the run's AnswerStore keeps (the persistent cache: every success of a run with it) is
+// not written here a second time: only that the lookup ended is, in a NumberSet (8 to 16 bytes a
+// number, against the index's 27 to 53), and a duplicate reads the answer back from the store.
 // Answers that another try could change (a lookup that still failed after its retries) are NOT
 // kept: a later duplicate tries again, which costs only if it then succeeds. Answers that would
 // not change (invalid number, other refusals) are kept.
 import { tmpdir } from 'node:os';
 import type { LookupError } from '../../core/records.js';
-import type { CacheKey, Finished, NewRunDedup, RunDedup } from '../../store/answer-store.js';
+import { NumberSet } from '../../core/number-set.js';
+import type { CacheKey, Finished, Kept, NewRunDedup, RunDedup } from '../../store/answer-store.js';
 import { NumberIndex, type Located } from './number-index.js';
 import { ResultCodec } from './result-codec.js';
 import { SpillStore } from './spill-store.js';
@@ -25,6 +29,9 @@ export interface CacheOptions {
   readonly bufferBytes?: number;
 }
 
+const KEPT_FETCHED: Kept = { kept: true, cached: false };
+const KEPT_CACHED: Kept = { kept: true, cached: true };
+
 /** Keys of lookup i live in [i·10^15, (i+1)·10^15); 8 lookups stay under 2^53. */
 const STRIDE = 1e15;
 const MAX_LOOKUPS = 8;
@@ -35,11 +42,16 @@ export class LookupCache<Pending> implements RunDedup<Pending> {
   private readonly odd = new Map<string, Located>();
   private readonly store: SpillStore;
   private readonly codec = new ResultCodec();
+  /** Per lookup, the lookups ended with an answer the AnswerStore keeps: fetched, or found there. */
+  private readonly kept: { readonly fetched: NumberSet; readonly cached: NumberSet }[] = [];
   private closed = false;
 
   constructor(lookups: number, opts: CacheOptions = {}) {
     if (lookups > MAX_LOOKUPS) throw new RangeError(`a run has at most ${MAX_LOOKUPS} lookups, got ${lookups}`);
-    for (let i = 0; i < lookups; i++) this.pending.push(new Map());
+    for (let i = 0; i < lookups; i++) {
+      this.pending.push(new Map());
+      this.kept.push({ fetched: new NumberSet(), cached: new NumberSet() });
+    }
     this.store = new SpillStore({ dir: opts.dir ?? tmpdir(), ...(opts.bufferBytes ? { bufferBytes: opts.bufferBytes } : {}) });
   }
 
@@ -47,10 +59,10 @@ export class LookupCache<Pending> implements RunDedup<Pending> {
     return this.pending[lookup]?.get(key);
   }
 
-  finished(lookup: number, key: CacheKey): Finished | undefined {
+  finished(lookup: number, key: CacheKey): Finished | Kept | undefined {
     if (this.closed) return undefined;
     const at = typeof key === 'number' ? this.index.get(lookup * STRIDE + key) : this.odd.get(`${lookup}:${key}`);
-    if (!at) return undefined;
+    if (!at) return this.keptOf(lookup, key);
     const text = this.store.read(at);
     // Errors are stored as their JSON object; results as `<fetchedAt><c|f>` and the codec's array.
     if (text.startsWith('{')) return { result: null, error: JSON.parse(text) as LookupError };
@@ -73,12 +85,29 @@ export class LookupCache<Pending> implements RunDedup<Pending> {
     else this.odd.set(`${lookup}:${key}`, at);
   }
 
+  finishKept(lookup: number, key: CacheKey, cached: boolean): void {
+    this.pending[lookup]?.delete(key);
+    const sets = this.kept[lookup];
+    if (!sets || this.closed) return;
+    const set = cached ? sets.cached : sets.fetched;
+    if (typeof key === 'number') set.addWhole(key);
+    else set.addOther(key);
+  }
+
+  private keptOf(lookup: number, key: CacheKey): Kept | undefined {
+    const sets = this.kept[lookup];
+    if (!sets) return undefined;
+    const has = (set: NumberSet) => (typeof key === 'number' ? set.hasWhole(key) : set.hasOther(key));
+    if (has(sets.fetched)) return KEPT_FETCHED;
+    return has(sets.cached) ? KEPT_CACHED : undefined;
+  }
+
   forget(lookup: number, key: CacheKey): void {
     this.pending[lookup]?.delete(key);
   }
 
   get size(): number {
-    return this.index.size + this.odd.size;
+    return this.index.size + this.odd.size + this.kept.reduce((n, sets) => n + sets.fetched.size + sets.cached.size, 0);
   }
 
   /** Releases the temp file. */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CNAM, LRN } from '../../../src/core/lookups.js';
 import type { LookupRecord } from '../../../src/core/records.js';
-import { LookupCache } from '../../../src/pipeline/dedup/dedup.js';
-import { cacheKey, type CacheKey, type Finished, type RunDedup } from '../../../src/store/answer-store.js';
-import { harness, invalid, ok, runAll, serverError } from '../fakes.js';
+import { LookupCache, newLookupCache } from '../../../src/pipeline/dedup/dedup.js';
+import { runPipeline } from '../../../src/pipeline/runner.js';
+import { cacheKey, MemoryAnswerStore, type CacheKey, type Finished, type Kept, type RunDedup } from '../../../src/store/answer-store.js';
+import { harness, invalid, ok, runAll, serverError, source } from '../fakes.js';
 import { numbers } from '../../support/numbers.js';
 
 describe('dedup: never pay twice', () => {
@@ -45,11 +46,15 @@ describe('dedup: never pay twice', () => {
     const mapDedup = <P>(lookups: number): RunDedup<P> => {
       made.push(lookups);
       const pending = new Map<string, P>();
-      const finished = new Map<string, Finished>();
+      const finished = new Map<string, Finished | Kept>();
       const k = (i: number, key: CacheKey) => `${i}:${key}`;
       return {
         inFlight: (i, key) => pending.get(k(i, key)),
         finished: (i, key) => finished.get(k(i, key)),
+        finishKept: (i, key, cached) => {
+          pending.delete(k(i, key));
+          finished.set(k(i, key), { kept: true, cached });
+        },
         start: (i, key, p) => void pending.set(k(i, key), p),
         finish: (i, key, answer) => {
           log.push(`finish ${key}`);
@@ -71,11 +76,75 @@ describe('dedup: never pay twice', () => {
     expect(h.stats).toMatchObject({ lookups: 12, duplicates: 2 });
   });
 
+  // With an answer store that keeps what it is given (the persistent cache), the dedup remembers
+  // only that a lookup ended, and a duplicate's answer is read back from the store.
+  it('with an answer store: duplicates of a fetched answer and of a cached one, read back from the store, as without one', async () => {
+    const h = harness({ latency: () => 10 });
+    const answers = new MemoryAnswerStore();
+    const hit = numbers(1, 900)[0] as string;
+    answers.slot('lrn', {}).put(hit, { lrn: 'from the cache' }, 1_000);
+    const fresh = numbers(40, 100);
+    const inputs = [hit, ...fresh, hit, ...fresh];
+    const { records } = await runAll(h, inputs, {}, { answers, concurrency: 4, window: 8, rates: { lrn: 0 } });
+    expect(h.transport.calls).toHaveLength(40);
+    expect(h.stats).toMatchObject({ lookups: 40, cacheHits: 1, duplicates: 41, written: 82 });
+    const at = (i: number) => records[i] as LookupRecord;
+    expect(at(41)).toEqual(at(0));
+    expect(at(0)).toMatchObject({ result: { lrn: 'from the cache' }, cached: true, fetched_at: new Date(1_000).toISOString() });
+    for (let i = 1; i <= 40; i++) {
+      expect(at(i + 41)).toEqual(at(i));
+      expect(at(i)).toMatchObject({ ok: true, cached: false });
+    }
+  });
+
+  it('with an answer store that lost a kept answer since, the duplicate is looked up again rather than left without one', async () => {
+    const h = harness({ latency: () => 10 });
+    const answers = new MemoryAnswerStore();
+    const n = numbers(1, 100)[0] as string;
+    const inputs = [n, ...numbers(20, 200), n];
+    const handle = runPipeline(source(inputs), { mode: 'single', lookups: [LRN], options: {}, validate: true }, {
+      transport: h.transport,
+      clock: h.clock,
+      stats: h.stats,
+      dedup: newLookupCache,
+      answers,
+      window: 4,
+      rates: { lrn: 0 },
+    });
+    const records: LookupRecord[] = [];
+    for await (const r of handle.records) {
+      records.push(r as LookupRecord);
+      // Another process clears the cache once the first row is out.
+      if (records.length === 1) await answers.close();
+    }
+    expect(h.transport.callsOf(n)).toHaveLength(2);
+    expect(records.at(-1)).toMatchObject({ ok: true, input: n });
+  });
+
   it('enrich dedups each kind on its own', async () => {
     const h = harness();
     await runAll(h, ['12015551000', '12015551000', '12015551001'], { mode: 'enrich', lookups: [LRN, CNAM] });
     expect(h.transport.calls.map((c) => `${c.kind}:${c.number}`).sort()).toEqual(['cnam:12015551000', 'cnam:12015551001', 'lrn:12015551000', 'lrn:12015551001']);
     expect(h.stats.duplicates).toBe(2);
+  });
+
+  it('remembers answers the store keeps as ended only, apart for a fetched and a cached one, whole numbers and others alike', () => {
+    const cache = new LookupCache<object>(2);
+    const whole = cacheKey('12015550123');
+    const other = cacheKey('0201555');
+    cache.start(0, whole, {});
+    cache.finishKept(0, whole, false);
+    expect(cache.inFlight(0, whole)).toBeUndefined();
+    cache.finishKept(1, whole, true);
+    cache.finishKept(0, other, true);
+    expect(cache.finished(0, whole)).toEqual({ kept: true, cached: false });
+    expect(cache.finished(1, whole)).toEqual({ kept: true, cached: true });
+    expect(cache.finished(0, other)).toEqual({ kept: true, cached: true });
+    expect(cache.finished(1, other)).toBeUndefined();
+    expect(cache.finished(0, cacheKey('12015550124'))).toBeUndefined();
+    expect(cache.size).toBe(3);
+    cache.close();
+    expect(cache.finished(0, whole)).toBeUndefined();
   });
 
   it('the cache hands out independent copies of a stored result', () => {
@@ -86,8 +155,8 @@ describe('dedup: never pay twice', () => {
     expect(cache.inFlight(0, one)).toBeDefined();
     cache.finish(0, one, { result: { a: 1 }, error: null, fetchedAt: 5, cached: false });
     expect(cache.inFlight(0, one)).toBeUndefined();
-    const a = cache.finished(0, one);
-    (a?.result as { a: number }).a = 2;
+    const a = cache.finished(0, one) as Finished;
+    (a.result as { a: number }).a = 2;
     expect(cache.finished(0, one)).toEqual({ result: { a: 1 }, error: null, fetchedAt: 5, cached: false });
     cache.finish(0, two, undefined);
     expect(cache.finished(0, two)).toBeUndefined();
