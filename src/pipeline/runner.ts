@@ -427,13 +427,16 @@ class Run {
       this.settle(row, i, answer);
       return;
     }
-    const hit = (this.slots[i] as AnswerSlot).get(number);
+    const slot = this.slots[i] as AnswerSlot;
+    const hit = slot.get(number);
     if (hit) {
       if (reserved) this.unreserve(i);
       stats.cacheHits += 1;
+      const cached: Finished = { result: hit.result, error: null, fetchedAt: hit.fetchedAt, cached: true };
       // A later duplicate is a duplicate, not a cache hit again.
-      this.cache.finishKept(i, key, true);
-      this.settle(row, i, { result: hit.result, error: null, fetchedAt: hit.fetchedAt, cached: true });
+      if (slot.kept) this.cache.finishKept(i, key, true);
+      else this.cache.finish(i, key, cached);
+      this.settle(row, i, cached);
       return;
     }
     const task: LookupTask = { lookup: i, d: this.plan.lookups[i] as LookupDescriptor, opts: this.opts[i] as LookupOptions, number, key, retries: 0, row, more: undefined, reserved };
@@ -449,7 +452,7 @@ class Run {
   private finished(i: number, key: CacheKey, number: string): Finished | undefined {
     const answer = this.cache.finished(i, key);
     if (!answer || !('kept' in answer)) return answer;
-    const held = (this.slots[i] as AnswerSlot).kept(number);
+    const held = (this.slots[i] as AnswerSlot).kept?.(number);
     return held && { result: held.result, error: null, fetchedAt: held.fetchedAt, cached: answer.cached };
   }
 
@@ -468,7 +471,8 @@ class Run {
       const fetchedAt = this.deps.clock.now();
       answer = { result: fetched.result, error: null, fetchedAt, cached: false };
       this.deps.stats.billed += 1;
-      stored = (this.slots[task.lookup] as AnswerSlot).put(task.number, fetched.result, fetchedAt);
+      const slot = this.slots[task.lookup] as AnswerSlot;
+      stored = slot.put(task.number, fetched.result, fetchedAt) === true && slot.kept !== undefined;
     }
     if (stored && keep) this.cache.finishKept(task.lookup, task.key, false);
     else this.cache.finish(task.lookup, task.key, keep ? answer : undefined);

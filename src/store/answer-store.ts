@@ -26,12 +26,13 @@ export interface AnswerSlot {
    * Remembers a successful answer; true when this store keeps it, readable by kept() from now on.
    * Never throws; the write is durable once the store is closed.
    */
-  put(number: string, result: Result, fetchedAt: number): boolean;
+  put(number: string, result: Result, fetchedAt: number): boolean | void;
   /**
    * The answer held for this number however old, and under --refresh too: one this run put or got
-   * from here. undefined only when it is gone since (the cache failed, or another process cleared it).
+   * from here. undefined only when it is gone since (the cache failed, or another process cleared
+   * it). Optional (a library user's own store): without it, a run keeps its own copy of each answer.
    */
-  kept(number: string): CachedAnswer | undefined;
+  kept?(number: string): CachedAnswer | undefined;
   /** Whether get() would answer, without decoding the answer (--dry-run counts hits this way). */
   has(number: string): boolean;
 }

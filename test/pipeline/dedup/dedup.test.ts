@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CNAM, LRN } from '../../../src/core/lookups.js';
-import type { LookupRecord } from '../../../src/core/records.js';
+import type { LookupRecord, Result } from '../../../src/core/records.js';
 import { LookupCache, newLookupCache } from '../../../src/pipeline/dedup/dedup.js';
 import { runPipeline } from '../../../src/pipeline/runner.js';
-import { cacheKey, MemoryAnswerStore, type CacheKey, type Finished, type Kept, type RunDedup } from '../../../src/store/answer-store.js';
+import { cacheKey, MemoryAnswerStore, type AnswerStore, type CacheKey, type Finished, type Kept, type RunDedup } from '../../../src/store/answer-store.js';
 import { harness, invalid, ok, runAll, serverError, source } from '../fakes.js';
 import { numbers } from '../../support/numbers.js';
 
@@ -95,6 +95,27 @@ describe('dedup: never pay twice', () => {
       expect(at(i + 41)).toEqual(at(i));
       expect(at(i)).toMatchObject({ ok: true, cached: false });
     }
+  });
+
+  it("with a library user's own answer store, without kept(): the run keeps its own copy, duplicates still pay once", async () => {
+    const h = harness({ latency: () => 10 });
+    const held = new Map<string, { result: Result; fetchedAt: number }>();
+    const hit = numbers(1, 900)[0] as string;
+    held.set(hit, { result: { lrn: 'from the cache' }, fetchedAt: 1_000 });
+    const own: AnswerStore = {
+      slot: () => ({
+        get: (n) => held.get(n),
+        has: (n) => held.has(n),
+        put: (n, result, fetchedAt) => void held.set(n, { result, fetchedAt }),
+      }),
+      close: async () => held.clear(),
+    };
+    const fresh = numbers(10, 100);
+    const inputs = [hit, ...fresh, hit, ...fresh];
+    const { records } = await runAll(h, inputs, {}, { answers: own, window: 4, rates: { lrn: 0 } });
+    expect(h.transport.calls).toHaveLength(10);
+    expect(h.stats).toMatchObject({ cacheHits: 1, duplicates: 11 });
+    for (let i = 0; i <= 10; i++) expect(records[i + 11]).toEqual(records[i]);
   });
 
   it('with an answer store that lost a kept answer since, the duplicate is looked up again rather than left without one', async () => {
