@@ -110,6 +110,7 @@ export class LmdbAnswerStore extends SlottedStore {
   /** The read transaction the answers are read in, as lmdb's read options, and when it was begun (see snapshot()). */
   private readOptions: { readonly transaction: Transaction } | undefined;
   private readTxnAt = 0;
+  private snapshotTimer: NodeJS.Timeout | undefined;
 
   private constructor(private readonly opts: LmdbStoreOptions) {
     super();
@@ -331,7 +332,8 @@ export class LmdbAnswerStore extends SlottedStore {
    * One transaction is kept instead, for at most SNAPSHOT_MS, and let go as soon as a commit of this
    * process lands, before that commit's answers leave `unwritten`: every answer this process put is
    * then read either there or in the file. Held longer, it would keep LMDB from reusing the pages
-   * the commits free.
+   * the commits free (this process's, and other processes' too): so a run that stops reading for a
+   * while (waiting at a rate limit, say) lets go of it after SNAPSHOT_MS as well, by a timer.
    */
   private snapshot(): { readonly transaction: Transaction } {
     const now = this.opts.clock.now();
@@ -339,11 +341,14 @@ export class LmdbAnswerStore extends SlottedStore {
       this.releaseSnapshot();
       this.readOptions = { transaction: (this.db as RootDatabase).useReadTransaction() };
       this.readTxnAt = now;
+      this.snapshotTimer = setTimeout(() => this.releaseSnapshot(), SNAPSHOT_MS).unref();
     }
     return this.readOptions;
   }
 
   private releaseSnapshot(): void {
+    clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = undefined;
     const txn = this.readOptions?.transaction;
     this.readOptions = undefined;
     txn?.done();

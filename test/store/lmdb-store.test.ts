@@ -244,6 +244,24 @@ describe('the persistent cache', () => {
     await store.close();
   });
 
+  it('a store that stops reading lets go of its read transaction after a second, whatever its clock says', async () => {
+    const dir = await tempDir();
+    const seed = await openStore(dir);
+    seed.store.slot('lrn', {}).put('12015550000', LRN, T0);
+    await seed.store.close();
+    const { store } = await openStore(dir);
+    const slot = store.slot('lrn', {});
+    expect(slot.has('12017000000')).toBe(false);
+    const other = await openStore(dir);
+    other.store.slot('lrn', {}).put('12017000000', LRN, T0);
+    await other.store.close();
+    expect(slot.has('12017000000')).toBe(false);
+    // The store's clock stands still: only the timer lets go of the transaction.
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(slot.has('12017000000')).toBe(true);
+    await store.close();
+  });
+
   it('prune removes expired entries, at most once a day when asked whether due; clear empties one lookup or all', async () => {
     const dir = await tempDir();
     const t = fakeClock();
