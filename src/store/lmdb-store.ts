@@ -37,7 +37,7 @@ const PRUNED_AT = 'pruned-at';
 const DAY = 86_400_000;
 /** How often a lookup with no answers in the cache yet is looked for again. */
 const PREFIX_RECHECK_MS = 1000;
-/** The longest the answers' reads stay on one snapshot: what other processes commit is seen after at most this. */
+/** The longest the answers' reads stay in one read transaction: what other processes commit is seen after at most this. */
 const SNAPSHOT_MS = 1000;
 
 export interface LmdbStoreOptions {
@@ -107,9 +107,8 @@ export class LmdbAnswerStore extends SlottedStore {
   private batch: [Key, Stored][] = [];
   /** A batch is handed over at the latest BATCH_MS after its first answer (other processes read it then). */
   private batchTimer: NodeJS.Timeout | undefined;
-  /** The read transaction the answers are read in, as lmdb's read options, and when it was begun (see snapshot()). */
+  /** The read transaction the answers are read in, as lmdb's read options, and the timer that ends it (see snapshot()). */
   private readOptions: { readonly transaction: Transaction } | undefined;
-  private readTxnAt = 0;
   private snapshotTimer: NodeJS.Timeout | undefined;
 
   private constructor(private readonly opts: LmdbStoreOptions) {
@@ -329,18 +328,15 @@ export class LmdbAnswerStore extends SlottedStore {
    * in each turn of the event loop that reads, and a timer resets it after the turn; a run reads a
    * row or a few a turn, so in a cold run of a million rows, with lmdb's write thread committing
    * beside it, that renewal cost more than the reads (see README, the cache's cost in a cold run).
-   * One transaction is kept instead, for at most SNAPSHOT_MS, and let go as soon as a commit of this
-   * process lands, before that commit's answers leave `unwritten`: every answer this process put is
-   * then read either there or in the file. Held longer, it would keep LMDB from reusing the pages
-   * the commits free (this process's, and other processes' too): so a run that stops reading for a
-   * while (waiting at a rate limit, say) lets go of it after SNAPSHOT_MS as well, by a timer.
+   * One transaction is kept instead, let go as soon as a commit of this process lands, before that
+   * commit's answers leave `unwritten` (every answer this process put is then read either there or
+   * in the file), and by a timer SNAPSHOT_MS after it was begun: other processes' commits are seen
+   * a second later at most, and a run that stops reading (waiting at a rate limit, say) does not
+   * keep LMDB from reusing the pages commits free.
    */
   private snapshot(): { readonly transaction: Transaction } {
-    const now = this.opts.clock.now();
-    if (!this.readOptions || now - this.readTxnAt >= SNAPSHOT_MS) {
-      this.releaseSnapshot();
+    if (!this.readOptions) {
       this.readOptions = { transaction: (this.db as RootDatabase).useReadTransaction() };
-      this.readTxnAt = now;
       this.snapshotTimer = setTimeout(() => this.releaseSnapshot(), SNAPSHOT_MS).unref();
     }
     return this.readOptions;

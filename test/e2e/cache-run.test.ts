@@ -54,6 +54,31 @@ describe('the lookup cache across runs', () => {
     });
   });
 
+  // The bundle as installed, over HTTPS: with the cache on, a run's duplicates are read back from
+  // the cache rather than from a copy of the run's own (see dedup.ts), and must come out the same.
+  it('duplicates within a run with the cache: each number sent once, the repeats equal to the first, then all cached', async () => {
+    await withSandbox(
+      async (sb) => {
+        const numbers = [...NUMBERS, ...NUMBERS.slice(0, 6), ...NUMBERS];
+        const { list, env } = setup(sb, numbers);
+        const first = await runCli(['lrn', '-i', list], { env });
+        expect(first.code, first.stderr).toBe(0);
+        expect(await requests(sb)).toBe(NUMBERS.length);
+        expect(first.stderr).toMatch(/duplicates saved: 18\b/);
+        const a = jsonl(first.stdout);
+        const firstOf = new Map(a.slice(0, NUMBERS.length).map((r) => [r.input, r]));
+        expect(a.every((r) => r.ok === true && r.cached === false)).toBe(true);
+        expect(a.slice(NUMBERS.length).every((r) => JSON.stringify(r) === JSON.stringify(firstOf.get(r.input)))).toBe(true);
+        const second = await runCli(['lrn', '-i', list], { env });
+        expect(second.code, second.stderr).toBe(0);
+        expect(await requests(sb)).toBe(NUMBERS.length);
+        expect(second.stderr).toMatch(/cache hits: 12\b/);
+        expect(jsonl(second.stdout).map((r) => ({ ...r, cached: false }))).toEqual(a);
+      },
+      { tls: true },
+    );
+  });
+
   it("the bundle's own copy of lmdb and the installed lmdb read and write the same cache", async () => {
     await withSandbox(async (sb) => {
       const { env } = setup(sb);

@@ -97,9 +97,8 @@ export class LookupCache<Pending> implements RunDedup<Pending> {
   private keptOf(lookup: number, key: CacheKey): Kept | undefined {
     const sets = this.kept[lookup];
     if (!sets) return undefined;
-    const has = (set: NumberSet) => (typeof key === 'number' ? set.hasWhole(key) : set.hasOther(key));
-    if (has(sets.fetched)) return KEPT_FETCHED;
-    return has(sets.cached) ? KEPT_CACHED : undefined;
+    if (typeof key === 'number') return sets.fetched.hasWhole(key) ? KEPT_FETCHED : sets.cached.hasWhole(key) ? KEPT_CACHED : undefined;
+    return sets.fetched.hasOther(key) ? KEPT_FETCHED : sets.cached.hasOther(key) ? KEPT_CACHED : undefined;
   }
 
   forget(lookup: number, key: CacheKey): void {
