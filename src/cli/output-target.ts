@@ -2,8 +2,8 @@
 // after its last complete row. Everything that can be wrong with the -o file (the input under
 // another name, a directory, no permission, another input's rows to resume) is refused before
 // the file is opened for writing, and before anything is sent.
-import { createWriteStream } from 'node:fs';
-import { basename, extname, resolve } from 'node:path';
+import { constants, createWriteStream, promises as fs, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { ResumeError, UsageError, type NumintelError } from '../core/errors.js';
 import { activeFields, LOOKUP_KINDS } from '../core/lookups.js';
@@ -21,6 +21,7 @@ import type { Format, RunRequest } from './run-request.js';
 import { widthOf, type World } from './world.js';
 import { useColor } from './color.js';
 import { isObject } from '../core/json.js';
+import { tempSuffix } from '../core/temp-name.js';
 
 export interface OutputTarget {
   readonly format: Format;
@@ -38,6 +39,11 @@ export interface OutputTarget {
   readonly resumeHint: string;
   /** What the sink writes: the run's layout, appending or not. */
   readonly layout: OutputLayout;
+  /**
+   * The run has a record for the file (or ended with none, unrefused): an earlier file of that name
+   * is replaced now. Until then what is written goes to a file beside it (see openFile). Cheap to call again.
+   */
+  keep(): void;
   /** Ends the output; rejects with the write error if writing the file failed (a full disk). */
   close(): Promise<void>;
 }
@@ -83,6 +89,7 @@ export async function openOutput(
       items: source.items,
       resumeHint,
       layout: { ...written, appending: false },
+      keep: () => {},
       close: async () => {},
     };
   }
@@ -133,7 +140,7 @@ export async function openOutput(
       answered = writtenAnswers(path, label, found, written.lookups.map((d) => d.kind));
     }
   }
-  const { stream, failure } = await openFile(path, appending, label);
+  const { stream, failure, keep, discard } = await openFile(path, appending, label);
   return {
     format,
     stream,
@@ -144,9 +151,11 @@ export async function openOutput(
     ...(answered ? { answered } : {}),
     resumeHint,
     layout: { ...written, appending },
+    keep,
     close: async () => {
       if (!stream.destroyed) stream.end();
       if (!stream.closed) await new Promise((done) => stream.once('close', done));
+      discard();
       const failed = failure();
       if (failed) throw failed;
     },
@@ -156,17 +165,65 @@ export async function openOutput(
 /**
  * The file opened for writing. Its first write error (a full disk) is kept for close() to report:
  * the writer only learns that the stream is gone, which alone would look like a reader that left.
+ * A file that already holds something (last week's output) is not cut at the start: the run writes
+ * beside it, and `keep` renames that over it at the run's first record. A run refused before it has
+ * one (a wrong key, an empty wallet, a TLS failure: all known only at the first request) leaves it
+ * as it was, and `discard` removes what it wrote instead.
  */
-async function openFile(path: string, appending: boolean, label: string): Promise<{ stream: Writable & { closed: boolean }; failure: () => NumintelError | undefined }> {
+async function openFile(path: string, appending: boolean, label: string): Promise<{ stream: Writable & { closed: boolean }; failure: () => NumintelError | undefined; keep: () => void; discard: () => void }> {
+  const replacing = appending ? undefined : await replaceable(path);
   // 64 KiB a write (the default is 16): each write of a file stream is a round trip through the thread pool.
-  const stream = createWriteStream(path, { flags: appending ? 'a' : 'w', highWaterMark: 64 * 1024 });
+  const stream = createWriteStream(replacing?.beside ?? path, { flags: appending ? 'a' : replacing ? 'wx' : 'w', highWaterMark: 64 * 1024 });
   let failed: NumintelError | undefined;
   stream.on('error', (err) => (failed ??= writeError(err, label)));
   await new Promise<void>((opened, refused) => {
     stream.once('open', () => opened());
     stream.once('error', (err) => refused(writeError(err, label)));
   });
-  return { stream, failure: () => failed };
+  if (!replacing) return { stream, failure: () => failed, keep: () => {}, discard: () => {} };
+  const { file, beside, mode } = replacing;
+  // The records keep the permissions the user gave the file (a 0600 file of customer numbers stays 0600).
+  await fs.chmod(beside, mode).catch(() => undefined);
+  let settled = false;
+  return {
+    stream,
+    failure: () => failed,
+    keep: () => {
+      if (settled) return;
+      settled = true;
+      try {
+        renameSync(beside, file);
+      } catch (err) {
+        failed ??= writeError(err, label);
+        stream.destroy();
+        throw failed;
+      }
+    },
+    discard: () => {
+      if (settled) return;
+      settled = true;
+      rmSync(beside, { force: true });
+    },
+  };
+}
+
+/**
+ * Where an -o file holding something is written until the run keeps it: a new file in its folder
+ * (the same file system, so the rename is atomic), named after it. Undefined, and the file is cut
+ * at the start as before, when it is empty or not a regular file (a FIFO, /dev/null), has other
+ * names (a hard link would keep the old content), or its folder takes no new file. A symbolic
+ * link stays a link: the file it points to is the one replaced.
+ */
+async function replaceable(path: string): Promise<{ file: string; beside: string; mode: number } | undefined> {
+  try {
+    const file = await fs.realpath(path);
+    const info = await fs.stat(file);
+    if (!info.isFile() || info.size === 0 || info.nlink !== 1) return undefined;
+    await fs.access(dirname(file), constants.W_OK);
+    return { file, beside: join(dirname(file), `.${basename(file)}.${tempSuffix()}.partial`), mode: info.mode & 0o7777 };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

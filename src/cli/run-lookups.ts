@@ -179,6 +179,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       // A write waiting for a drain hears of the close first: the same end, not an abandoned run.
       // (Awaited in a try, not through .then: two handlers and a promise less a row.)
       try {
+        target.keep();
         await unlessQuit(sink.write(project ? project(record) : record));
       } catch (err) {
         if (err === QUIT) {
@@ -195,8 +196,12 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     }
     // Before the sink's last words: a table is drawn at the end, and the bar must be gone by then.
     progress.stop();
-    if (!closed.signal.aborted && !abandoned) await unlessQuit(sink.end());
     stopped = closed.signal.aborted ? { reason: 'closed' } : run.outcome().stopped;
+    if (!closed.signal.aborted && !abandoned) {
+      // A run refused before its first record (a wrong key, an empty wallet, TLS) leaves an earlier -o file as it was.
+      if (stopped?.reason !== 'refused') target.keep();
+      await unlessQuit(sink.end());
+    }
   } catch (err) {
     // Quit while the format's last words waited for a reader: interrupted all the same.
     if (err === QUIT) stopped = { reason: 'interrupted' };

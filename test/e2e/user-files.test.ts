@@ -3,12 +3,12 @@
 // delimiter), a workbook or archive given as input, a full disk on stdout, and --resume with
 // another input. Every refusal: exit 2, one line, no stack trace, the files as they were, and no
 // request reached the sandbox.
-import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { fileSandbox, sandboxStats } from '../support/sandbox.js';
+import { fileSandbox, sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
 import { hasStackTrace, jsonl, parseCsv, runCli, runCliInProcess, runShell, type CliResult, timeless } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 import { xlsx, zipOf } from '../pipeline/source/zip-fixture.js';
@@ -381,5 +381,61 @@ describe('--resume with the rows of another input', () => {
     const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'short.txt', '-o', 'long.jsonl', '--resume'], { cwd: dir, env: ctx.env }));
     expectRefused(run, /^numintel: cannot resume long\.jsonl: it holds 5 rows, but the input has only 2$/, 2);
     expect(readFileSync(join(dir, 'long.jsonl')).equals(before)).toBe(true);
+  });
+});
+
+describe('an -o file that already holds records', () => {
+  const OLD = 'name,phone,lrn\nlast week,12015550100,12015550100\n';
+  /** A folder with the input and an earlier output (mode 0600) in it. */
+  const folder = (name: string) => {
+    const dir = tempDir(`numintel-${name}-`);
+    writeFileSync(join(dir, 'leads.csv'), CSV);
+    writeFileSync(join(dir, 'out.csv'), OLD, { mode: 0o600 });
+    return dir;
+  };
+
+  it('a run refused at its first request (a wrong key, over HTTPS) leaves it byte-identical, with nothing beside it', async () => {
+    const sb = await startTlsSandbox();
+    try {
+      const dir = folder('refused');
+      const run = await runCli(['lrn', '-i', 'leads.csv', '-o', 'out.csv'], { cwd: dir, env: sandboxEnv(sb, { NUMINTEL_API_KEY: 'sk-wrong-0000' }) });
+      expect(run.code, run.stderr).toBe(3);
+      expect((await sandboxStats(sb)).requests.total).toBeGreaterThan(0);
+      expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(OLD);
+      expect(readdirSync(dir).sort()).toEqual(['leads.csv', 'out.csv']);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('a run with records replaces it, keeping its permissions, with nothing left beside it', async () => {
+    const dir = folder('kept');
+    const run = await runCliInProcess(['lrn', '-i', 'leads.csv', '-o', 'out.csv', '-q'], { cwd: dir, env: ctx.env });
+    expect(run.code, run.stderr).toBe(0);
+    const rows = parse(readFileSync(join(dir, 'out.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r.name)).toEqual(NUMBERS.map((_, i) => `contact ${i}`));
+    expect(statSync(join(dir, 'out.csv')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir).sort()).toEqual(['leads.csv', 'out.csv']);
+  });
+
+  it('through a symbolic link: the file it points to is replaced, the link stays a link', async () => {
+    const dir = folder('linked');
+    mkdirSync(join(dir, 'real'));
+    writeFileSync(join(dir, 'real', 'target.csv'), OLD);
+    symlinkSync(join('real', 'target.csv'), join(dir, 'link.csv'));
+    const run = await runCliInProcess(['lrn', '-i', 'leads.csv', '-o', 'link.csv', '-q'], { cwd: dir, env: ctx.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(lstatSync(join(dir, 'link.csv')).isSymbolicLink()).toBe(true);
+    expect(parse(readFileSync(join(dir, 'real', 'target.csv'), 'utf8'), { columns: true })).toHaveLength(NUMBERS.length);
+    expect(readdirSync(join(dir, 'real'))).toEqual(['target.csv']);
+  });
+
+  it('an empty input still replaces it with the header alone, as the run asked', async () => {
+    const dir = folder('empty');
+    writeFileSync(join(dir, 'none.csv'), 'name,phone\n');
+    const run = await runCliInProcess(['lrn', '-i', 'none.csv', '-o', 'out.csv', '-q'], { cwd: dir, env: ctx.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8')).not.toBe(OLD);
+    expect(readFileSync(join(dir, 'out.csv'), 'utf8').split('\n')[0]).toMatch(/^name,phone,/);
   });
 });
