@@ -44,6 +44,8 @@ export interface OutputTarget {
    * is replaced now. Until then what is written goes to a file beside it (see openFile). Cheap to call again.
    */
   keep(): void;
+  /** An earlier file of that name is as it was: the run stopped before keeping what it wrote. */
+  readonly untouched: boolean;
   /** Ends the output; rejects with the write error if writing the file failed (a full disk). */
   close(): Promise<void>;
 }
@@ -90,6 +92,7 @@ export async function openOutput(
       resumeHint,
       layout: { ...written, appending: false },
       keep: () => {},
+      untouched: false,
       close: async () => {},
     };
   }
@@ -140,7 +143,7 @@ export async function openOutput(
       answered = writtenAnswers(path, label, found, written.lookups.map((d) => d.kind));
     }
   }
-  const { stream, failure, keep, discard } = await openFile(path, appending, label);
+  const { stream, failure, keep, untouched, discard } = await openFile(path, appending, label);
   return {
     format,
     stream,
@@ -152,6 +155,9 @@ export async function openOutput(
     resumeHint,
     layout: { ...written, appending },
     keep,
+    get untouched() {
+      return untouched();
+    },
     close: async () => {
       if (!stream.destroyed) stream.end();
       if (!stream.closed) await new Promise((done) => stream.once('close', done));
@@ -170,7 +176,7 @@ export async function openOutput(
  * one (a wrong key, an empty wallet, a TLS failure: all known only at the first request) leaves it
  * as it was, and `discard` removes what it wrote instead.
  */
-async function openFile(path: string, appending: boolean, label: string): Promise<{ stream: Writable & { closed: boolean }; failure: () => NumintelError | undefined; keep: () => void; discard: () => void }> {
+async function openFile(path: string, appending: boolean, label: string): Promise<{ stream: Writable & { closed: boolean }; failure: () => NumintelError | undefined; keep: () => void; untouched: () => boolean; discard: () => void }> {
   const replacing = appending ? undefined : await replaceable(path);
   // 64 KiB a write (the default is 16): each write of a file stream is a round trip through the thread pool.
   const stream = createWriteStream(replacing?.beside ?? path, { flags: appending ? 'a' : replacing ? 'wx' : 'w', highWaterMark: 64 * 1024 });
@@ -180,17 +186,19 @@ async function openFile(path: string, appending: boolean, label: string): Promis
     stream.once('open', () => opened());
     stream.once('error', (err) => refused(writeError(err, label)));
   });
-  if (!replacing) return { stream, failure: () => failed, keep: () => {}, discard: () => {} };
+  if (!replacing) return { stream, failure: () => failed, keep: () => {}, untouched: () => false, discard: () => {} };
   const { file, beside, mode } = replacing;
   // The records keep the permissions the user gave the file (a 0600 file of customer numbers stays 0600).
   await fs.chmod(beside, mode).catch(() => undefined);
   let settled = false;
+  let kept = false;
   return {
     stream,
     failure: () => failed,
+    untouched: () => !kept,
     keep: () => {
       if (settled) return;
-      settled = true;
+      settled = kept = true;
       try {
         renameSync(beside, file);
       } catch (err) {

@@ -229,7 +229,11 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     else if (!req.quiet) world.stderr.write(`numintel: ${req.output ?? ''} already holds all ${target.skipRows} rows of ${source.label}: nothing left to look up\n`);
   }
   if (stopped?.reason === 'closed') return EXIT.ok;
-  if (stopped) throw stopFailure(stopped, bulk || req.output ? target.resumeHint : undefined, cap?.describe());
+  if (stopped) {
+    // Refused before its first record, the run left an earlier -o file as it was: --resume would continue that one.
+    const hint = target.untouched ? `run the same command again (${req.output ?? ''} is as it was)` : target.resumeHint;
+    throw stopFailure(stopped, bulk || req.output ? hint : undefined, cap?.describe());
+  }
   // A resumed file is one output: rows the earlier run wrote as invalid or failed count too.
   const incomplete = stats.invalid + stats.failed + target.earlier.invalid + target.earlier.failed;
   return incomplete > 0 ? EXIT.incomplete : EXIT.ok;

@@ -401,6 +401,9 @@ describe('an -o file that already holds records', () => {
       const run = await runCli(['lrn', '-i', 'leads.csv', '-o', 'out.csv'], { cwd: dir, env: sandboxEnv(sb, { NUMINTEL_API_KEY: 'sk-wrong-0000' }) });
       expect(run.code, run.stderr).toBe(3);
       expect((await sandboxStats(sb)).requests.total).toBeGreaterThan(0);
+      // Not --resume: that would continue the earlier file, which holds another run's rows.
+      expect(run.stderr).toMatch(/run the same command again \(out\.csv is as it was\)/);
+      expect(run.stderr).not.toMatch(/--resume/);
       expect(readFileSync(join(dir, 'out.csv'), 'utf8')).toBe(OLD);
       expect(readdirSync(dir).sort()).toEqual(['leads.csv', 'out.csv']);
     } finally {
