@@ -2,7 +2,7 @@
 // end (runCli, runShell) or steered by the test (startCli: stdin, signals, kill). Also readers of
 // what the CLI printed. In-process runs are world.ts's runInProcess.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsvSync } from 'csv-parse/sync';
 import type { RunStats } from '../../src/core/run.js';
@@ -193,6 +193,28 @@ export function startCli(
 }
 
 /** Parses JSON-lines output. */
+/**
+ * Waits (up to `timeoutMs`) until the process catches SIGINT (its SigCgt mask in /proc): a test that
+ * sends Ctrl-C after a fixed sleep would otherwise, on a loaded machine, hit a CLI still starting,
+ * which the signal's default action kills. Resolves false when it never did (or has no /proc).
+ */
+export async function catchingSigint(pid: number | undefined, timeoutMs = 10_000): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (pid !== undefined && Date.now() < until) {
+    let status: string;
+    try {
+      status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    } catch {
+      return false;
+    }
+    const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1];
+    // SIGINT is signal 2: bit 1 of the mask.
+    if (caught !== undefined && (BigInt(`0x${caught}`) & 2n) !== 0n) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
 export function jsonl(text: string): Record<string, unknown>[] {
   return text
     .split('\n')
