@@ -192,7 +192,6 @@ export function startCli(
   };
 }
 
-/** Parses JSON-lines output. */
 /**
  * Waits (up to `timeoutMs`) until the process catches SIGINT (its SigCgt mask in /proc): a test that
  * sends Ctrl-C after a fixed sleep would otherwise, on a loaded machine, hit a CLI still starting,
@@ -215,6 +214,7 @@ export async function catchingSigint(pid: number | undefined, timeoutMs = 10_000
   return false;
 }
 
+/** Parses JSON-lines output. */
 export function jsonl(text: string): Record<string, unknown>[] {
   return text
     .split('\n')
