@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
-import { catchingSigint, jsonl, requireBuiltCli, runCli, startCli } from '../support/cli.js';
+import { jsonl, requireBuiltCli, runCli, startCli, waitUntilIdle } from '../support/cli.js';
 import { sleep, tempDir } from '../support/tmp.js';
 
 /**
@@ -23,7 +23,8 @@ async function interruptAfter(
   const cli = startCli(args, { ...(env ? { env } : {}), timeoutMs: 15_000 });
   cli.child.stdin.write(written);
   await sleep(ms);
-  expect(await catchingSigint(cli.child.pid)).toBe(true);
+  // Started and waiting on its silent input, not still starting (see waitUntilIdle).
+  expect(await waitUntilIdle(cli.child.pid)).toBe(true);
   const sentAt = Date.now();
   cli.child.kill('SIGINT');
   const r = await cli.done;

@@ -193,23 +193,38 @@ export function startCli(
 }
 
 /**
- * Waits (up to `timeoutMs`) until the process catches SIGINT (its SigCgt mask in /proc): a test that
- * sends Ctrl-C after a fixed sleep would otherwise, on a loaded machine, hit a CLI still starting,
- * which the signal's default action kills. Resolves false when it never did (or has no /proc).
+ * Waits (up to `timeoutMs`) until the process's main thread has slept, using no CPU, for `quietMs`
+ * (its state and utime + stime in /proc): started, and now waiting for its input. A test that sends
+ * Ctrl-C after a fixed sleep alone could, on a loaded machine, hit a CLI still starting, before it
+ * listens for the signal (Node's own start-up handler then ends it by the signal: no exit code).
+ * Resolves false when it never went quiet (or has no /proc).
  */
-export async function catchingSigint(pid: number | undefined, timeoutMs = 10_000): Promise<boolean> {
-  const until = Date.now() + timeoutMs;
-  while (pid !== undefined && Date.now() < until) {
-    let status: string;
+export async function waitUntilIdle(pid: number | undefined, { quietMs = 150, timeoutMs = 10_000 } = {}): Promise<boolean> {
+  const cpu = (): string | undefined => {
     try {
-      status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      // The main thread alone (V8's helper threads may still compile). After the command name (which
+      // may hold spaces): the state first, utime and stime the 12th and 13th fields. Only a sleeping
+      // thread ('S') is waiting: a runnable one ('R') on a busy machine gains no CPU time while it
+      // waits for a core, and is not idle.
+      const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+      return fields && (fields[0] === 'S' ? `${fields[11]} ${fields[12]}` : `busy ${Date.now()}`);
     } catch {
-      return false;
+      return undefined;
     }
-    const caught = /^SigCgt:\s*([0-9a-f]+)$/m.exec(status)?.[1];
-    // SIGINT is signal 2: bit 1 of the mask.
-    if (caught !== undefined && (BigInt(`0x${caught}`) & 2n) !== 0n) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  const until = Date.now() + timeoutMs;
+  let last = cpu();
+  let since = Date.now();
+  while (pid !== undefined && last !== undefined && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    const now = cpu();
+    if (now === undefined) return false;
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    } else if (Date.now() - since >= quietMs) {
+      return true;
+    }
   }
   return false;
 }
