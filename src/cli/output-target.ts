@@ -143,7 +143,7 @@ export async function openOutput(
       answered = writtenAnswers(path, label, found, written.lookups.map((d) => d.kind));
     }
   }
-  const { stream, failure, keep, untouched, discard } = await openFile(path, appending, label);
+  const { stream, failure, replacement } = await openFile(path, appending, label);
   return {
     format,
     stream,
@@ -154,18 +154,25 @@ export async function openOutput(
     ...(answered ? { answered } : {}),
     resumeHint,
     layout: { ...written, appending },
-    keep,
+    keep: () => replacement?.keep(),
     get untouched() {
-      return untouched();
+      return replacement !== undefined && !replacement.kept;
     },
     close: async () => {
       if (!stream.destroyed) stream.end();
       if (!stream.closed) await new Promise((done) => stream.once('close', done));
-      discard();
+      replacement?.discard();
       const failed = failure();
       if (failed) throw failed;
     },
   };
+}
+
+/** The file written beside an earlier -o file, until the run keeps it (renamed over it) or discards it. */
+interface Replacement {
+  keep(): void;
+  discard(): void;
+  readonly kept: boolean;
 }
 
 /**
@@ -176,7 +183,7 @@ export async function openOutput(
  * one (a wrong key, an empty wallet, a TLS failure: all known only at the first request) leaves it
  * as it was, and `discard` removes what it wrote instead.
  */
-async function openFile(path: string, appending: boolean, label: string): Promise<{ stream: Writable & { closed: boolean }; failure: () => NumintelError | undefined; keep: () => void; untouched: () => boolean; discard: () => void }> {
+async function openFile(path: string, appending: boolean, label: string): Promise<{ stream: Writable & { closed: boolean }; failure: () => NumintelError | undefined; replacement?: Replacement }> {
   const replacing = appending ? undefined : await replaceable(path);
   // 64 KiB a write (the default is 16): each write of a file stream is a round trip through the thread pool.
   const stream = createWriteStream(replacing?.beside ?? path, { flags: appending ? 'a' : replacing ? 'wx' : 'w', highWaterMark: 64 * 1024 });
@@ -186,19 +193,19 @@ async function openFile(path: string, appending: boolean, label: string): Promis
     stream.once('open', () => opened());
     stream.once('error', (err) => refused(writeError(err, label)));
   });
-  if (!replacing) return { stream, failure: () => failed, keep: () => {}, untouched: () => false, discard: () => {} };
+  const failure = () => failed;
+  if (!replacing) return { stream, failure };
   const { file, beside, mode } = replacing;
   // The records keep the permissions the user gave the file (a 0600 file of customer numbers stays 0600).
   await fs.chmod(beside, mode).catch(() => undefined);
-  let settled = false;
-  let kept = false;
-  return {
-    stream,
-    failure: () => failed,
-    untouched: () => !kept,
+  let state: 'writing' | 'kept' | 'discarded' = 'writing';
+  const replacement: Replacement = {
+    get kept() {
+      return state === 'kept';
+    },
     keep: () => {
-      if (settled) return;
-      settled = kept = true;
+      if (state !== 'writing') return;
+      state = 'kept';
       try {
         renameSync(beside, file);
       } catch (err) {
@@ -208,11 +215,12 @@ async function openFile(path: string, appending: boolean, label: string): Promis
       }
     },
     discard: () => {
-      if (settled) return;
-      settled = true;
+      if (state !== 'writing') return;
+      state = 'discarded';
       rmSync(beside, { force: true });
     },
   };
+  return { stream, failure, replacement };
 }
 
 /**

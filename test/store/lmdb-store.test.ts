@@ -32,6 +32,13 @@ async function openStore(dir: string, extra: Partial<LmdbStoreOptions> = {}) {
   return { store, warnings };
 }
 
+/** A cache in `dir` holding one LRN answer, closed again. */
+async function seed(dir: string, number: string, fetchedAt = T0): Promise<void> {
+  const { store } = await openStore(dir);
+  store.slot('lrn', {}).put(number, LRN, fetchedAt);
+  await store.close();
+}
+
 const LRN = { lrn: '12015550000', lrn_activated_at: '2021-09-01T00:00:00+00:00' };
 const ENHANCED = { ...LRN, enhanced_lrn_data: { carrier: 'Verizon', carrier_type: 'wireless', lata: null, zip_code: '07030' } };
 const TRUST = { phone_number: '12015550123', is_spam: false, is_robocall: true, reputation_score: 87, spam_type: null, trust_level: 'high' };
@@ -140,9 +147,7 @@ describe('the persistent cache', () => {
 
   it('--refresh reads nothing and stores what comes back', async () => {
     const dir = await tempDir();
-    const a = await openStore(dir);
-    a.store.slot('lrn', {}).put('12015550123', LRN, T0);
-    await a.store.close();
+    await seed(dir, '12015550123');
     const refreshing = await openStore(dir, { refresh: true });
     expect(refreshing.store.slot('lrn', {}).get('12015550123')).toBeUndefined();
     refreshing.store.slot('lrn', {}).put('12015550123', { ...LRN, lrn: '19735550000' }, T0 + 2);
@@ -169,9 +174,7 @@ describe('the persistent cache', () => {
     ro.store.slot('lrn', {}).put('12015550123', LRN, 1);
     await ro.store.close();
     expect(() => statSync(dir)).toThrow();
-    const rw = await openStore(dir);
-    rw.store.slot('lrn', {}).put('12015550123', LRN, Date.UTC(2026, 0, 1));
-    await rw.store.close();
+    await seed(dir, '12015550123', Date.UTC(2026, 0, 1));
     const ro2 = await openStore(dir, { readOnly: true });
     expect(ro2.store.slot('lrn', {}).get('12015550123')?.result).toEqual(LRN);
     expect(ro2.warnings).toEqual([]);
@@ -180,9 +183,7 @@ describe('the persistent cache', () => {
 
   it('a lookup the cache has no answers of is looked for once a second, not on every row (a dry run)', async () => {
     const dir = await tempDir();
-    const rw = await openStore(dir);
-    rw.store.slot('lrn', {}).put('12015550123', LRN, T0);
-    await rw.store.close();
+    await seed(dir, '12015550123');
     const t = fakeClock();
     const ro = await openStore(dir, { readOnly: true, clock: t.clock });
     const db = (ro.store as unknown as { db: { get(key: unknown): unknown } }).db;
@@ -207,9 +208,7 @@ describe('the persistent cache', () => {
   // commit of this process lands and by a timer a second after it began.
   it("reads this process's own answers as soon as their batch is committed", async () => {
     const dir = await tempDir();
-    const seed = await openStore(dir);
-    seed.store.slot('lrn', {}).put('12015550000', LRN, T0);
-    await seed.store.close();
+    await seed(dir, '12015550000');
 
     const t = fakeClock();
     const { store } = await openStore(dir, { clock: t.clock });
@@ -236,15 +235,12 @@ describe('the persistent cache', () => {
 
   it("another process's commit is read a second later at most, also by a store that stopped reading", async () => {
     const dir = await tempDir();
-    const seed = await openStore(dir);
-    seed.store.slot('lrn', {}).put('12015550000', LRN, T0);
-    await seed.store.close();
+    await seed(dir, '12015550000');
     const { store } = await openStore(dir);
     const slot = store.slot('lrn', {});
     expect(slot.has('12017000000')).toBe(false);
-    const other = await openStore(dir);
-    other.store.slot('lrn', {}).put('12017000000', LRN, T0);
-    await other.store.close();
+    // Another store on the file, as another process would, commits an answer.
+    await seed(dir, '12017000000');
     // Not in the transaction this store holds; the timer lets go of it.
     expect(slot.has('12017000000')).toBe(false);
     await new Promise((r) => setTimeout(r, 1100));
