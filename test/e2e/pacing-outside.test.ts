@@ -89,15 +89,15 @@ describe.concurrent('longer windows, a limit above the documented one', () => {
   it.each(['latest', 'x-unix'] as const)('a 60 s window under %s headers, joined nearly spent 1.5 s before its end', async (style) => {
     const limit = 6000;
     const left = 40;
-    const now = Date.now();
-    const o = await paced(['lrn'], 400, { limit, windowMs: 60_000, style, originMs: now + 1500 - 60_000, spent: limit - left });
+    // The window is placed by the client's first request, however long the CLI took to start.
+    const o = await paced(['lrn'], 400, { limit, windowMs: 60_000, style, firstRequestBeforeEndMs: 1500, spent: limit - left });
     expect(o.code, o.stderr).toBe(0);
     expect(o.stats.refused).toBe(0);
     expect(o.stats.perWindow[0]).toBeLessThanOrEqual(left);
     // The next window, from the client's first request in it to its last, against the limit's
     // average (L / 60 s): the spread puts it at 1/0.9 = 1.11.
     const next = o.arrivals.filter((a) => a.window === o.arrivals[0]!.window + 1);
-    const from = now + 1500;
+    const from = o.arrivals[0]!.at + 1500;
     const lateMs = next[0]!.at - from;
     const pace = (next.length - 1) / ((next.at(-1)!.at - next[0]!.at) / 1000) / (limit / 60);
     console.log(`60 s ${style}: next window's pace ${pace.toFixed(3)} of L/w, its first request ${lateMs} ms after it opened`);
@@ -108,8 +108,7 @@ describe.concurrent('longer windows, a limit above the documented one', () => {
   }, 30_000);
 
   it('a window already spent when the run starts (Retry-After as an HTTP date): only the first wave is refused', async () => {
-    const now = Date.now();
-    const o = await paced(['cnam'], 120, { limit: 60, windowMs: 1000, style: 'x-unix', retryAfter: 'date', originMs: now - 500, spent: 60 }, '973');
+    const o = await paced(['cnam'], 120, { limit: 60, windowMs: 1000, style: 'x-unix', retryAfter: 'date', firstRequestBeforeEndMs: 500, spent: 60 }, '973');
     expect(o.code, o.stderr).toBe(0);
     expect(o.rows).toBe(120);
     // Before the first answer the client knows nothing: at most its --concurrency (16) go out.
@@ -168,9 +167,11 @@ describe.concurrent('no rate header, a budget shared by every lookup', () => {
       // Neither sees the other's requests in flight, and a stall of the server or of one client
       // (this machine's load) leaves many in flight: then both spend the same room, and each 429
       // holds its process for the Retry-After. Measured over ten runs: no 429 in six, 1-2 in
-      // three, 27 of 327 (8%) in one; on virtual time, with no stall, none (pacer.test.ts). So
-      // only a storm fails here.
-      expect(stats.refused / stats.requests).toBeLessThanOrEqual(0.1);
+      // three, 27 of 327 (8%) in one, 10.4% once in a loaded CI run; on virtual time, with no
+      // stall, none (pacer.test.ts). Two clients that did not read the shared room would each
+      // send the whole limit and have up to 16 each refused at every window's end (a third or
+      // more): only such a storm fails here.
+      expect(stats.refused / stats.requests).toBeLessThanOrEqual(0.2);
     } finally {
       await sv.close();
     }

@@ -33,8 +33,12 @@ export interface RateServerOptions {
   readonly retryAfter?: 'seconds' | 'date';
   /** One budget for all three lookups (else one each). */
   readonly shared?: boolean;
-  /** Windows start at origin + k·windowMs (epoch ms); 0 = on the clock's whole windows. */
-  readonly originMs?: number;
+  /**
+   * Windows start on the clock's whole windows unless this is set: then they are placed at the
+   * first request, which arrives this many ms before its window's end (however long the client
+   * took to start).
+   */
+  readonly firstRequestBeforeEndMs?: number;
   /** Requests already counted in the window current at start (someone else spent them). */
   readonly spent?: number;
 }
@@ -98,15 +102,19 @@ function rateHeaders(o: RateServerOptions, remaining: number, end: number, now: 
 }
 
 export async function startRateServer(o: RateServerOptions): Promise<RateServer> {
-  const origin = o.originMs ?? 0;
+  let origin = 0;
   const arrivals: Arrival[] = [];
   /** Per budget: the window index counted and its count. */
   const counters = new Map<string, { window: number; count: number }>();
   const windowOf = (now: number) => Math.floor((now - origin) / o.windowMs);
-  const startWindow = windowOf(Date.now());
+  let startWindow = windowOf(Date.now());
 
   const handle = (req: IncomingMessage, res: ServerResponse, raw: string) => {
     const now = Date.now();
+    if (o.firstRequestBeforeEndMs !== undefined && arrivals.length === 0) {
+      origin = now + o.firstRequestBeforeEndMs - o.windowMs;
+      startWindow = windowOf(now);
+    }
     const kind = /^\/api\/v1\/(\w+)$/.exec(req.url ?? '')?.[1] ?? '';
     const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
