@@ -74,29 +74,35 @@ export function markLmdbFileChecked(path: string): void {
   }
 }
 
+/** What is wrong with the file, or the bytes of its pages in use (0: none yet, LMDB makes a new one). */
+export type LmdbFileCheck = { readonly problem: string } | { readonly problem?: undefined; readonly usedBytes: number };
+
 /**
- * undefined when the file is fine (or empty: LMDB makes a new one), else what is wrong with it.
- * `record`: remember a whole file, so the next open of the unchanged file skips the walk.
+ * Checks the file before LMDB opens it. `record`: remember a whole file, so the next open of the
+ * unchanged file skips the walk.
  */
-export function checkLmdbFile(path: string, record = true): string | undefined {
+export function checkLmdbFile(path: string, record = true): LmdbFileCheck {
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? undefined : `cannot read it (${code ?? String(err)})`;
+    return code === 'ENOENT' ? { usedBytes: 0 } : { problem: `cannot read it (${code ?? String(err)})` };
   }
   try {
     const info = fstatSync(fd);
-    if (!info.isFile()) return 'it is not a regular file';
-    if (info.size === 0) return undefined;
+    if (!info.isFile()) return { problem: 'it is not a regular file' };
+    if (info.size === 0) return { usedBytes: 0 };
     const meta = newestMeta(fd, info);
-    if (typeof meta === 'string') return meta;
+    if (typeof meta === 'string') return { problem: meta };
+    const pages = meta.lastPage + 1n;
+    const whole = { usedBytes: Number(pages * BigInt(meta.pageSize)) };
     const state = fileState(info, meta);
-    if (remembered(path) === state) return undefined;
-    const problem = checkTrees(fd, meta, Number(meta.lastPage + 1n));
-    if (!problem && record) remember(path, state);
-    return problem;
+    if (remembered(path) === state) return whole;
+    const problem = checkTrees(fd, meta, Number(pages));
+    if (problem) return { problem };
+    if (record) remember(path, state);
+    return whole;
   } finally {
     closeSync(fd);
   }

@@ -1,6 +1,6 @@
 // The persistent cache against a real LMDB file in a temp directory: hits and misses, what is in
 // the key, freshness on a fake clock, refresh, permissions, pruning, clearing and stats.
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { steppedClock } from '../support/clock.js';
@@ -14,6 +14,34 @@ const tempDir = useTempDirs();
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 0, 1);
 const DAY = 24 * HOUR;
+
+/**
+ * The pages of an LMDB file in use: a file written through its map (Linux) is as large as the map,
+ * the rest a hole. The meta page of the later transaction counts them (last page at 144, txnid at 152).
+ */
+function pagesInUse(file: string): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(8192);
+    readSync(fd, head, 0, head.length, 0);
+    const meta = head.readBigUInt64LE(152) > head.readBigUInt64LE(4096 + 152) ? 0 : 4096;
+    const bytes = Buffer.alloc((Number(head.readBigUInt64LE(meta + 144)) + 1) * 4096);
+    readSync(fd, bytes, 0, bytes.length, 0);
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes `bytes` over the start of the file, which keeps its length. */
+function overwrite(file: string, bytes: Buffer): void {
+  const fd = openSync(file, 'r+');
+  try {
+    writeSync(fd, bytes, 0, bytes.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function fakeClock(start = T0) {
   const clock = steppedClock(start);
@@ -80,12 +108,83 @@ describe('the persistent cache', () => {
     await again.store.close();
   });
 
-  it("lmdb's environment still offers the synchronous sync close() uses for the last meta page", async () => {
+  it("lmdb's environment still offers the synchronous sync close() uses for what the process committed", async () => {
     const { open } = await import('lmdb');
     const db = open({ path: join(await tempDir(), 'probe.mdb') });
     const env = (db as unknown as { env?: { sync?: unknown } }).env;
     expect(typeof env?.sync).toBe('function');
     await db.close();
+  });
+
+  // Linux writes the map in place (the default there); elsewhere pages are copied and written with
+  // pwrite. A cache made one way is read and written the other.
+  it.each([
+    [true, false],
+    [false, true],
+  ])('a cache written with writeMap %s is read and written with writeMap %s', async (made, then) => {
+    const dir = await tempDir();
+    const numbers = Array.from({ length: 1500 }, (_, i) => `1201555${String(i).padStart(4, '0')}`);
+    const first = await openStore(dir, { writeMap: made });
+    for (const n of numbers) first.store.slot('lrn', {}).put(n, { ...LRN, lrn: n }, T0);
+    await first.store.close();
+    const second = await openStore(dir, { writeMap: then });
+    expect(numbers.filter((n) => second.store.slot('lrn', {}).get(n)?.result.lrn !== n)).toEqual([]);
+    second.store.slot('trust', {}).put('12015550123', TRUST, T0);
+    await second.store.close();
+    const third = await openStore(dir, { writeMap: made });
+    expect(third.store.slot('trust', {}).get('12015550123')?.result).toEqual(TRUST);
+    expect((await third.store.stats()).entries).toBe(1501);
+    await third.store.close();
+    expect([...first.warnings, ...second.warnings, ...third.warnings]).toEqual([]);
+  });
+
+  it('written in place, the file is as large as its map, its unused part a hole; stats counts the pages in use', async () => {
+    const dir = await tempDir();
+    const { store } = await openStore(dir, { writeMap: true });
+    for (let i = 0; i < 3000; i++) store.slot('lrn', {}).put(`1201555${String(i).padStart(4, '0')}`, LRN, T0);
+    await store.close();
+    const reader = await openStore(dir, { readOnly: true });
+    const { bytes, entries } = await reader.store.stats();
+    await reader.store.close();
+    const file = join(dir, 'answers.mdb');
+    expect(entries).toBe(3000);
+    expect(statSync(file).size).toBeGreaterThanOrEqual(2 ** 30);
+    expect(bytes).toBe(pagesInUse(file).length);
+    expect(bytes).toBeLessThan(2 ** 20);
+    expect(statSync(file).blocks * 512).toBeLessThan(4 * 2 ** 20);
+  });
+
+  it('written in place, a disk with less than 64 MB free opens no cache (one warning): a full disk would end the process', async () => {
+    const dir = await tempDir();
+    const { store, warnings } = await openStore(dir, { writeMap: true, freeBytes: () => 10 * 2 ** 20 });
+    expect(store.usable).toBe(false);
+    store.slot('lrn', {}).put('12015550123', LRN, T0);
+    await store.close();
+    expect(warnings).toEqual(['the lookup cache cannot be used (ENOSPC: less than 64 MB is free on its disk); going on without it (the disk is full)']);
+    // Pages copied and written with pwrite get ENOSPC from the disk itself: no margin is kept.
+    const copied = await openStore(dir, { writeMap: false, freeBytes: () => 0 });
+    expect(copied.store.usable).toBe(true);
+    await copied.store.close();
+  });
+
+  it('written in place, a disk that fills during a run: the next batch is not written, one warning, what was committed stays', async () => {
+    const dir = await tempDir();
+    let free = 2 ** 40;
+    const { store, warnings } = await openStore(dir, { writeMap: true, freeBytes: () => free });
+    const slot = store.slot('lrn', {});
+    const numbers = Array.from({ length: 2048 }, (_, i) => `1201555${String(i).padStart(4, '0')}`);
+    for (const n of numbers.slice(0, 1024)) slot.put(n, { ...LRN, lrn: n }, T0);
+    await store.stats(); // the first batch committed
+    free = 2 ** 20;
+    for (const n of numbers.slice(1024)) slot.put(n, { ...LRN, lrn: n }, T0);
+    expect(warnings).toEqual(['the lookup cache cannot be used (ENOSPC: less than 64 MB is free on its disk); going on without it (the disk is full)']);
+    expect(store.usable).toBe(false);
+    expect(slot.get(numbers[0]!)).toBeUndefined();
+    await store.close();
+    const again = await openStore(dir);
+    const kept = numbers.filter((n) => again.store.slot('lrn', {}).get(n));
+    await again.store.close();
+    expect(kept).toEqual(numbers.slice(0, 1024));
   });
 
   it('keys by service origin, lookup, the options that change the answer, and number', async () => {
@@ -368,21 +467,18 @@ describe('a cache that cannot be used', () => {
   it('a truncated cache', async () => {
     const dir = await validCache();
     const path = join(dir, 'answers.mdb');
-    const { readFileSync } = await import('node:fs');
-    writeFileSync(path, readFileSync(path).subarray(0, 3 * 4096 + 100));
+    writeFileSync(path, pagesInUse(path).subarray(0, 3 * 4096 + 100));
     await expectNoCache(dir, /damaged: it is truncated/);
   });
 
   it('damage inside a valid file: found by the walk before LMDB follows it, never a crash', async () => {
-    const base = await validCache();
-    const { readFileSync, cpSync } = await import('node:fs');
-    const size = readFileSync(join(base, 'answers.mdb')).length;
+    const original = pagesInUse(join(await validCache(), 'answers.mdb'));
+    const size = original.length;
     let warned = 0;
     for (let seed = 1; seed <= 12; seed++) {
       const dir = await tempDir();
-      cpSync(base, dir, { recursive: true });
       const file = join(dir, 'answers.mdb');
-      const bytes = readFileSync(file);
+      const bytes = Buffer.from(original);
       // A few splats of pseudo-random bytes past the two meta pages.
       let x = seed * 2654435761;
       const next = () => (x = (Math.imul(x ^ (x >>> 15), 2246822519) + 0x9e3779b9) >>> 0);
@@ -390,7 +486,7 @@ describe('a cache that cannot be used', () => {
         const at = 8192 + (next() % (size - 8192));
         for (let i = 0; i < 1 + (next() % 200) && at + i < size; i++) bytes[at + i] = next() & 0xff;
       }
-      writeFileSync(file, bytes);
+      writeFileSync(file, bytes, { mode: 0o600 });
       const { store, warnings } = await openStore(dir);
       for (let i = 0; i < 3000; i++) store.slot('lrn', {}).get(String(12015550000 + i));
       store.slot('trust', {}).put('12015550123', TRUST, T0);
@@ -405,16 +501,16 @@ describe('a cache that cannot be used', () => {
 
   it('a walked file is remembered until it changes', async () => {
     const dir = await validCache();
-    const { existsSync, readFileSync } = await import('node:fs');
+    const { existsSync } = await import('node:fs');
     expect(existsSync(join(dir, 'answers.mdb-checked'))).toBe(true);
     // The root page's own number overwritten: the next open walks the changed file and refuses it.
     const file = join(dir, 'answers.mdb');
-    const bytes = readFileSync(file);
+    const bytes = pagesInUse(file);
     // The main tree's root, from the meta page of the later transaction.
     const meta = bytes.readBigUInt64LE(152) > bytes.readBigUInt64LE(4096 + 152) ? 0 : 4096;
     const root = Number(bytes.readBigUInt64LE(meta + 48 + 48 + 40));
     bytes.writeBigUInt64LE(999_999n, root * 4096);
-    writeFileSync(file, bytes);
+    overwrite(file, bytes);
     await expectNoCache(dir, /damaged: page \d+: it carries another page number/);
   });
 
