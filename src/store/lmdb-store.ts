@@ -40,7 +40,7 @@ const DAY = 86_400_000;
 const PREFIX_RECHECK_MS = 1000;
 /** The longest the answers' reads stay in one read transaction: what other processes commit is seen after at most this. */
 const SNAPSHOT_MS = 1000;
-/** The map when it is written in place (see openDb): at least this, else four times what the file uses. */
+/** The map when it is written in place (see openDb): four times the pages in use, to a power of two, and at least this. */
 const MIN_WRITE_MAP = 2 ** 30;
 /** Free space a batch written through the map must leave on the disk (see diskFull). */
 const DISK_MARGIN = 64 * 2 ** 20;
