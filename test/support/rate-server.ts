@@ -39,7 +39,7 @@ export interface RateServerOptions {
    * took to start).
    */
   readonly firstRequestBeforeEndMs?: number;
-  /** Requests already counted in the window current at start (someone else spent them). */
+  /** Requests already counted in the window of the client's first request (someone else spent them). */
   readonly spent?: number;
 }
 
@@ -107,12 +107,13 @@ export async function startRateServer(o: RateServerOptions): Promise<RateServer>
   /** Per budget: the window index counted and its count. */
   const counters = new Map<string, { window: number; count: number }>();
   const windowOf = (now: number) => Math.floor((now - origin) / o.windowMs);
-  let startWindow = windowOf(Date.now());
+  /** The window of the first request, where `spent` applies. */
+  let startWindow = Number.NaN;
 
   const handle = (req: IncomingMessage, res: ServerResponse, raw: string) => {
     const now = Date.now();
-    if (o.firstRequestBeforeEndMs !== undefined && arrivals.length === 0) {
-      origin = now + o.firstRequestBeforeEndMs - o.windowMs;
+    if (arrivals.length === 0) {
+      if (o.firstRequestBeforeEndMs !== undefined) origin = now + o.firstRequestBeforeEndMs - o.windowMs;
       startWindow = windowOf(now);
     }
     const kind = /^\/api\/v1\/(\w+)$/.exec(req.url ?? '')?.[1] ?? '';
