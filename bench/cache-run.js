@@ -37,8 +37,8 @@ try {
       const sent = (await sandbox.stats()).requests.total;
       const rate = rows / cli.seconds;
       runs[name].push({ rate, peakMb: cli.peakMb, sent });
-      console.log(`  ${name.padEnd(8)} ${fmt(rate).padStart(9)} rows/s  peak RSS ${fmt(cli.peakMb).padStart(4)} MB  requests the service saw: ${fmt(sent)}`);
-      report('cache-run', { run: name, round, rows, rate, peakMb: cli.peakMb, sent });
+      console.log(`  ${name.padEnd(8)} ${fmt(rate).padStart(9)} rows/s  peak RSS ${fmt(cli.peakMb).padStart(4)} MB  to the disk ${fmt(cli.diskMb).padStart(5)} MB  requests the service saw: ${fmt(sent)}`);
+      report('cache-run', { run: name, round, rows, rate, peakMb: cli.peakMb, diskMb: cli.diskMb, sent });
       await rm(output, { force: true });
     }
     await rm(cache.NUMINTEL_CACHE_DIR, { recursive: true, force: true });

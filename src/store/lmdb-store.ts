@@ -42,7 +42,7 @@ const PREFIX_RECHECK_MS = 1000;
 const SNAPSHOT_MS = 1000;
 /** The map when it is written in place (see openDb): four times the pages in use, to a power of two, and at least this. */
 const MIN_WRITE_MAP = 2 ** 30;
-/** Free space a batch written through the map must leave on the disk (see diskFull). */
+/** Free space a batch written through the map must leave on the disk (see checkDisk). */
 const DISK_MARGIN = 64 * 2 ** 20;
 
 export interface LmdbStoreOptions {
@@ -160,9 +160,10 @@ export class LmdbAnswerStore extends SlottedStore {
         compression: false,
         sharedStructuresKey: Symbol.for('structures'),
         // Commits are not synced one by one: close() syncs them all (syncToDisk). Answers arrive in
-        // random key order, so each commit of 1,024 rewrites about as many pages, and with a sync
-        // per commit a cold run of a million rows wrote 30 GB to the disk (its pages left to the
-        // kernel: 0.3 GB). A killed process loses nothing it committed (the kernel holds it); a
+        // random key order, so each commit of 1,024 rewrites about as many pages, and a sync per
+        // commit sends them all: a million answers put by lmdb alone wrote 8.9 GB to the disk (left
+        // to the kernel, which writes a page once however often it was rewritten: 156 MB; README,
+        // the cache's cost in a cold run). A killed process loses nothing it committed (the kernel holds it); a
         // power cut or OS crash during a run may lose its answers or damage the file, which the
         // next open finds (the file is walked unless its last writer closed it) and reports once.
         noSync: true,

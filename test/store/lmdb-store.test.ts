@@ -15,16 +15,19 @@ const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 0, 1);
 const DAY = 24 * HOUR;
 
+/** The offset of the meta page of the later transaction (its txnid at 152), in the file's first two pages. */
+const newerMeta = (head: Buffer) => (head.readBigUInt64LE(152) > head.readBigUInt64LE(4096 + 152) ? 0 : 4096);
+
 /**
  * The pages of an LMDB file in use: a file written through its map (Linux) is as large as the map,
- * the rest a hole. The meta page of the later transaction counts them (last page at 144, txnid at 152).
+ * the rest a hole. The newer meta page counts them (its last page at 144).
  */
 function pagesInUse(file: string): Buffer {
   const fd = openSync(file, 'r');
   try {
     const head = Buffer.alloc(8192);
     readSync(fd, head, 0, head.length, 0);
-    const meta = head.readBigUInt64LE(152) > head.readBigUInt64LE(4096 + 152) ? 0 : 4096;
+    const meta = newerMeta(head);
     const bytes = Buffer.alloc((Number(head.readBigUInt64LE(meta + 144)) + 1) * 4096);
     readSync(fd, bytes, 0, bytes.length, 0);
     return bytes;
@@ -506,9 +509,8 @@ describe('a cache that cannot be used', () => {
     // The root page's own number overwritten: the next open walks the changed file and refuses it.
     const file = join(dir, 'answers.mdb');
     const bytes = pagesInUse(file);
-    // The main tree's root, from the meta page of the later transaction.
-    const meta = bytes.readBigUInt64LE(152) > bytes.readBigUInt64LE(4096 + 152) ? 0 : 4096;
-    const root = Number(bytes.readBigUInt64LE(meta + 48 + 48 + 40));
+    // The main tree's root, from the newer meta page.
+    const root = Number(bytes.readBigUInt64LE(newerMeta(bytes) + 48 + 48 + 40));
     bytes.writeBigUInt64LE(999_999n, root * 4096);
     overwrite(file, bytes);
     await expectNoCache(dir, /damaged: page \d+: it carries another page number/);
