@@ -17,7 +17,7 @@ import type { SpendCap } from './dispatch/spend-cap.js';
 import { pacerFor, type Pacing } from './dispatch/pacer.js';
 import type { WrittenAnswers } from './order/resume-answers.js';
 import { buildRecord, newRow, type RowState, type RunMode } from './order/records-build.js';
-import { Notifier, ReorderWindow, windowSize } from './order/reorder.js';
+import { Notifier, queueAhead, ReorderWindow, windowSize } from './order/reorder.js';
 import { DEFAULT_MAX_WAIT_MS, type Random } from './dispatch/retry.js';
 
 export type { RetryInfo } from './dispatch/dispatcher.js';
@@ -217,7 +217,7 @@ class Run {
     // Every in-flight request and pending wakeup listens on this one signal.
     setMaxListeners(0, this.halt.signal);
     this.dispatcher = new Dispatcher<LookupTask>(
-      { transport: deps.transport, clock: deps.clock, stats: deps.stats, pacer, gate, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal, cap: deps.cap },
+      { transport: deps.transport, clock: deps.clock, stats: deps.stats, pacer, gate, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal, cap: deps.cap, queueAhead: queueAhead(gate.limit) },
       {
         done: (task, answer, keep) => this.done(task, answer, keep),
         fatal: (task, error, setup) => {
@@ -231,6 +231,7 @@ class Run {
         settled: () => this.changed.notify(),
         capped: () => this.stop('cap'),
         retrying: deps.onRetry && ((info) => deps.onRetry?.(info)),
+        hungry: () => this.space.notify(),
       },
       plan.lookups.map((d) => d.kind),
     );
@@ -318,7 +319,10 @@ class Run {
     return any;
   }
 
-  /** Pulls input lazily, at most a window ahead of the oldest unwritten row. */
+  /**
+   * Pulls input lazily: at most a window ahead of the oldest unwritten row, and while the requests
+   * already queued are few (Dispatcher.wantsWork).
+   */
   private async feed(): Promise<void> {
     try {
       // A source that reads in batches is read so: one asynchronous step per batch, not per row.
@@ -327,7 +331,9 @@ class Run {
       let batch: readonly SourceItem[] = [];
       let at = 0;
       while (!this.stopping && !this.full) {
-        if (this.window.full) {
+        // Rows are admitted as their requests can leave, not a whole window ahead: rows answered
+        // without a request (cache, duplicates) are bounded by the window alone.
+        if (this.window.full || !this.dispatcher.wantsWork) {
           await this.space.wait();
           continue;
         }

@@ -18,6 +18,7 @@ import type { Clock } from '../core/clock.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
 import type { Result } from '../core/records.js';
 import { defaultMaxAge, type MaxAge } from '../settings/max-age.js';
+import { SlotMap } from '../core/slot-map.js';
 import { SlottedStore, type AnswerSlot, type CachedAnswer } from './answer-store.js';
 import { CACHE_FILE_NAME } from './cache-dir.js';
 import { checkLmdbFile, markLmdbFileChecked } from './lmdb-file.js';
@@ -113,7 +114,7 @@ export class LmdbAnswerStore extends SlottedStore {
   private readonly kinds = new Map<number, LookupKind>();
   private pending: Promise<unknown>[] = [];
   /** Answers put but not yet committed, so this process reads its own writes at once. */
-  private readonly unwritten = new Map<Key, Stored>();
+  private readonly unwritten = new SlotMap<Key, Stored>();
   /** Answers put since the last batch was handed to lmdb: one transaction per BATCH of them. */
   private batch: [Key, Stored][] = [];
   /** A batch is handed over at the latest BATCH_MS after its first answer (other processes read it then). */

@@ -72,9 +72,9 @@ describe('runner: stopping', () => {
       if (seen.length === 8) ac.abort();
     }
     expect(events).toEqual([{ reason: 'interrupted', inFlight: 8 }]);
-    // The 8 in flight were drained and written; hundreds of rows were read but never sent.
+    // The 8 in flight were drained and written; the rows read and queued behind them never left.
     expect(seen).toEqual(inputs.slice(0, 16));
-    expect(h.stats.rows).toBeGreaterThan(100);
+    expect(h.stats.rows).toBeGreaterThan(16);
     expect(h.stats).toMatchObject({ requests: 16, lookups: 16, retries: 0 });
   });
 

@@ -3,10 +3,23 @@ import { CNAM, LRN, TRUST } from '../../src/core/lookups.js';
 import type { EnrichRecord, LookupRecord } from '../../src/core/records.js';
 import { runPipeline } from '../../src/pipeline/runner.js';
 import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
-import { batchedSource, harness, invalid, ok, runAll, source } from './fakes.js';
+import { queueAhead } from '../../src/pipeline/order/reorder.js';
+import { batchedSource, harness, invalid, ok, runAll, source, type Harness } from './fakes.js';
 import { idle } from '../support/clock.js';
 import { numbers } from '../support/numbers.js';
 import { prng } from '../../src/core/prng.js';
+
+/** The records left in `it`, the fake clock moved on by `stepMs` while each is awaited. */
+async function restOnFakeTime<T>(it: AsyncIterator<T>, h: Harness, stepMs: number): Promise<T[]> {
+  const records: T[] = [];
+  for (;;) {
+    const next = it.next();
+    await h.clock.advance(stepMs);
+    const r = await next;
+    if (r.done) return records;
+    records.push(r.value);
+  }
+}
 
 describe('runner: order and completeness', () => {
   it('writes every row exactly once, in input order, whatever the latencies', async () => {
@@ -104,6 +117,45 @@ describe('runner: streaming', () => {
     expect(n).toBe(1000);
   });
 
+  it('admits rows as their requests can leave, not a whole window ahead: with every answer slow, it reads what is in flight and a queue behind it', async () => {
+    const h = harness({ auto: false, latency: () => 10_000 });
+    const src = source(numbers(1000));
+    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, concurrency: 4 });
+    const it = handle.records[Symbol.asyncIterator]();
+    const first = it.next();
+    await h.clock.advance(5_000);
+    // 4 in flight and queueAhead(4) = 32 queued behind them; the window (1,024) would allow them all.
+    expect(h.transport.calls).toHaveLength(4);
+    expect(h.stats.rows).toBe(4 + queueAhead(4));
+    expect(src.pulled).toBeLessThanOrEqual(4 + queueAhead(4) + 1);
+    // As the answers come, the queue is topped up: every row once, in order.
+    await h.clock.advance(5_000);
+    const records = [(await first).value, ...(await restOnFakeTime(it, h, 10_000))];
+    expect(records.map((r) => r?.input)).toEqual(numbers(1000));
+    expect(h.transport.calls).toHaveLength(1000);
+  });
+
+  it('reads rows that need no request of their own up to the window: duplicates of a lookup in flight are not held back by the queue', async () => {
+    const h = harness({ auto: false, latency: () => 60_000 });
+    const inputs = Array.from({ length: 1000 }, () => '12015551000');
+    const src = source(inputs);
+    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, concurrency: 4, window: 200 });
+    const it = handle.records[Symbol.asyncIterator]();
+    const first = it.next();
+    await h.clock.advance(30_000);
+    expect(h.transport.calls).toHaveLength(1);
+    expect(h.stats.rows).toBe(200);
+    await h.clock.advance(30_000);
+    const records = [(await first).value];
+    for (;;) {
+      const r = await it.next();
+      if (r.done) break;
+      records.push(r.value);
+    }
+    expect(records).toHaveLength(1000);
+    expect(h.transport.calls).toHaveLength(1);
+  });
+
   it('reads a batched source batch by batch: every row once, in order, at most a window (and a batch) ahead', async () => {
     const h = harness({ auto: false, latency: (c) => (c.number === '12015551000' ? 60_000 : 1) });
     const src = batchedSource(numbers(1000), 7);
@@ -115,14 +167,7 @@ describe('runner: streaming', () => {
     expect(src.pulled).toBeLessThanOrEqual(50 + 7);
     expect(h.transport.calls.length).toBeLessThanOrEqual(50);
     await h.clock.advance(30_000);
-    const records = [(await first).value];
-    for (;;) {
-      const next = it.next();
-      await h.clock.advance(1000);
-      const r = await next;
-      if (r.done) break;
-      records.push(r.value);
-    }
+    const records = [(await first).value, ...(await restOnFakeTime(it, h, 1000))];
     expect(records.map((r) => r?.input)).toEqual(numbers(1000));
     expect(h.transport.calls).toHaveLength(1000);
     expect(src.batchesRead).toBe(Math.ceil(1000 / 7));

@@ -17,6 +17,7 @@
 import { tmpdir } from 'node:os';
 import type { LookupError } from '../../core/records.js';
 import { NumberSet } from '../../core/number-set.js';
+import { SlotMap } from '../../core/slot-map.js';
 import type { CacheKey, Finished, Kept, NewRunDedup, RunDedup } from '../../store/answer-store.js';
 import { NumberIndex, type Located } from './number-index.js';
 import { ResultCodec } from './result-codec.js';
@@ -37,7 +38,7 @@ const STRIDE = 1e15;
 const MAX_LOOKUPS = 8;
 
 export class LookupCache<Pending> implements RunDedup<Pending> {
-  private readonly pending: Map<CacheKey, Pending>[] = [];
+  private readonly pending: SlotMap<CacheKey, Pending>[] = [];
   private readonly index = new NumberIndex();
   private readonly odd = new Map<string, Located>();
   private readonly store: SpillStore;
@@ -49,7 +50,7 @@ export class LookupCache<Pending> implements RunDedup<Pending> {
   constructor(lookups: number, opts: CacheOptions = {}) {
     if (lookups > MAX_LOOKUPS) throw new RangeError(`a run has at most ${MAX_LOOKUPS} lookups, got ${lookups}`);
     for (let i = 0; i < lookups; i++) {
-      this.pending.push(new Map());
+      this.pending.push(new SlotMap());
       this.kept.push({ fetched: new NumberSet(), cached: new NumberSet() });
     }
     this.store = new SpillStore({ dir: opts.dir ?? tmpdir(), ...(opts.bufferBytes ? { bufferBytes: opts.bufferBytes } : {}) });

@@ -50,6 +50,8 @@ export interface DispatchHooks<T extends Task> {
   /** The spend cap allows no more requests: the run must stop (resumably). */
   capped?(): void;
   retrying?(info: RetryInfo): void;
+  /** A kind's first tries waiting fell to half of `queueAhead`: the run may admit rows again. */
+  hungry?(): void;
   /**
    * The service asked for a wait longer than `maxWaitMs`: the run must stop (resumably). `done`:
    * the answer itself is final (a success whose window is spent) and was already handed to `done`.
@@ -73,11 +75,16 @@ export interface DispatchConfig {
   readonly halt: AbortSignal;
   /** --max-lookups / --max-spend: every request must be taken from it first. */
   readonly cap?: SpendCap;
+  /**
+   * First tries per kind worth keeping queued (see wantsWork); without it the run queues all it
+   * admits.
+   */
+  readonly queueAhead?: number;
 }
 
 /** A FIFO without O(n) shifts: a head index, compacted now and then. */
 export class Fifo<T> {
-  private items: T[] = [];
+  private items: (T | undefined)[] = [];
   private head = 0;
   get length(): number {
     return this.items.length - this.head;
@@ -95,6 +102,9 @@ export class Fifo<T> {
   shift(): T | undefined {
     if (this.head >= this.items.length) return undefined;
     const item = this.items[this.head];
+    // Emptied at once: a slot left set until the next compaction kept ~1,000 finished tasks, with
+    // their rows and answers, alive long enough to reach the old generation (see core/slot-map.ts).
+    this.items[this.head] = undefined;
     this.head += 1;
     if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
@@ -135,6 +145,18 @@ export class Dispatcher<T extends Task> {
 
   enqueue(task: T): void {
     this.fresh[task.lookup]?.push(task);
+  }
+
+  /**
+   * Whether the run should admit more rows: some kind has fewer than `queueAhead` first tries
+   * waiting. A row admitted long before its request leaves lives long enough to reach the old
+   * generation, its answer with it, for the full collections to sweep (see Run.feed).
+   */
+  get wantsWork(): boolean {
+    const ahead = this.cfg.queueAhead;
+    if (ahead === undefined) return true;
+    for (const queue of this.fresh) if (queue.length < ahead) return true;
+    return false;
   }
 
   /** No request starts after this, not even a retry already waiting. */
@@ -200,6 +222,8 @@ export class Dispatcher<T extends Task> {
       const task = queue.shift() as T;
       task.ticket = ticket;
       this.send(task);
+      // Told once per half queue, not per request: one wakeup of the reader for that many rows.
+      if (queue === this.fresh[i] && this.cfg.queueAhead !== undefined && queue.length === this.cfg.queueAhead >> 1) this.hooks.hungry?.();
     }
   }
 

@@ -74,3 +74,12 @@ export class Notifier {
 export function windowSize(concurrency: number): number {
   return Math.max(4 * concurrency, 1024);
 }
+
+/**
+ * First tries a run keeps queued per kind, ready for the next free slot or pacing token: a few
+ * times the concurrency (a whole wave of answers can free every slot in one turn), however many
+ * rows the window lets it read ahead.
+ */
+export function queueAhead(concurrency: number): number {
+  return Math.max(32, 4 * concurrency);
+}
