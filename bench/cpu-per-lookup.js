@@ -12,9 +12,11 @@
 // machine one run of each can land in different moments of its load (a single round once gave
 // 1.03× and the next 1.75×), and the ratio of each round compares runs made side by side.
 // Run after `npm run build`:
-//   node bench/cpu-per-lookup.js [rows=100000] [concurrency=16] [rounds=3] [--prof]
+//   node bench/cpu-per-lookup.js [rows=100000] [concurrency=16] [rounds=3] [--prof] [--against=DIR]
 // --prof also runs the CLI (--no-cache) under `node --cpu-prof` and prints the functions with the
-// most self time.
+// most self time. --against=DIR also runs, in every round, the CLI (--no-cache) of another built
+// checkout (e.g. `git worktree add DIR <commit>`, node_modules linked, `npm run build` there): a
+// change's effect, measured side by side, apart from the machine's moods between runs.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
@@ -26,6 +28,7 @@ const rows = Number(args[0] ?? 100_000);
 const concurrency = Number(args[1] ?? 16);
 const rounds = Number(args[2] ?? 3);
 const prof = process.argv.includes('--prof');
+const against = process.argv.find((a) => a.startsWith('--against='))?.slice('--against='.length);
 
 /** Runs `argv` under /usr/bin/time; resolves with its user+sys CPU seconds and wall seconds. */
 async function timed(argv, env) {
@@ -64,6 +67,7 @@ try {
   const out = join(tmp.dir, 'out.csv');
   const cliArgs = [CLI, 'lrn', '-i', csv, '-o', out, '--rate', '0', '--concurrency', String(concurrency), '--no-progress', '-q'];
   const noCache = [...cliArgs, '--no-cache'];
+  const otherNoCache = against && [join(against, 'bin', 'numintel.js'), ...noCache.slice(1)];
   // Every run of the default gets an empty cache directory of its own: each one sends every row.
   let caches = 0;
   const coldEnv = () => ({ ...env, NUMINTEL_CACHE_DIR: join(tmp.dir, `cache-${caches++}`) });
@@ -74,12 +78,17 @@ try {
   const bareArgs = [process.execPath, join(ROOT, 'bench', 'lib', 'bare-loop.js'), server.url, 'sandbox-key-0000', list, String(concurrency)];
   // One warm-up of each (the CLI writes its code cache on the first run), then the measured rounds.
   await timed([process.execPath, ...noCache], env);
+  if (otherNoCache) await timed([process.execPath, ...otherNoCache], env);
   await timed(bareArgs, env);
   const us = (t) => (t.cpu * 1e6) / rows;
-  const runs = { cli: [], cold: [], bare: [] };
+  const runs = { cli: [], cold: [], bare: [], other: [] };
   for (let r = 0; r < rounds; r++) {
     runs.cli.push(await timed([process.execPath, ...noCache], env));
     await checkOut('--no-cache');
+    if (otherNoCache) {
+      runs.other.push(await timed([process.execPath, ...otherNoCache], env));
+      await checkOut(`--no-cache of ${against}`);
+    }
     runs.cold.push(await timed([process.execPath, ...cliArgs], coldEnv()));
     await checkOut('cache on');
     runs.bare.push(await timed(bareArgs, env));
@@ -98,6 +107,10 @@ try {
   console.log(`  bare undici loop:                  ${line(bare)}`);
   console.log(`  CLI --no-cache ÷ bare: ${ratio.toFixed(2)}×${spread(ratios)}   (target ≤ 1.3×)`);
   console.log(`  cache on ÷ bare: ${median(coldRatios).toFixed(2)}×${spread(coldRatios)}`);
+  if (otherNoCache) {
+    const otherRatios = runs.other.map((t, i) => us(t) / us(runs.bare[i]));
+    console.log(`  ${against} --no-cache: ${line(middle(runs.other))}; ÷ bare: ${median(otherRatios).toFixed(2)}×${spread(otherRatios)}`);
+  }
   report('cpu-per-lookup', { rows, concurrency, rounds, cliUs: us(cli), cacheOnUs: us(cold), bareUs: us(bare), ratio, ratios, cacheOnRatio: median(coldRatios) });
   if (prof) await profile(noCache, env);
 } finally {

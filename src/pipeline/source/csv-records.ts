@@ -50,20 +50,25 @@ export async function* csvBatches(chunks: AsyncIterable<Buffer>, delimiter: stri
     const batch = pending.length === 0 ? chunk.subarray(0, cut) : Buffer.concat([...pending, chunk.subarray(0, cut)]);
     pending = cut < chunk.length ? [chunk.subarray(cut)] : [];
     pendingBytes = chunk.length - cut;
-    const records = parseBatch(batch);
-    if (records.length > 0) yield records;
+    for (const records of parseBatch(batch)) if (records.length > 0) yield records;
   }
   if (pendingBytes > 0) {
-    const records = parseBatch(Buffer.concat(pending));
-    if (records.length > 0) yield records;
+    for (const records of parseBatch(Buffer.concat(pending))) if (records.length > 0) yield records;
   }
 }
+
+/**
+ * Records a plain batch yields at once: a chunk's lines are split as the run takes them. Split all
+ * at once, a 64 KiB chunk's thousands of records waited long enough for the garbage collector to
+ * move them to the old generation.
+ */
+const RECORDS_AT_ONCE = 256;
 
 const QUOTE = 0x22;
 const CR = 0x0d;
 const BOM = [0xef, 0xbb, 0xbf];
 
-function batchParser(delimiter: string, label: string, lines: { before: number }): (batch: Buffer) => string[][] {
+function batchParser(delimiter: string, label: string, lines: { before: number }): (batch: Buffer) => Iterable<string[][]> {
   return (batch) => {
     // Most files quote nothing and end lines with LF alone: csv-parse would find exactly the
     // lines split at the delimiter (empty lines skipped), at a fraction of the cost.
@@ -85,26 +90,31 @@ function batchParser(delimiter: string, label: string, lines: { before: number }
     }
     for (const { record, info } of records) checkFields(record, lines.before + info.lines, label);
     for (let i = batch.indexOf(0x0a); i !== -1; i = batch.indexOf(0x0a, i + 1)) lines.before++;
-    return records.map((r) => r.record);
+    return [records.map((r) => r.record)];
   };
 }
 
-/** Records of a batch with no quote, no CR and no BOM: its non-empty lines, split at the delimiter. */
-function plainRecords(batch: Buffer, delimiter: string, lines: { before: number }): string[][] {
+/**
+ * Records of a batch with no quote, no CR and no BOM: its non-empty lines, split at the delimiter,
+ * RECORDS_AT_ONCE at a time.
+ */
+function* plainRecords(batch: Buffer, delimiter: string, lines: { before: number }): Generator<string[][]> {
   const text = batch.toString('utf8');
-  const records: string[][] = [];
-  let line = lines.before;
+  let records: string[][] = [];
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
-    else line++;
+    else lines.before++;
     // No quote, so no field holds a line break: none can have swallowed rows, however long.
     if (end > start) records.push(text.slice(start, end).split(delimiter));
     start = end + 1;
+    if (records.length === RECORDS_AT_ONCE) {
+      yield records;
+      records = [];
+    }
   }
-  lines.before = line;
-  return records;
+  if (records.length > 0) yield records;
 }
 
 /**

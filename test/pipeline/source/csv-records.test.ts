@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvRecords } from '../../../src/pipeline/source/csv-records.js';
+import { csvBatches, csvRecords } from '../../../src/pipeline/source/csv-records.js';
 
 async function* chunks(bytes: Buffer, sizes: readonly number[]): AsyncGenerator<Buffer> {
   let at = 0;
@@ -34,6 +34,22 @@ describe('CSV records without quotes', () => {
       }),
       { numRuns: 400, seed: 2211 },
     );
+  });
+
+  it('come from one large chunk a few hundred at a time, every record once, in order, line numbers counted across them', async () => {
+    const lines = Array.from({ length: 1000 }, (_, i) => `${i},1201555${String(i).padStart(4, '0')}`);
+    const sizes: number[] = [];
+    const records: string[][] = [];
+    // One chunk of 1,000 plain lines, then a line whose quote is never closed.
+    for await (const batch of csvBatches(chunks(Buffer.from(`${lines.join('\n')}\n`), [1 << 20]), ',', 'in.csv')) {
+      sizes.push(batch.length);
+      records.push(...batch);
+    }
+    expect(records).toEqual(lines.map((l) => l.split(',')));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(256);
+    expect(sizes.length).toBeGreaterThanOrEqual(4);
+    const broken = `${lines.join('\n')}\n1001,"12015559999\n`;
+    await expect(read(broken, ',')).rejects.toThrow(/line 1001 opens a quote that is never closed/);
   });
 
   it('keep a field longer than 64 KiB on one line whole, as csv-parse batches do: it swallowed no rows', async () => {
