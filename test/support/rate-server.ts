@@ -111,7 +111,9 @@ export async function startRateServer(o: RateServerOptions): Promise<RateServer>
   let startWindow = Number.NaN;
 
   const handle = (req: IncomingMessage, res: ServerResponse, raw: string) => {
-    const now = Date.now();
+    // The monotonic clock, as epoch ms: a step back of the wall clock at a window's edge put a
+    // request in the window before, restarted both windows' counts and let 51 of 50 through (CI).
+    const now = performance.timeOrigin + performance.now();
     if (arrivals.length === 0) {
       if (o.firstRequestBeforeEndMs !== undefined) origin = now + o.firstRequestBeforeEndMs - o.windowMs;
       startWindow = windowOf(now);
