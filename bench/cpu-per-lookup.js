@@ -18,10 +18,9 @@
 // checkout (e.g. `git worktree add DIR <commit>`, node_modules linked, `npm run build` there): a
 // change's effect, measured side by side, apart from the machine's moods between runs.
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CLI, ROOT, countLines, fmt, report, tempDir, validNumbers, writeLines } from './lib/harness.js';
+import { CLI, ROOT, countLines, exited, fixedServerSetting, fmt, report } from './lib/harness.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const rows = Number(args[0] ?? 100_000);
@@ -34,48 +33,27 @@ const against = process.argv.find((a) => a.startsWith('--against='))?.slice('--a
 async function timed(argv, env) {
   const started = performance.now();
   const child = spawn('/usr/bin/time', ['-f', 'CPU %U %S', ...argv], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (c) => (stderr += c));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 600_000);
-  const [code] = await once(child, 'exit');
-  clearTimeout(killer);
+  const { code, stderr } = await exited(child);
   const m = /CPU (\d+\.\d+) (\d+\.\d+)/.exec(stderr);
   if (code !== 0 || !m) throw new Error(`${argv.join(' ')} ended ${code}:\n${stderr.slice(-2000)}`);
   return { cpu: Number(m[1]) + Number(m[2]), user: Number(m[1]), sys: Number(m[2]), seconds: (performance.now() - started) / 1000 };
 }
 
-async function startFixedServer() {
-  const child = spawn(process.execPath, [join(ROOT, 'bench', 'lib', 'fixed-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.setEncoding('utf8');
-    child.stdout.once('data', (d) => resolve(/listening (\d+)/.exec(d)?.[1]));
-    child.once('exit', (c) => reject(new Error(`fixed server exited ${c}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
-}
-
-const tmp = await tempDir();
-const server = await startFixedServer();
+const setting = await fixedServerSetting(rows);
+const { csv, list, env } = setting;
 try {
-  const numbers = validNumbers(rows, 11);
-  const csv = join(tmp.dir, 'in.csv');
-  const list = join(tmp.dir, 'in.txt');
-  await writeLines(csv, 'id,phone', numbers, (n, i) => `${i},${n}`);
-  await writeLines(list, null, numbers);
-  const env = { PATH: process.env.PATH ?? '', HOME: tmp.dir, NUMINTEL_CONFIG_DIR: join(tmp.dir, 'config'), NUMINTEL_BASE_URL: server.url, NUMINTEL_API_KEY: 'sandbox-key-0000' };
-  const out = join(tmp.dir, 'out.csv');
+  const out = join(setting.dir, 'out.csv');
   const cliArgs = [CLI, 'lrn', '-i', csv, '-o', out, '--rate', '0', '--concurrency', String(concurrency), '--no-progress', '-q'];
   const noCache = [...cliArgs, '--no-cache'];
   const otherNoCache = against && [join(against, 'bin', 'numintel.js'), ...noCache.slice(1)];
   // Every run of the default gets an empty cache directory of its own: each one sends every row.
   let caches = 0;
-  const coldEnv = () => ({ ...env, NUMINTEL_CACHE_DIR: join(tmp.dir, `cache-${caches++}`) });
+  const coldEnv = () => ({ ...env, NUMINTEL_CACHE_DIR: join(setting.dir, `cache-${caches++}`) });
   const checkOut = async (what) => {
     const written = (await countLines(out)) - 1;
     if (written !== rows) throw new Error(`CLI (${what}) wrote ${written} rows, expected ${rows}`);
   };
-  const bareArgs = [process.execPath, join(ROOT, 'bench', 'lib', 'bare-loop.js'), server.url, 'sandbox-key-0000', list, String(concurrency)];
+  const bareArgs = [process.execPath, join(ROOT, 'bench', 'lib', 'bare-loop.js'), setting.url, 'sandbox-key-0000', list, String(concurrency)];
   // One warm-up of each (the CLI writes its code cache on the first run), then the measured rounds.
   await timed([process.execPath, ...noCache], env);
   if (otherNoCache) await timed([process.execPath, ...otherNoCache], env);
@@ -114,13 +92,12 @@ try {
   report('cpu-per-lookup', { rows, concurrency, rounds, cliUs: us(cli), cacheOnUs: us(cold), bareUs: us(bare), ratio, ratios, cacheOnRatio: median(coldRatios) });
   if (prof) await profile(noCache, env);
 } finally {
-  server.stop();
-  await tmp.remove();
+  await setting.close();
 }
 
 /** The CLI under --cpu-prof: the 20 functions with the most self time, as shares of the samples. */
 async function profile(cliArgs, env) {
-  const dir = join(tmp.dir, 'prof');
+  const dir = join(setting.dir, 'prof');
   await timed([process.execPath, '--cpu-prof', `--cpu-prof-dir=${dir}`, ...cliArgs], env);
   const [file] = await readdir(dir);
   const p = JSON.parse(await readFile(join(dir, file), 'utf8'));

@@ -22,6 +22,7 @@ const benches = [
   { file: 'lmdb-writes.js', args: [full ? '1000000' : '200000'] },
   { file: 'dry-run.js', args: [full ? '1000000' : '200000'] },
   { file: 'cache-run.js', args: [full ? '1000000' : '100000'] },
+  { file: 'gc-promotion.js', args: [full ? '100000' : '50000'] },
 ];
 
 function run({ file, args }) {

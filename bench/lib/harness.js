@@ -77,6 +77,58 @@ export async function startSandboxProcess(args, { timeoutMs = 15_000 } = {}) {
   };
 }
 
+/** Waits for `child` to exit (killed after `timeoutMs`); its exit code and what it wrote to stderr. */
+export async function exited(child, timeoutMs = 600_000) {
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (c) => (stderr += c));
+  const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const [code] = await once(child, 'exit');
+  clearTimeout(killer);
+  return { code, stderr };
+}
+
+/** bench/lib/fixed-server.js in its own process: the cheapest service, so the client is what is measured. */
+async function startFixedServer() {
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'lib', 'fixed-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await withDeadline(
+    new Promise((resolve, reject) => {
+      child.stdout.setEncoding('utf8');
+      child.stdout.once('data', (d) => resolve(/listening (\d+)/.exec(d)?.[1]));
+      child.once('exit', (c) => reject(new Error(`fixed server exited ${c}`)));
+    }),
+    15_000,
+    'the fixed server to listen',
+  );
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * The fixed server and `rows` unique numbers both as a CSV (`id,phone`) and as a list, in a temp
+ * dir, with the CLI's environment for them: the setting of the client-CPU benchmarks. `close()`
+ * stops the server and removes the files.
+ */
+export async function fixedServerSetting(rows) {
+  const tmp = await tempDir();
+  const server = await startFixedServer();
+  const numbers = validNumbers(rows, 11);
+  const csv = join(tmp.dir, 'in.csv');
+  const list = join(tmp.dir, 'in.txt');
+  await writeLines(csv, 'id,phone', numbers, (n, i) => `${i},${n}`);
+  await writeLines(list, null, numbers);
+  const env = { PATH: process.env.PATH ?? '', HOME: tmp.dir, NUMINTEL_CONFIG_DIR: join(tmp.dir, 'config'), NUMINTEL_BASE_URL: server.url, NUMINTEL_API_KEY: 'sandbox-key-0000' };
+  return {
+    dir: tmp.dir,
+    url: server.url,
+    csv,
+    list,
+    env,
+    async close() {
+      server.stop();
+      await tmp.remove();
+    },
+  };
+}
 
 /**
  * `count` distinct numbers that numintel accepts as valid U.S. numbers, spread uniformly over the

@@ -75,11 +75,8 @@ export interface DispatchConfig {
   readonly halt: AbortSignal;
   /** --max-lookups / --max-spend: every request must be taken from it first. */
   readonly cap?: SpendCap;
-  /**
-   * First tries per kind worth keeping queued (see wantsWork); without it the run queues all it
-   * admits.
-   */
-  readonly queueAhead?: number;
+  /** First tries per kind worth keeping queued (see wantsWork). */
+  readonly queueAhead: number;
 }
 
 /** A FIFO without O(n) shifts: a head index, compacted now and then. */
@@ -153,9 +150,7 @@ export class Dispatcher<T extends Task> {
    * generation, its answer with it, for the full collections to sweep (see Run.feed).
    */
   get wantsWork(): boolean {
-    const ahead = this.cfg.queueAhead;
-    if (ahead === undefined) return true;
-    for (const queue of this.fresh) if (queue.length < ahead) return true;
+    for (const queue of this.fresh) if (queue.length < this.cfg.queueAhead) return true;
     return false;
   }
 
@@ -223,7 +218,7 @@ export class Dispatcher<T extends Task> {
       task.ticket = ticket;
       this.send(task);
       // Told once per half queue, not per request: one wakeup of the reader for that many rows.
-      if (queue === this.fresh[i] && this.cfg.queueAhead !== undefined && queue.length === this.cfg.queueAhead >> 1) this.hooks.hungry?.();
+      if (queue === this.fresh[i] && queue.length === this.cfg.queueAhead >> 1) this.hooks.hungry?.();
     }
   }
 

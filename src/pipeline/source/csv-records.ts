@@ -58,9 +58,9 @@ export async function* csvBatches(chunks: AsyncIterable<Buffer>, delimiter: stri
 }
 
 /**
- * Records a plain batch yields at once: a chunk's lines are split as the run takes them. Split all
- * at once, a 64 KiB chunk's thousands of records waited long enough for the garbage collector to
- * move them to the old generation.
+ * The most records a plain batch yields at once: its lines are split as the run takes them. Split
+ * all at once, a 64 KiB chunk's thousands of records waited long enough to be moved to the old
+ * generation (bench/gc-promotion.js). A quoted batch comes whole: csv-parse makes its records at once.
  */
 const RECORDS_AT_ONCE = 256;
 
