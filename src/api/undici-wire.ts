@@ -14,7 +14,11 @@ import { collectBody, type BodyCollector, type PostOutcome, type PostRequest, ty
  */
 export async function createUndiciWire(origin: string, { connections, timeoutMs, maxBytes, secureContext, proxy }: WireOptions): Promise<Wire> {
   const tls = { timeout: timeoutMs, ...(secureContext ? { secureContext } : {}) };
-  const common = { connections, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
+  // The wire's own deadline (LiveExchanges, on the monotonic clock) ends a request waiting for its
+  // answer. undici's header and body timers tick every half second and date a new timer from the
+  // tick before, so they fire up to half a second early (a 600 ms one ended a request at 527 ms):
+  // they only stand behind the wire's, a second later.
+  const common = { connections, headersTimeout: timeoutMs + 1000, bodyTimeout: timeoutMs + 1000 };
   let pool: Dispatcher;
   if (proxy) {
     // Loaded only when a proxy is set: most runs never pay for it.

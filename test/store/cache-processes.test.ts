@@ -35,8 +35,8 @@ describe('one cache, several processes', () => {
     const [ra, rb] = await Promise.all([a.done, b.done]);
     expect({ ra, err: a.err() }).toEqual({ ra: { code: 0, signal: null }, err: '' });
     expect({ rb, err: b.err() }).toEqual({ rb: { code: 0, signal: null }, err: '' });
-    expect(JSON.parse(a.out())).toEqual({ own: n, seen: n, warnings: [] });
-    expect(JSON.parse(b.out())).toEqual({ own: n, seen: n, warnings: [] });
+    expect(JSON.parse(a.out())).toMatchObject({ own: n, seen: n, warnings: [] });
+    expect(JSON.parse(b.out())).toMatchObject({ own: n, seen: n, warnings: [] });
 
     const { store, warnings } = await openStore(dir);
     const stats = await store.stats();
