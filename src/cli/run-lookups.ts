@@ -173,26 +173,33 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       },
     });
     progress.start();
-    for await (const record of run.records) {
-      // Rows of the requests that were in flight when the reader left: their answers are cached.
-      if (closed.signal.aborted) continue;
-      // A write waiting for a drain hears of the close first: the same end, not an abandoned run.
-      // (Awaited in a try, not through .then: two handlers and a promise less a row.)
-      try {
-        target.keep();
-        await unlessQuit(sink.write(project ? project(record) : record));
-      } catch (err) {
-        if (err === QUIT) {
-          abandoned = true;
-          break;
+    // The rows finished in one turn come together: a promise and an await only for a batch, and
+    // for a write that must wait for the stream.
+    rows: for await (const batch of run.batches) {
+      for (const [i, record] of batch.entries()) {
+        // Rows of the requests that were in flight when the reader left: their answers are cached.
+        if (closed.signal.aborted) continue;
+        // A write waiting for a drain hears of the close first: the same end, not an abandoned run.
+        // (Awaited in a try, not through .then: two handlers and a promise less a row.)
+        try {
+          target.keep();
+          const full = sink.write(project ? project(record) : record);
+          if (full) await unlessQuit(full);
+        } catch (err) {
+          if (err === QUIT) {
+            abandoned = true;
+            // The rest of the batch was counted as written when the run handed it over.
+            stats.written -= batch.length - i - 1;
+            break rows;
+          }
+          if (!isOutputClosed(err)) throw err;
+          closed.abort();
+          continue;
         }
-        if (!isOutputClosed(err)) throw err;
-        closed.abort();
-        continue;
+        // --report counts the records as written: with --fields, only the fields the output holds, whatever its format.
+        report?.observe(selected ? selected(record) : record);
+        progress.update();
       }
-      // --report counts the records as written: with --fields, only the fields the output holds, whatever its format.
-      report?.observe(selected ? selected(record) : record);
-      progress.update();
     }
     // Before the sink's last words: a table is drawn at the end, and the bar must be gone by then.
     progress.stop();

@@ -60,9 +60,13 @@ export function newRunStats(now: number): RunStats {
   return { rows: 0, written: 0, requests: 0, lookups: 0, duplicates: 0, cacheHits: 0, billed: 0, invalid: 0, failed: 0, retries: 0, rateLimited: 0, startedAt: now };
 }
 
-/** Where finished records go, in order. `write` resolves when the record may be followed. */
+/**
+ * Where finished records go, in order. `write` returns a promise only when the record may not be
+ * followed at once (the stream is full, or gone): awaited, it resolves once the stream took more.
+ * Nothing to await, the common case, costs a bulk run no promise and no turn of the event loop a row.
+ */
 export interface RecordSink {
-  write(record: OutputRecord): Promise<void>;
+  write(record: OutputRecord): Promise<void> | undefined;
   /** Finishes the output (closing `]` of json, flush) without closing the underlying stream. */
   end(): Promise<void>;
 }

@@ -46,7 +46,7 @@ export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkSt
 
   return {
     begin: () => writer.flush(header()),
-    write(record: OutputRecord): Promise<void> {
+    write(record: OutputRecord): Promise<void> | undefined {
       const v = recordValues(plan, record);
       const cells: string[] = [];
       if (plan.inputColumns) for (const c of v.inputCells) cells.push(c);

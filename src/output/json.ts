@@ -19,7 +19,7 @@ export function createJsonSink(out: Writable, appending = false): OpeningSink {
   };
   return {
     begin: () => writer.flush(open()),
-    write(record: OutputRecord): Promise<void> {
+    write(record: OutputRecord): Promise<void> | undefined {
       const lead = records ? ',\n' : '\n';
       records = true;
       return writer.write(open() + lead + JSON.stringify(record));

@@ -11,7 +11,7 @@ export type { OutputFormat, OutputLayout, SinkStyle } from './layout.js';
  * A sink writing records to `out` in `format`. What a format writes before its first record (the
  * CSV header, JSON's `[`) is out before this resolves, before anything is looked up: an output file
  * cut short by a crash or a kill has it once a row could have been written.
- * `write` resolves once `out` takes more (backpressure);
+ * `write` returns a promise to await only when `out` is full (backpressure);
  * `end` finishes the format (json's `]`, the CSV header of an empty run, the table's last chunk)
  * and leaves `out` open. The CSV and table writers (and their libraries) load only when asked for:
  * a script that runs numintel once per number should not pay for formats it does not use.

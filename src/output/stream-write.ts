@@ -79,12 +79,13 @@ function drained(out: Writable, settled: () => void): Promise<void> {
 /** Text queued for one stream, written in chunks: per event-loop turn at most, per `lingerMs` at most. */
 export interface TextWriter {
   /**
-   * Queues `text` and resolves when more may follow: at once while the stream and the queue
-   * together hold less than the stream's highWaterMark, else once the stream drained. Queued text
+   * Queues `text`. Returns nothing while the stream and the queue together hold less than the
+   * stream's highWaterMark (more may follow at once), else a promise that resolves once the stream
+   * drained (or rejects when it went away). Queued text
    * reaches the stream on the next event-loop turn (or `lingerMs` after the last write, if that is
    * later), or at once when the queue is full.
    */
-  write(text: string): Promise<void>;
+  write(text: string): Promise<void> | undefined;
   /**
    * Writes out everything queued, then `text` (a format's closing part), leaving the stream open;
    * resolves once the stream took it.
@@ -180,14 +181,14 @@ export function createTextWriter(out: Writable, options: TextWriterOptions = {})
   };
 
   return {
-    write(text: string): Promise<void> {
+    write(text: string): Promise<void> | undefined {
       if (isGone()) return gone();
       queued += text;
       if (queued.length >= chunkSize || out.writableLength + queued.length >= out.writableHighWaterMark) {
-        return pour() ? Promise.resolve() : waitForDrain();
+        return pour() ? undefined : waitForDrain();
       }
       if (!cancel) schedule();
-      return out.writableNeedDrain ? waitForDrain() : Promise.resolve();
+      return out.writableNeedDrain ? waitForDrain() : undefined;
     },
     flush(text = ''): Promise<void> {
       queued += text;

@@ -52,9 +52,9 @@ export function createTableSink(out: Writable, layout: OutputLayout, style: Sink
   };
 
   return {
-    write(record: OutputRecord): Promise<void> {
+    write(record: OutputRecord): Promise<void> | undefined {
       buffer.push({ values: recordValues(plan, record), ok: record.ok });
-      return buffer.length >= chunk ? writer.flush(render()) : Promise.resolve();
+      return buffer.length >= chunk ? writer.flush(render()) : undefined;
     },
     end: () => writer.flush(render()),
   };

@@ -43,7 +43,8 @@ describe('backpressure', () => {
     const sink = opened as RecordSink;
     written.splice(0);
     let settled = false;
-    const p = sink.write(record).then(() => {
+    // A promise when the stream is full (nothing when it is not, which would settle at once).
+    const p = Promise.resolve(sink.write(record)).then(() => {
       settled = true;
     });
     await tick();

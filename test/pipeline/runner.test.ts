@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CNAM, LRN, TRUST } from '../../src/core/lookups.js';
-import type { EnrichRecord, LookupRecord } from '../../src/core/records.js';
+import type { EnrichRecord, LookupRecord, OutputRecord } from '../../src/core/records.js';
 import { runPipeline } from '../../src/pipeline/runner.js';
 import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
 import { queueAhead } from '../../src/pipeline/order/reorder.js';
@@ -77,6 +77,24 @@ describe('runner: order and completeness', () => {
 });
 
 describe('runner: streaming', () => {
+  it('hands the rows finished while an earlier one waited over in one batch, in input order', async () => {
+    // The first row's answer comes last: the nine behind it finish first and wait for it, then all
+    // ten are ready in the same turn. The rows of a later slow one come in a batch of their own.
+    const inputs = numbers(12);
+    const h = harness({ auto: false, latency: (call) => (call.number === inputs[0] ? 100 : call.number === inputs[10] ? 300 : 10) });
+    const handle = runPipeline(source(inputs), { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, concurrency: 16 });
+    const it = handle.batches[Symbol.asyncIterator]();
+    const inputsOf = (r: IteratorResult<OutputRecord[]>) => (r.done ? null : r.value.map((record) => record.input));
+    const first = it.next();
+    await h.clock.advance(100);
+    expect(inputsOf(await first)).toEqual(inputs.slice(0, 10));
+    const second = it.next();
+    await h.clock.advance(200);
+    expect(inputsOf(await second)).toEqual(inputs.slice(10));
+    expect((await it.next()).done).toBe(true);
+    expect(handle.outcome()).toEqual({ stopped: null, rowsWritten: 12 });
+  });
+
   it('pulls lazily: the first record comes out while the source is still waiting', async () => {
     const h = harness();
     let release: () => void = () => {};
