@@ -11,6 +11,14 @@
 // The three run in turn, `rounds` times (default 3), and the figures are medians: on a shared
 // machine one run of each can land in different moments of its load (a single round once gave
 // 1.03× and the next 1.75×), and the ratio of each round compares runs made side by side.
+// Then, as many rounds again, the CLI (--no-cache) and the bare loop run AT ONCE against the same
+// server (told apart there by their keys), and each one's CPU is read from /proc/<pid>/stat (all
+// its threads) at the same two moments: once both have sent 5% of their rows, and when the first
+// has sent 90%. Both are measured over the same seconds of the machine, so its moods, which move
+// a lone run's CPU by a quarter either way, hit both alike (these rounds' ratios stay within a few
+// percent of each other), and start-up and the last rows are left out of both. They share the two
+// cores with each other and the server, so each takes more answers a wakeup than alone: the µs
+// are lower than a lone run's, the ratio is the figure. Linux only (/proc).
 // Run after `npm run build`:
 //   node bench/cpu-per-lookup.js [rows=100000] [concurrency=16] [rounds=3] [--prof] [--against=DIR]
 // --prof also runs the CLI (--no-cache) under `node --cpu-prof` and prints the functions with the
@@ -19,6 +27,7 @@
 // change's effect, measured side by side, apart from the machine's moods between runs.
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import { CLI, ROOT, countLines, exited, fixedServerSetting, fmt, report } from './lib/harness.js';
 
@@ -89,10 +98,89 @@ try {
     const otherRatios = runs.other.map((t, i) => us(t) / us(runs.bare[i]));
     console.log(`  ${against} --no-cache: ${line(middle(runs.other))}; ÷ bare: ${median(otherRatios).toFixed(2)}×${spread(otherRatios)}`);
   }
-  report('cpu-per-lookup', { rows, concurrency, rounds, cliUs: us(cli), cacheOnUs: us(cold), bareUs: us(bare), ratio, ratios, cacheOnRatio: median(coldRatios) });
+  const together = await side(noCache, bareArgs.slice(1), env);
+  if (together.length > 0) {
+    const both = together.map((r) => r.cli / r.bare);
+    const mid = together.find((r) => r.cli / r.bare === median(both));
+    console.log(`  at once, the same seconds (steady state): CLI --no-cache ${mid.cli.toFixed(1)} µs/lookup, bare ${mid.bare.toFixed(1)}; CLI ÷ bare: ${median(both).toFixed(2)}×${spread(both)}   (target ≤ 1.3×)`);
+  }
+  report('cpu-per-lookup', {
+    rows,
+    concurrency,
+    rounds,
+    cliUs: us(cli),
+    cacheOnUs: us(cold),
+    bareUs: us(bare),
+    ratio,
+    ratios,
+    cacheOnRatio: median(coldRatios),
+    together: together.map((r) => r.cli / r.bare),
+  });
   if (prof) await profile(noCache, env);
 } finally {
   await setting.close();
+}
+
+/**
+ * `rounds` rounds of the CLI and the bare loop at once (see the top of this file): per round, each
+ * one's CPU µs per request between the moment both have sent 5% of their rows and the moment the
+ * first has sent 90%. [] where there is no /proc.
+ */
+async function side(cliArgv, bareArgv, env) {
+  const cpuMs = async (pid) => {
+    // utime and stime, fields 14 and 15, in clock ticks (USER_HZ, 100 a second on Linux).
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+  try {
+    await readFile(`/proc/${process.pid}/stat`);
+  } catch {
+    return [];
+  }
+  const BARE_KEY = 'bare-loop-key';
+  const sentBy = async () => {
+    const counts = await getJson(setting.url);
+    return { cli: counts[`Bearer ${env.NUMINTEL_API_KEY}`] ?? 0, bare: counts[`Bearer ${BARE_KEY}`] ?? 0 };
+  };
+  const results = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = await sentBy();
+    const cli = spawn(process.execPath, cliArgv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const bare = spawn(process.execPath, bareArgv.map((a) => (a === 'sandbox-key-0000' ? BARE_KEY : a)), { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const ended = Promise.all([exited(cli), exited(bare)]);
+    // Awaited below; a failure before then is reported from there, not as an unhandled rejection.
+    ended.catch(() => {});
+    /** Requests sent since the round began, per client, once `enough` says so (bounded by the runs' own end). */
+    const when = async (enough) => {
+      for (;;) {
+        const now = await sentBy();
+        const done = { cli: now.cli - start.cli, bare: now.bare - start.bare };
+        if (enough(done)) return done;
+        if (cli.exitCode !== null || bare.exitCode !== null) throw new Error(`a client ended before the window was measured (CLI exit ${cli.exitCode}, bare loop exit ${bare.exitCode}, requests sent ${JSON.stringify(done)})`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const from = await when((d) => d.cli >= rows * 0.05 && d.bare >= rows * 0.05);
+    const cpuFrom = { cli: await cpuMs(cli.pid), bare: await cpuMs(bare.pid) };
+    const to = await when((d) => d.cli >= rows * 0.9 || d.bare >= rows * 0.9);
+    const cpuTo = { cli: await cpuMs(cli.pid), bare: await cpuMs(bare.pid) };
+    const [c, b] = await ended;
+    if (c.code !== 0 || b.code !== 0) throw new Error(`at once: CLI ended ${c.code}, bare loop ${b.code}`);
+    results.push({ cli: ((cpuTo.cli - cpuFrom.cli) * 1000) / (to.cli - from.cli), bare: ((cpuTo.bare - cpuFrom.bare) * 1000) / (to.bare - from.bare) });
+  }
+  return results;
+}
+
+/** A GET's JSON answer. */
+function getJson(url) {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve(JSON.parse(text)));
+    }).on('error', reject);
+  });
 }
 
 /** The CLI under --cpu-prof: the 20 functions with the most self time, as shares of the samples. */
