@@ -81,9 +81,8 @@ export interface TextWriter {
   /**
    * Queues `text`. Returns nothing while the stream and the queue together hold less than the
    * stream's highWaterMark (more may follow at once), else a promise that resolves once the stream
-   * drained (or rejects when it went away). Queued text
-   * reaches the stream on the next event-loop turn (or `lingerMs` after the last write, if that is
-   * later), or at once when the queue is full.
+   * drained (or rejects when it went away). Queued text reaches the stream on the next event-loop
+   * turn (or `lingerMs` after the last write, if that is later), or at once when the queue is full.
    */
   write(text: string): Promise<void> | undefined;
   /**
