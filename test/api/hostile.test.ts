@@ -37,9 +37,9 @@ describe.each(['undici', 'node'] as const)('hostile servers, %s HTTP client', (h
       const timer = setInterval(() => res.write(' '), 200);
       res.on('close', () => clearInterval(timer));
     }, { timeoutMs: 700 });
-    const started = Date.now();
+    const started = performance.now();
     const a = clean(await t.send(LRN, '12015550123', {}));
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(3000);
     expect(a).toMatchObject({ kind: 'retry', error: { code: 'timeout' } });
     expect(a.kind !== 'ok' && a.error.message).toMatch(/within 700ms/);
   });
@@ -90,9 +90,9 @@ describe.each(['undici', 'node'] as const)('hostile servers, %s HTTP client', (h
       const timer = setInterval(() => res.write('1'), 100);
       res.on('close', () => clearInterval(timer));
     }, { timeoutMs: 600 });
-    const started = Date.now();
+    const started = performance.now();
     const a = clean(await t.send(LRN, '12015550123', {}));
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(3000);
     expect(a).toMatchObject({ kind: 'retry', error: { code: 'timeout' } });
   });
 

@@ -149,9 +149,9 @@ describe.each(ERROR_STYLES)('%s error bodies', (errorStyle) => {
     it('a 5xx that persists becomes a server_error record after the retries, exit 4, quickly', async () => {
       const own = await startSandbox({ port: 0, errorStyle, apiKeys: [KEY], failRate: 1 });
       try {
-        const started = Date.now();
+        const started = performance.now();
         const run = await runCli(['trust', '-v', '--retries', '1', NUMBERS[0]!, NUMBERS[1]!], { env: sandboxEnv(own) });
-        expect(Date.now() - started).toBeLessThan(5000);
+        expect(performance.now() - started).toBeLessThan(5000);
         expect(run.code).toBe(4);
         expectClean(run);
         const records = jsonl(run.stdout);

@@ -9,8 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { parseCsv, requireBuiltCli, runCli, timeless, startCli, type LiveCli } from '../support/cli.js';
 import { sandboxEnv, sandboxStats } from '../support/sandbox.js';
-import { tempDir, sleep, waitForLines, writeList } from '../support/tmp.js';
+import { tempDir, waitForLines, writeList } from '../support/tmp.js';
 import { mixedNumbers } from '../support/numbers.js';
+import { until } from '../support/until.js';
 
 const dir = tempDir('numintel-interrupt-e2e-');
 const opened: Sandbox[] = [];
@@ -23,24 +24,14 @@ async function sandbox(latencyMs: number): Promise<Sandbox> {
   return sb;
 }
 
-/** Polls (bounded) until `test` holds. */
-async function until(what: string, test: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await test()) return;
-    await sleep(10);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 const STOPPING = /^numintel: stopping: finishing (\d+) requests? in flight \((?:Ctrl-C|SIGTERM|SIGHUP) again to quit now\)$/m;
 
 /** Sends `signal` and resolves with how long the "stopping" line took to appear, ms. */
 async function interrupt(cli: LiveCli, signal: NodeJS.Signals): Promise<number> {
-  const sent = Date.now();
+  const sent = performance.now();
   cli.child.kill(signal);
   await until('the stopping line', () => STOPPING.test(cli.stderr()));
-  return Date.now() - sent;
+  return performance.now() - sent;
 }
 
 describe.concurrent('Ctrl-C', () => {
@@ -56,7 +47,7 @@ describe.concurrent('Ctrl-C', () => {
     const cli = startCli(['lrn', '-i', input, '-o', out, '--concurrency', '4'], { env: sandboxEnv(sb) });
     // Four requests reached the service and wait out its latency.
     await until('4 requests at the sandbox', async () => (await sandboxStats(sb)).requests.total >= 4);
-    const askedAt = Date.now();
+    const askedAt = performance.now();
     const tookMs = await interrupt(cli, signal);
     // Said at once: well before the requests in flight could be back.
     expect(tookMs).toBeLessThan(LATENCY / 2);
@@ -65,7 +56,7 @@ describe.concurrent('Ctrl-C', () => {
     expect(cli.stderr()).toContain(signal === 'SIGINT' ? '(Ctrl-C again to quit now)' : `(${signal} again to quit now)`);
     const r = await cli.done;
     // It did wait for them: the answers came back, and only then did it end.
-    expect(Date.now() - askedAt).toBeGreaterThan(LATENCY / 2);
+    expect(performance.now() - askedAt).toBeGreaterThan(LATENCY / 2);
     expect(r.code, r.stderr).toBe(130);
     expect((await sandboxStats(sb)).requests.total).toBe(4);
     const text = readFileSync(out, 'utf8');
@@ -99,10 +90,10 @@ describe.concurrent('Ctrl-C', () => {
     // could already include the held ones (all four slots), and then wait for one that never comes.
     await until('requests held by the slow service', () => sb.stats().faults.delayed > 0);
     await interrupt(cli, signal);
-    const secondAt = Date.now();
+    const secondAt = performance.now();
     cli.child.kill(signal);
     const r = await cli.done;
-    expect(Date.now() - secondAt).toBeLessThan(3000);
+    expect(performance.now() - secondAt).toBeLessThan(3000);
     expect(r.code, r.stderr).toBe(130);
     expect(r.stderr).toMatch(/^numintel: interrupted$/m);
     expect(r.stderr).toMatch(/run the same command again with --resume to continue/);

@@ -9,6 +9,7 @@ import { HAS_SCRIPT, requireBuiltCli, runCli, startCli } from '../support/cli.js
 import { sandboxStats } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 import { numbers } from '../support/numbers.js';
+import { until } from '../support/until.js';
 
 const PROMPT = 'API key (input hidden): ';
 const KEY = 'sk_live_terminal_typed_9f8e7d6c';
@@ -134,8 +135,8 @@ describe.skipIf(!HAS_SCRIPT)(`the key prompt at a terminal${HAS_SCRIPT ? '' : ' 
       const out = join(dir, 'out.csv');
       const term = inTerminal(['lrn', '-i', list, '-o', out, '--concurrency', '4', '--base-url', slow.url], { ...configEnv(), NUMINTEL_API_KEY: KEY });
       // The file opens with its header before any answer; then the four requests wait a minute.
-      await until(() => existsSync(out) && readFileSync(out, 'utf8').includes('\n'));
-      await until(() => slow.stats().requests.total >= 4);
+      await until('the first line of the output', () => existsSync(out) && readFileSync(out, 'utf8').includes('\n'));
+      await until('four requests at the service', () => slow.stats().requests.total >= 4);
       term.type('\x03');
       await term.waitFor('numintel: stopping: finishing 4 requests in flight (Ctrl-C again to quit now)', 3000);
       term.type('\x03');
@@ -171,8 +172,3 @@ describe.skipIf(!HAS_SCRIPT)('the progress bar at a terminal', () => {
   });
 });
 
-/** Polls (bounded, 10 s) until `test` holds. */
-async function until(test: () => boolean): Promise<void> {
-  for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 10))) if (test()) return;
-  throw new Error('timed out');
-}

@@ -9,6 +9,7 @@ import { NumintelError } from '../../src/core/errors.js';
 import { sandboxCommand } from '../../src/cli/sandbox-command.js';
 import type { World } from '../../src/cli/world.js';
 import { tempDir } from '../support/tmp.js';
+import { until } from '../support/until.js';
 
 function fakeWorld() {
   const stdout = new PassThrough();
@@ -25,16 +26,13 @@ function fakeWorld() {
 /** The exit code a command sets is the program's business (tested end to end): ignored here. */
 const ignoreExitCode = () => {};
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 2));
-}
 
 describe('numintel sandbox', () => {
   it('prints one line with the URL and the key, serves, and stops on interrupt', async () => {
     const { world, out, err, abort } = fakeWorld();
     let exitCode: number | undefined;
     const run = sandboxCommand(world, (code) => (exitCode = code)).parseAsync(['--port', '0', '--limit-lrn', '3', '--seed', 'abc'], { from: 'user' });
-    await until(() => out.length > 0);
+    await until('the listening line', () => out.length > 0, 10_000, 2);
     const line = out.join('');
     expect(line).toMatch(/^numintel sandbox listening on http:\/\/127\.0\.0\.1:\d+ \(API key: sandbox-key-0000\)\n$/);
     const url = /on (\S+) /.exec(line)![1]!;
@@ -55,7 +53,7 @@ describe('numintel sandbox', () => {
   it('--limit <lookup>=<n> sets limits per lookup, repeatable or as a comma list, over the --limit-<lookup> aliases and the defaults', async () => {
     const { world, out, abort } = fakeWorld();
     const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', '--limit', 'lrn=20,trust=5', '--limit', 'cnam=7', '--limit-cnam', '3', '--limit-trust', '9'], { from: 'user' });
-    await until(() => out.length > 0);
+    await until('the listening line', () => out.length > 0, 10_000, 2);
     const url = /on (\S+) /.exec(out.join(''))![1]!;
     const limitOf = async (kind: string) => {
       const res = await fetch(`${url}/api/v1/${kind}`, {
@@ -78,7 +76,7 @@ describe('numintel sandbox', () => {
   it('--host 0.0.0.0 prints where it really listens and that the admin endpoints need the key', async () => {
     const { world, out, abort } = fakeWorld();
     const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', '--host', '0.0.0.0'], { from: 'user' });
-    await until(() => out.length > 0);
+    await until('the listening line', () => out.length > 0, 10_000, 2);
     const text = out.join('');
     expect(text).toMatch(/^numintel sandbox listening on http:\/\/0\.0\.0\.0:(\d+) \(from this machine: http:\/\/127\.0\.0\.1:\1\) \(API key: sandbox-key-0000\)\n/);
     expect(text).toContain('the admin endpoints (/__sandbox/*) need the API key');
@@ -89,7 +87,7 @@ describe('numintel sandbox', () => {
   it('masks a custom key in its banner and accepts several keys', async () => {
     const { world, out, abort } = fakeWorld();
     const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', '--api-key', 'my-own-key-123456', '--api-key', 'my-own-key-654321'], { from: 'user' });
-    await until(() => out.length > 0);
+    await until('the listening line', () => out.length > 0, 10_000, 2);
     expect(out.join('')).not.toContain('my-own-key-123456');
     expect(out.join('')).toContain('(API key: my-o…(17 chars) +1 more)');
     abort();
@@ -99,7 +97,7 @@ describe('numintel sandbox', () => {
   it('--tls serves HTTPS with a certificate made at start, printed as a PEM file, removed at stop', async () => {
     const { world, out, abort } = fakeWorld();
     const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', '--tls'], { from: 'user' });
-    await until(() => out.join('').split('\n').length > 2);
+    await until('two lines', () => out.join('').split('\n').length > 2, 10_000, 2);
     const text = out.join('');
     expect(text).toMatch(/^numintel sandbox listening on https:\/\/127\.0\.0\.1:\d+ \(API key: sandbox-key-0000\)\nnumintel sandbox certificate: (\S+) \(trust it with NODE_EXTRA_CA_CERTS=\1 or --ca-file \1\)\n$/);
     const url = /on (\S+) /.exec(text)![1]!;
@@ -131,7 +129,7 @@ describe('numintel sandbox', () => {
     writeFileSync(join(dir, 'key.pem'), pems.private);
     const { world, out, abort } = fakeWorld();
     const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', '--tls-cert', join(dir, 'cert.pem'), '--tls-key', join(dir, 'key.pem')], { from: 'user' });
-    await until(() => out.join('').split('\n').length > 2);
+    await until('two lines', () => out.join('').split('\n').length > 2, 10_000, 2);
     expect(out.join('')).toMatch(/listening on https:\/\/127\.0\.0\.1:\d+ .*\nnumintel sandbox certificate: .*cert\.pem /);
     abort();
     await run;

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
+import { until } from './until.js';
 
 // Every directory tempDir makes, removed once the test file that made it is done. (Test files run
 // with their own copy of this module, so the hook is registered for each file that imports it.)
@@ -44,11 +45,5 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits (bounded) until the file at `path` holds at least `lines` newline characters. */
 export async function waitForLines(path: string, lines: number, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
-    if (text.split('\n').length > lines) return;
-    await sleep(20);
-  }
-  throw new Error(`${path} did not reach ${lines} lines in ${timeoutMs} ms`);
+  await until(`${path} to reach ${lines} lines`, () => (existsSync(path) ? readFileSync(path, 'utf8') : '').split('\n').length > lines, timeoutMs, 20);
 }
