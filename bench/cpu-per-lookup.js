@@ -18,7 +18,8 @@
 // a lone run's CPU by a quarter either way, hit both alike (these rounds' ratios stay within a few
 // percent of each other), and start-up and the last rows are left out of both. They share the two
 // cores with each other and the server, so each takes more answers a wakeup than alone: the µs
-// are lower than a lone run's, the ratio is the figure. Linux only (/proc).
+// are lower than a lone run's, the ratio is the figure. With --against=DIR, as many rounds more
+// of this CLI and DIR's at once. Linux only (/proc).
 // Run after `npm run build`:
 //   node bench/cpu-per-lookup.js [rows=100000] [concurrency=16] [rounds=3] [--prof] [--against=DIR]
 // --prof also runs the CLI (--no-cache) under `node --cpu-prof` and prints the functions with the
@@ -62,7 +63,8 @@ try {
     const written = (await countLines(out)) - 1;
     if (written !== rows) throw new Error(`CLI (${what}) wrote ${written} rows, expected ${rows}`);
   };
-  const bareArgs = [process.execPath, join(ROOT, 'bench', 'lib', 'bare-loop.js'), setting.url, 'sandbox-key-0000', list, String(concurrency)];
+  const bareLoop = (key) => [join(ROOT, 'bench', 'lib', 'bare-loop.js'), setting.url, key, list, String(concurrency)];
+  const bareArgs = [process.execPath, ...bareLoop(env.NUMINTEL_API_KEY)];
   // One warm-up of each (the CLI writes its code cache on the first run), then the measured rounds.
   await timed([process.execPath, ...noCache], env);
   if (otherNoCache) await timed([process.execPath, ...otherNoCache], env);
@@ -98,11 +100,19 @@ try {
     const otherRatios = runs.other.map((t, i) => us(t) / us(runs.bare[i]));
     console.log(`  ${against} --no-cache: ${line(middle(runs.other))}; ÷ bare: ${median(otherRatios).toFixed(2)}×${spread(otherRatios)}`);
   }
-  const together = await side(noCache, bareArgs.slice(1), env);
-  if (together.length > 0) {
-    const both = together.map((r) => r.cli / r.bare);
-    const mid = together.find((r) => r.cli / r.bare === median(both));
-    console.log(`  at once, the same seconds (steady state): CLI --no-cache ${mid.cli.toFixed(1)} µs/lookup, bare ${mid.bare.toFixed(1)}; CLI ÷ bare: ${median(both).toFixed(2)}×${spread(both)}   (target ≤ 1.3×)`);
+  // At once, each client with a key of its own (the server counts requests by key).
+  const cliAtOnce = { argv: noCache, env };
+  const together = await atOnce(cliAtOnce, { argv: bareLoop('bare-loop-key'), env, key: 'bare-loop-key' });
+  const atOnceLine = (name, pairs) => {
+    const ratios = pairs.map((r) => r.a / r.b);
+    const mid = pairs.find((r) => r.a / r.b === median(ratios));
+    return mid && `  at once, the same seconds (steady state): CLI --no-cache ${mid.a.toFixed(1)} µs/lookup, ${name} ${mid.b.toFixed(1)}; ÷: ${median(ratios).toFixed(2)}×${spread(ratios)}`;
+  };
+  if (together.length > 0) console.log(`${atOnceLine('bare loop', together)}   (target ≤ 1.3×)`);
+  if (otherNoCache) {
+    const otherKey = 'other-build-key';
+    const pairs = await atOnce(cliAtOnce, { argv: otherNoCache, env: { ...env, NUMINTEL_API_KEY: otherKey }, key: otherKey });
+    if (pairs.length > 0) console.log(atOnceLine(`${against} --no-cache`, pairs));
   }
   report('cpu-per-lookup', {
     rows,
@@ -114,7 +124,7 @@ try {
     ratio,
     ratios,
     cacheOnRatio: median(coldRatios),
-    together: together.map((r) => r.cli / r.bare),
+    together: together.map((r) => r.a / r.b),
   });
   if (prof) await profile(noCache, env);
 } finally {
@@ -122,11 +132,12 @@ try {
 }
 
 /**
- * `rounds` rounds of the CLI and the bare loop at once (see the top of this file): per round, each
- * one's CPU µs per request between the moment both have sent 5% of their rows and the moment the
- * first has sent 90%. [] where there is no /proc.
+ * `rounds` rounds of two clients at once (see the top of this file), each `{ argv, env, key }` (key:
+ * the API key it sends, its env's when absent): per round, each one's CPU µs per request between
+ * the moment both have sent 5% of their rows and the moment the first has sent 90%, as `{ a, b }`.
+ * [] where there is no /proc.
  */
-async function side(cliArgv, bareArgv, env) {
+async function atOnce(a, b) {
   const cpuMs = async (pid) => {
     // utime and stime, fields 14 and 15, in clock ticks (USER_HZ, 100 a second on Linux).
     const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
@@ -137,36 +148,35 @@ async function side(cliArgv, bareArgv, env) {
   } catch {
     return [];
   }
-  const BARE_KEY = 'bare-loop-key';
+  const keyOf = (c) => `Bearer ${c.key ?? c.env.NUMINTEL_API_KEY}`;
   const sentBy = async () => {
     const counts = await getJson(setting.url);
-    return { cli: counts[`Bearer ${env.NUMINTEL_API_KEY}`] ?? 0, bare: counts[`Bearer ${BARE_KEY}`] ?? 0 };
+    return { a: counts[keyOf(a)] ?? 0, b: counts[keyOf(b)] ?? 0 };
   };
   const results = [];
   for (let r = 0; r < rounds; r++) {
     const start = await sentBy();
-    const cli = spawn(process.execPath, cliArgv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    const bare = spawn(process.execPath, bareArgv.map((a) => (a === 'sandbox-key-0000' ? BARE_KEY : a)), { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    const ended = Promise.all([exited(cli), exited(bare)]);
+    const [pa, pb] = [a, b].map((c) => spawn(process.execPath, c.argv, { env: c.env, stdio: ['ignore', 'ignore', 'pipe'] }));
+    const ended = Promise.all([exited(pa), exited(pb)]);
     // Awaited below; a failure before then is reported from there, not as an unhandled rejection.
     ended.catch(() => {});
     /** Requests sent since the round began, per client, once `enough` says so (bounded by the runs' own end). */
     const when = async (enough) => {
       for (;;) {
         const now = await sentBy();
-        const done = { cli: now.cli - start.cli, bare: now.bare - start.bare };
+        const done = { a: now.a - start.a, b: now.b - start.b };
         if (enough(done)) return done;
-        if (cli.exitCode !== null || bare.exitCode !== null) throw new Error(`a client ended before the window was measured (CLI exit ${cli.exitCode}, bare loop exit ${bare.exitCode}, requests sent ${JSON.stringify(done)})`);
+        if (pa.exitCode !== null || pb.exitCode !== null) throw new Error(`a client ended before the window was measured (exits ${pa.exitCode}, ${pb.exitCode}; requests sent ${JSON.stringify(done)})`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
-    const from = await when((d) => d.cli >= rows * 0.05 && d.bare >= rows * 0.05);
-    const cpuFrom = { cli: await cpuMs(cli.pid), bare: await cpuMs(bare.pid) };
-    const to = await when((d) => d.cli >= rows * 0.9 || d.bare >= rows * 0.9);
-    const cpuTo = { cli: await cpuMs(cli.pid), bare: await cpuMs(bare.pid) };
-    const [c, b] = await ended;
-    if (c.code !== 0 || b.code !== 0) throw new Error(`at once: CLI ended ${c.code}, bare loop ${b.code}`);
-    results.push({ cli: ((cpuTo.cli - cpuFrom.cli) * 1000) / (to.cli - from.cli), bare: ((cpuTo.bare - cpuFrom.bare) * 1000) / (to.bare - from.bare) });
+    const from = await when((d) => d.a >= rows * 0.05 && d.b >= rows * 0.05);
+    const cpuFrom = { a: await cpuMs(pa.pid), b: await cpuMs(pb.pid) };
+    const to = await when((d) => d.a >= rows * 0.9 || d.b >= rows * 0.9);
+    const cpuTo = { a: await cpuMs(pa.pid), b: await cpuMs(pb.pid) };
+    const [ea, eb] = await ended;
+    if (ea.code !== 0 || eb.code !== 0) throw new Error(`at once: the clients ended ${ea.code} and ${eb.code}`);
+    results.push({ a: ((cpuTo.a - cpuFrom.a) * 1000) / (to.a - from.a), b: ((cpuTo.b - cpuFrom.b) * 1000) / (to.b - from.b) });
   }
   return results;
 }
