@@ -6,7 +6,7 @@
 // user+sys CPU seconds; the figure is µs per lookup, and the ratio CLI ÷ bare loop (target ≤ 1.3).
 // 500,000 rows by default: the cost of a lookup in a batch job, whose start-up and JIT warm-up (the
 // CLI has more code for V8 to optimise than the loop) are spread over its rows; over 100,000 rows
-// they still add a few hundredths to the ratio, over 30,000 half of it (README, Benchmarks).
+// they still add a few hundredths to the ratio, over 30,000 it is 1.6 (README, Benchmarks).
 // `--no-cache` makes the CLI do what the bare loop does, one request per row; the default run
 // (the persistent cache on, empty: a fresh cache directory for every run, so it too sends every
 // row, and also stores every answer) is measured beside it. (Both runs once shared one cache
