@@ -6,11 +6,18 @@
 // times (each cold run in a fresh cache) and the figures are medians, the ratio the median of each
 // round's cold ÷ --no-cache: on a shared 2-core machine one pair of runs can land in different
 // moments of its load (pairs of the same build measured 73% and 93% within an hour).
+// Then, as many rounds again, a --no-cache run and a cold run (a fresh cache) go AT ONCE against the
+// same sandbox, on the same input, so the machine's moods hit both alike: each one's rows a second
+// over the same seconds, read from the growth of its output file (both write the same bytes, as
+// rows finish, in order), from the moment both have written 5% of them until the first has
+// written 90%. They share the two cores and the sandbox, so the rates are lower than alone; their
+// ratio is the figure. Linux or not: only file sizes are read.
 // Run after `npm run build`:
 //   node bench/cache-run.js [rows=200000] [concurrency=32] [rounds=1]
-import { rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cliEnv, countLines, fmt, report, runCli, startSandboxProcess, tempDir, validNumbers, writeLines } from './lib/harness.js';
+import { CLI, cliEnv, countLines, exited, fmt, report, runCli, startSandboxProcess, tempDir, validNumbers, writeLines } from './lib/harness.js';
 
 const rows = Number(process.argv[2] ?? 200_000);
 const concurrency = Number(process.argv[3] ?? 32);
@@ -52,9 +59,54 @@ try {
   console.log(`  peak RSS, most of any round: no-cache ${fmt(Math.max(...runs['no-cache'].map((r) => r.peakMb)))} MB, cold ${fmt(Math.max(...runs.cold.map((r) => r.peakMb)))} MB, warm ${fmt(Math.max(...runs.warm.map((r) => r.peakMb)))} MB (target ≤ 300)`);
   console.log(`  warm re-run: ${fmt(warm)} rows/s (target ≥ 50,000), requests: ${runs.warm.map((w) => fmt(w.sent)).join(', ')} (must be 0)`);
   if (runs.warm.some((w) => w.sent !== 0)) failed = true;
-  report('cache-run', { run: 'summary', rows, rounds, coldRatio: ratio, ratios });
+  const together = [];
+  for (let round = 0; round < rounds; round++) {
+    await sandbox.reset();
+    together.push(await atOnce(input, env, join(tmp.dir, `cache-at-once-${round}`), join(tmp.dir, `at-once-${round}`)));
+  }
+  const togetherRatios = together.map((t) => t.cold / t.noCache);
+  const mid = together[togetherRatios.indexOf(median(togetherRatios))];
+  const spread = rounds > 1 ? ` (rounds: ${togetherRatios.map((r) => `${(r * 100).toFixed(0)}%`).join(', ')})` : '';
+  console.log(`  at once, the same seconds: --no-cache ${fmt(mid.noCache)} rows/s, cold ${fmt(mid.cold)} rows/s: ${(median(togetherRatios) * 100).toFixed(0)}%${spread} (target ≥ 90%)`);
+  report('cache-run', { run: 'summary', rows, rounds, coldRatio: ratio, ratios, atOnceRatio: median(togetherRatios), atOnceRatios: togetherRatios });
 } finally {
   await sandbox.stop();
   await tmp.remove();
 }
 if (failed) process.exitCode = 1;
+
+/**
+ * One round at once (see the top of this file): a --no-cache run and a cold run in `cacheDir`,
+ * started together; each one's rows a second between the two moments, from its output file's size.
+ */
+async function atOnce(input, env, cacheDir, dir) {
+  const outputs = { noCache: `${dir}-no-cache.csv`, cold: `${dir}-cold.csv` };
+  const start = (output, extra) =>
+    spawn(process.execPath, [CLI, 'lrn', '-i', input, '-o', output, '--rate', '0', '--concurrency', String(concurrency), '-q', ...extra], {
+      env: { ...env, NUMINTEL_CACHE_DIR: cacheDir },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  const children = { noCache: start(outputs.noCache, ['--no-cache']), cold: start(outputs.cold, []) };
+  const ended = Promise.all([exited(children.noCache), exited(children.cold)]);
+  const size = (path) => stat(path).then((s) => s.size, () => 0);
+  // Sizes until both have ended (bounded by exited()'s own deadline).
+  const samples = [];
+  let done = false;
+  ended.then(() => (done = true), () => (done = true));
+  while (!done) {
+    samples.push({ at: performance.now(), noCache: await size(outputs.noCache), cold: await size(outputs.cold) });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const [a, b] = await ended;
+  if (a.code !== 0 || b.code !== 0) throw new Error(`at once: the runs ended ${a.code} and ${b.code}:\n${a.stderr.slice(-1000)}\n${b.stderr.slice(-1000)}`);
+  const bytes = await size(outputs.cold);
+  if (bytes !== (await size(outputs.noCache))) throw new Error('at once: the two runs wrote different outputs');
+  const from = samples.find((x) => x.noCache >= bytes * 0.05 && x.cold >= bytes * 0.05);
+  const to = samples.find((x) => x.noCache >= bytes * 0.9 || x.cold >= bytes * 0.9);
+  if (!from || !to || to.at <= from.at) throw new Error('at once: the runs ended too quickly to be measured');
+  const rowsPerByte = rows / bytes;
+  const rate = (key) => ((to[key] - from[key]) * rowsPerByte) / ((to.at - from.at) / 1000);
+  await Promise.all(Object.values(outputs).map((path) => rm(path, { force: true })));
+  await rm(cacheDir, { recursive: true, force: true });
+  return { noCache: rate('noCache'), cold: rate('cold') };
+}
