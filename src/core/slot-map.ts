@@ -1,5 +1,5 @@
-// A Map for values that come and go thousands of times a second (a bulk run's lookups in flight,
-// its answers waiting for their commit), whose values must not outlive their delete. Values held
+// A Map for values that come and go thousands of times a second (a bulk run's lookups in flight),
+// whose values must not outlive their delete. Values held
 // in a Map itself kept reaching the old generation after their delete, each taking along what it
 // refers to (a lookup's row and answer), for the full collections to sweep. `node
 // bench/gc-promotion.js`: the CLI moved ~730 bytes a row to the old generation before, ~180 now

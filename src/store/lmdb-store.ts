@@ -18,7 +18,6 @@ import type { Clock } from '../core/clock.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
 import type { Result } from '../core/records.js';
 import { defaultMaxAge, type MaxAge } from '../settings/max-age.js';
-import { SlotMap } from '../core/slot-map.js';
 import { SlottedStore, type AnswerSlot, type CachedAnswer } from './answer-store.js';
 import { CACHE_FILE_NAME } from './cache-dir.js';
 import { checkLmdbFile, markLmdbFileChecked } from './lmdb-file.js';
@@ -113,10 +112,13 @@ export class LmdbAnswerStore extends SlottedStore {
   private readonly ids = new Map<string, number>();
   private readonly kinds = new Map<number, LookupKind>();
   private pending: Promise<unknown>[] = [];
-  /** Answers put but not yet committed, so this process reads its own writes at once. */
-  private readonly unwritten = new SlotMap<Key, Stored>();
-  /** Answers put since the last batch was handed to lmdb: one transaction per BATCH of them. */
-  private batch: [Key, Stored][] = [];
+  /**
+   * Answers put since the last batch was handed to lmdb (one transaction per BATCH of them), and
+   * the batches handed over and not yet committed, oldest first: this process reads its own writes
+   * at once. A committed batch's Map is let go whole: nothing is deleted an answer at a time.
+   */
+  private batch = new Map<Key, Stored>();
+  private committing: Map<Key, Stored>[] = [];
   /** A batch is handed over at the latest BATCH_MS after its first answer (other processes read it then). */
   private batchTimer: NodeJS.Timeout | undefined;
   /** The read transaction the answers are read in, as lmdb's read options, and the timer that ends it (see snapshot()). */
@@ -284,7 +286,7 @@ export class LmdbAnswerStore extends SlottedStore {
       if (!this.db) return undefined;
       try {
         const key = keyOf(number, false);
-        const held = key === undefined ? undefined : (this.unwritten.get(key) ?? (this.db.get(key, this.snapshot()) as Stored | undefined));
+        const held = key === undefined ? undefined : (this.unwritten(key) ?? (this.db.get(key, this.snapshot()) as Stored | undefined));
         return held && { result: held[1], fetchedAt: held[0] };
       } catch (err) {
         this.fail(err);
@@ -297,7 +299,7 @@ export class LmdbAnswerStore extends SlottedStore {
         try {
           const key = keyOf(number, false);
           if (key === undefined) return false;
-          const pending = this.unwritten.get(key);
+          const pending = this.unwritten(key);
           if (pending) return fresh(pending[0]);
           // msgpack of [fetchedAt, result] starts 0x92 0xcb and the time as a float64: read only that.
           const read = this.snapshot();
@@ -325,9 +327,8 @@ export class LmdbAnswerStore extends SlottedStore {
           if (key === undefined) return false;
           const stored: Stored = [fetchedAt, result];
           this.wrote = true;
-          this.unwritten.set(key, stored);
-          this.batch.push([key, stored]);
-          if (this.batch.length >= BATCH) this.writeBatch();
+          this.batch.set(key, stored);
+          if (this.batch.size >= BATCH) this.writeBatch();
           else if (!this.batchTimer) this.batchTimer = setTimeout(() => this.writeBatch(), BATCH_MS).unref();
           return true;
         } catch (err) {
@@ -351,24 +352,32 @@ export class LmdbAnswerStore extends SlottedStore {
     this.batchTimer = undefined;
     const db = this.db;
     const batch = this.batch;
-    this.batch = [];
-    if (!db || batch.length === 0) return;
+    this.batch = new Map();
+    if (!db || batch.size === 0) return;
     try {
       this.checkDisk();
     } catch (err) {
       return this.fail(err);
     }
+    this.committing.push(batch);
     this.track(
       db
         .batch(() => {
-          for (const [key, stored] of batch) void db.put(key, stored);
+          batch.forEach((stored, key) => void db.put(key, stored));
         })
         .finally(() => {
-          // Reads after this one see the commit: only then may its answers leave `unwritten`.
+          // Reads after this one see the commit: only then may its answers be let go.
           this.releaseSnapshot();
-          for (const [key, stored] of batch) if (this.unwritten.get(key) === stored) this.unwritten.delete(key);
+          this.committing.splice(this.committing.indexOf(batch), 1);
         }),
     );
+  }
+
+  /** An answer this process put and has not committed yet: the newest for the key. */
+  private unwritten(key: Key): Stored | undefined {
+    let stored = this.batch.get(key);
+    for (let i = this.committing.length - 1; stored === undefined && i >= 0; i--) stored = this.committing[i]!.get(key);
+    return stored;
   }
 
   /**
@@ -377,8 +386,8 @@ export class LmdbAnswerStore extends SlottedStore {
    * row or a few a turn, so in a cold run of a million rows, with lmdb's write thread committing
    * beside it, that renewal cost more than the reads (see README, the cache's cost in a cold run).
    * One transaction is kept instead, let go as soon as a commit of this process lands, before that
-   * commit's answers leave `unwritten` (every answer this process put is then read either there or
-   * in the file), and by a timer SNAPSHOT_MS after it was begun: other processes' commits are seen
+   * commit's answers are let go (every answer this process put is then read either from its batch
+   * or in the file), and by a timer SNAPSHOT_MS after it was begun: other processes' commits are seen
    * a second later at most, and a run that stops reading (waiting at a rate limit, say) does not
    * keep LMDB from reusing the pages commits free.
    */
@@ -418,18 +427,17 @@ export class LmdbAnswerStore extends SlottedStore {
    */
   private writeBatchNow(): boolean {
     const db = this.db;
-    if (!db || this.pending.length > 0 || this.batch.length > SYNC_BATCH) return false;
+    if (!db || this.pending.length > 0 || this.batch.size > SYNC_BATCH) return false;
     clearTimeout(this.batchTimer);
     this.batchTimer = undefined;
     const batch = this.batch;
-    this.batch = [];
-    if (batch.length === 0) return true;
+    this.batch = new Map();
+    if (batch.size === 0) return true;
     this.checkDisk();
     db.transactionSync(() => {
-      for (const [key, stored] of batch) db.putSync(key, stored);
+      batch.forEach((stored, key) => db.putSync(key, stored));
     });
     this.releaseSnapshot();
-    for (const [key, stored] of batch) if (this.unwritten.get(key) === stored) this.unwritten.delete(key);
     return true;
   }
 

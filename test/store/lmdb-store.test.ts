@@ -335,6 +335,32 @@ describe('the persistent cache', () => {
     await store.close();
   });
 
+  it("reads this process's own answers before they are committed: the batch being filled, those handed to lmdb, the newest first", async () => {
+    const dir = await tempDir();
+    const t = fakeClock();
+    const { store } = await openStore(dir, { clock: t.clock });
+    const slot = store.slot('lrn', {});
+    // 2,100 answers in one turn: two batches of 1,024 handed to lmdb's write thread, 52 still in the
+    // one being filled, none committed yet (a commit lands in a later turn).
+    const numbers = Array.from({ length: 2100 }, (_, i) => String(12016000000 + i));
+    for (const n of numbers) slot.put(n, { ...LRN, lrn: n }, t.clock.now());
+    expect(numbers.filter((n) => slot.get(n)?.result.lrn !== n)).toEqual([]);
+    expect(numbers.every((n) => slot.has(n) && slot.kept?.(n)?.result.lrn === n)).toBe(true);
+    // Put again while the first is on its way, and hand that batch over too: the newer answer is the
+    // one read, now and once committed.
+    const again = numbers[5] as string;
+    t.advance(1000);
+    slot.put(again, { ...LRN, lrn: 'newer' }, t.clock.now());
+    expect(slot.get(again)?.result.lrn).toBe('newer');
+    for (let i = 0; i < 1024; i++) slot.put(String(12017000000 + i), LRN, t.clock.now());
+    expect(slot.get(again)?.result.lrn).toBe('newer');
+    await store.close();
+    const reopened = await openStore(dir, { clock: t.clock });
+    expect(reopened.store.slot('lrn', {}).get(again)).toEqual({ result: { ...LRN, lrn: 'newer' }, fetchedAt: t.clock.now() });
+    expect((await reopened.store.stats()).entries).toBe(2100 + 1024);
+    await reopened.store.close();
+  });
+
   it("another process's commit is read a second later at most, also by a store that stopped reading", async () => {
     const dir = await tempDir();
     await seed(dir, '12015550000');
