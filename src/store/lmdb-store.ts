@@ -368,7 +368,8 @@ export class LmdbAnswerStore extends SlottedStore {
         .finally(() => {
           // Reads after this one see the commit: only then may its answers be let go.
           this.releaseSnapshot();
-          this.committing.splice(this.committing.indexOf(batch), 1);
+          const at = this.committing.indexOf(batch);
+          if (at >= 0) this.committing.splice(at, 1);
         }),
     );
   }
