@@ -15,8 +15,8 @@
 // Then, as many rounds again, the two IN TURNS: started together, one stopped (SIGSTOP) while the
 // other runs alone for two seconds, then the other way round, to the end of the first: each one's
 // rows a second over its own turns. Each runs as it would alone, and a slow minute of the machine
-// falls on both: one after the other, pairs of 1M-row runs of one build measured 65–123%; two
-// --no-cache runs in turns, 99% (a one-off check, as `--same` runs it). Not on Windows.
+// falls on both: one after the other, pairs of 1M-row runs of one build measured 65–123%; in
+// turns, two --no-cache runs 101% (`node bench/cache-run.js 300000 32 1 --same`). Not on Windows.
 // `--same` checks the two measures: the second run of each pair is a --no-cache run too, so both
 // should say 100%; the runs one after the other are left out.
 // Run after `npm run build`:
@@ -48,30 +48,24 @@ try {
   const env = cliEnv(tmp.dir, sandbox);
   console.log(`cache runs: ${fmt(rows)} unique numbers, CSV in → CSV out, --rate 0 --concurrency ${concurrency}, ${rounds} round(s)${same ? ', --same: "cold" is a --no-cache run too' : ''} (node ${process.version})`);
   const alone = same ? undefined : await oneAfterAnother(input, env);
-  const together = [];
-  for (let round = 0; round < rounds; round++) {
-    await sandbox.reset();
-    together.push(await atOnce(input, env, join(tmp.dir, `cache-at-once-${round}`), join(tmp.dir, `at-once-${round}`)));
-  }
-  const summary = (label, pairs) => {
-    const ratios = pairs.map((t) => t.cold / t.noCache);
+  // Rounds of one way of running a pair (atOnce or inTurns), each on a fresh sandbox and cache.
+  const pairs = async (label, name, measure) => {
+    const results = [];
+    for (let round = 0; round < rounds; round++) {
+      await sandbox.reset();
+      results.push(await measure(input, env, join(tmp.dir, `cache-${name}-${round}`), join(tmp.dir, `${name}-${round}`)));
+    }
+    const ratios = results.map((t) => t.cold / t.noCache);
     const ratio = median(ratios);
-    const mid = pairs[ratios.indexOf(ratio)];
+    const mid = results[ratios.indexOf(ratio)];
     console.log(`  ${label}: --no-cache ${fmt(mid.noCache)} rows/s, cold ${fmt(mid.cold)} rows/s: ${percent(ratio)}${each(ratios)} (${same ? 'both --no-cache: 100% expected' : 'target ≥ 90%'})`);
     return { ratio, ratios };
   };
-  const atOnce_ = summary('at once, the same seconds', together);
-  let inTurns_;
+  const together = await pairs('at once, the same seconds', 'at-once', atOnce);
+  let turns;
   if (process.platform === 'win32') console.log('  in turns: not on Windows (no SIGSTOP)');
-  else {
-    const turns = [];
-    for (let round = 0; round < rounds; round++) {
-      await sandbox.reset();
-      turns.push(await inTurns(input, env, join(tmp.dir, `cache-in-turns-${round}`), join(tmp.dir, `in-turns-${round}`)));
-    }
-    inTurns_ = summary(`in turns, each alone ${TURN_MS / 1000} s at a time`, turns);
-  }
-  report('cache-run', { run: 'summary', rows, rounds, same, coldRatio: alone?.ratio, ratios: alone?.ratios, atOnceRatio: atOnce_.ratio, atOnceRatios: atOnce_.ratios, inTurnsRatio: inTurns_?.ratio, inTurnsRatios: inTurns_?.ratios });
+  else turns = await pairs(`in turns, each alone ${TURN_MS / 1000} s at a time`, 'in-turns', inTurns);
+  report('cache-run', { run: 'summary', rows, rounds, same, coldRatio: alone?.ratio, ratios: alone?.ratios, atOnceRatio: together.ratio, atOnceRatios: together.ratios, inTurnsRatio: turns?.ratio, inTurnsRatios: turns?.ratios });
 } finally {
   await sandbox.stop();
   await tmp.remove();
