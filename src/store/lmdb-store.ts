@@ -10,6 +10,12 @@
 // at different times agree. A number that is not 11 digits (--no-validate) is keyed "<id>:<digits>".
 // Values are [fetchedAt, result] in msgpack with lmdb's shared record structures: each result's
 // field names are stored once per shape, not once per entry.
+//
+// A lookup whose prefix this process created holds only what this process put there until another
+// process puts an answer there too, which it marks first ("shared/<id>"): until then its other numbers
+// need no read (see unread()). A cold run, or a new lookup's first run, so reads nothing of the file:
+// a miss in a large file costs the main thread ~1-3 µs a row, the most of the cache's cost in a
+// cold run (README).
 import { chmodSync, closeSync, mkdirSync, openSync, statSync, statfsSync } from 'node:fs';
 import { platform } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,6 +24,7 @@ import type { Clock } from '../core/clock.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
 import type { Result } from '../core/records.js';
 import { defaultMaxAge, type MaxAge } from '../settings/max-age.js';
+import { NumberSet } from '../core/number-set.js';
 import { SlottedStore, type AnswerSlot, type CachedAnswer } from './answer-store.js';
 import { CACHE_FILE_NAME } from './cache-dir.js';
 import { checkLmdbFile, markLmdbFileChecked } from './lmdb-file.js';
@@ -40,6 +47,9 @@ const DAY = 86_400_000;
 const PREFIX_RECHECK_MS = 1000;
 /** The longest the answers' reads stay in one read transaction: what other processes commit is seen after at most this. */
 const SNAPSHOT_MS = 1000;
+const SHARED = 'shared/';
+/** How often a store that reads nothing of the lookups it created looks whether another process put answers there (see unread). */
+const SHARED_RECHECK_MS = 1000;
 /** The map when it is written in place (see openDb): four times the pages in use, to a power of two, and at least this. */
 const MIN_WRITE_MAP = 2 ** 30;
 /** Free space a batch written through the map must leave on the disk (see checkDisk). */
@@ -111,6 +121,15 @@ export class LmdbAnswerStore extends SlottedStore {
   /** Prefix ids known to this process, by "<origin> <kind> <options>", and kinds by id. */
   private readonly ids = new Map<string, number>();
   private readonly kinds = new Map<number, LookupKind>();
+  /**
+   * The prefixes this store created, by id, each with the keys it put there, until another store
+   * (of this process or another) marks that it put answers there too: see unread().
+   */
+  private readonly own = new Map<number, NumberSet>();
+  private ownCheckedAt = -Infinity;
+  /** Prefixes this store puts answers under and did not create: each is marked shared in the file, in the first batch that puts there. */
+  private readonly marked = new Set<number>();
+  private unmarked: number[] = [];
   private pending: Promise<unknown>[] = [];
   /**
    * Answers put since the last batch was handed to lmdb (one transaction per BATCH of them), and
@@ -242,6 +261,7 @@ export class LmdbAnswerStore extends SlottedStore {
     if (known !== undefined || !this.db) return known;
     const db = this.db;
     if (create) this.checkDisk();
+    let created = false;
     const id = create
       ? db.transactionSync(() => {
           const there = db.get(PREFIX + name) as number | undefined;
@@ -250,14 +270,61 @@ export class LmdbAnswerStore extends SlottedStore {
           if (next * STRIDE >= Number.MAX_SAFE_INTEGER) throw new Error('too many services and option sets in one cache');
           db.putSync(PREFIX + name, next);
           db.putSync(NEXT_PREFIX, next + 1);
+          created = true;
           return next;
         })
       : (db.get(PREFIX + name) as number | undefined);
+    if (created) this.own.set(id as number, new NumberSet());
     if (id !== undefined) {
       this.ids.set(name, id);
       this.kinds.set(id, name.split(' ')[1] as LookupKind);
     }
     return id;
+  }
+
+  /**
+   * True when the key cannot be in the file, so it needs no read: its prefix was created by this
+   * store, which has not put the key there, and no other store had marked the prefix shared when
+   * this one last looked (at most SHARED_RECHECK_MS ago). Another store marks it in the batch of its
+   * first answer there, so an answer it put is seen as soon as that batch is committed and looked for.
+   */
+  private unread(id: number, key: Key): boolean {
+    const mine = this.own.get(id);
+    if (mine === undefined || this.sharedSince(id)) return false;
+    return typeof key === 'number' ? !mine.hasWhole(key) : !mine.hasOther(key);
+  }
+
+  /** Whether another store marked one of this store's prefixes shared (looked at most every SHARED_RECHECK_MS); that prefix is then read like any other. */
+  private sharedSince(id: number): boolean {
+    const now = this.opts.clock.now();
+    if (now - this.ownCheckedAt >= SHARED_RECHECK_MS) {
+      this.ownCheckedAt = now;
+      // In a read transaction begun now: the answers' (see snapshot()) may be a second old, and
+      // lmdb's own is renewed only once a turn.
+      this.releaseSnapshot();
+      this.db?.resetReadTxn();
+      for (const own of this.own.keys()) if (this.db?.get(SHARED + own) !== undefined) this.own.delete(own);
+    }
+    return !this.own.has(id);
+  }
+
+  /** This store puts the key: a later read of it must look (see unread); a prefix it did not create is marked shared. */
+  private putHere(id: number, key: Key): void {
+    const mine = this.own.get(id);
+    if (mine === undefined) {
+      if (!this.marked.has(id)) {
+        this.marked.add(id);
+        this.unmarked.push(id);
+      }
+    } else if (typeof key === 'number') mine.addWhole(key);
+    else mine.addOther(key);
+  }
+
+  /** The shared marks not written yet, put ahead of a batch's answers (in its transaction). */
+  private takeMarks(): string[] {
+    const marks = this.unmarked.map((id) => SHARED + id);
+    this.unmarked = [];
+    return marks;
   }
 
   protected makeSlot(kind: LookupKind, opts: string): AnswerSlot {
@@ -286,7 +353,7 @@ export class LmdbAnswerStore extends SlottedStore {
       if (!this.db) return undefined;
       try {
         const key = keyOf(number, false);
-        const held = key === undefined ? undefined : (this.unwritten(key) ?? (this.db.get(key, this.snapshot()) as Stored | undefined));
+        const held = key === undefined || this.unread(id as number, key) ? undefined : (this.unwritten(key) ?? (this.db.get(key, this.snapshot()) as Stored | undefined));
         return held && { result: held[1], fetchedAt: held[0] };
       } catch (err) {
         this.fail(err);
@@ -298,7 +365,7 @@ export class LmdbAnswerStore extends SlottedStore {
         if (refresh || !this.db) return false;
         try {
           const key = keyOf(number, false);
-          if (key === undefined) return false;
+          if (key === undefined || this.unread(id as number, key)) return false;
           const pending = this.unwritten(key);
           if (pending) return fresh(pending[0]);
           // msgpack of [fetchedAt, result] starts 0x92 0xcb and the time as a float64: read only that.
@@ -326,6 +393,7 @@ export class LmdbAnswerStore extends SlottedStore {
           const key = keyOf(number, true);
           if (key === undefined) return false;
           const stored: Stored = [fetchedAt, result];
+          this.putHere(id as number, key);
           this.wrote = true;
           this.batch.set(key, stored);
           if (this.batch.size >= BATCH) this.writeBatch();
@@ -359,10 +427,12 @@ export class LmdbAnswerStore extends SlottedStore {
     } catch (err) {
       return this.fail(err);
     }
+    const marks = this.takeMarks();
     this.committing.push(batch);
     this.track(
       db
         .batch(() => {
+          for (const mark of marks) void db.put(mark, 1);
           batch.forEach((stored, key) => void db.put(key, stored));
         })
         .finally(() => {
@@ -435,7 +505,9 @@ export class LmdbAnswerStore extends SlottedStore {
     this.batch = new Map();
     if (batch.size === 0) return true;
     this.checkDisk();
+    const marks = this.takeMarks();
     db.transactionSync(() => {
+      for (const mark of marks) db.putSync(mark, 1);
       batch.forEach((stored, key) => db.putSync(key, stored));
     });
     this.releaseSnapshot();

@@ -69,6 +69,27 @@ describe('one cache, several processes', () => {
     expect([...warnings, ...again.warnings]).toEqual([]);
   }, 60_000);
 
+  it('a lookup this process began, which it reads nothing of: a writer there, even one killed with SIGKILL, is read a second later', async () => {
+    const dir = await tempDir();
+    const { store, warnings } = await openStore(dir);
+    const slot = store.slot('trust', {});
+    // This process creates the lookup in the file; then misses are not read from it (see unread).
+    slot.put('12019990000', { mine: true }, Date.now());
+    expect(slot.get('12015550000')).toBeUndefined();
+    const writer = child(['write-forever', dir, 'trust', '2000']);
+    for (let i = 0; i < 300 && !writer.out().includes('ready'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(writer.out()).toContain('ready');
+    writer.proc.kill('SIGKILL');
+    expect((await writer.done).signal).toBe('SIGKILL');
+    // Bounded: looked for until its answers are read (the mark is looked for once a second), at most 5 s.
+    const seen = () => [0, 1, 999, 1999].filter((i) => slot.get(String(12015550000 + i))?.result.i === i).length;
+    for (let i = 0; i < 50 && seen() < 4; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(seen()).toBe(4);
+    expect(slot.get('12019990000')?.result).toEqual({ mine: true });
+    await store.close();
+    expect(warnings).toEqual([]);
+  }, 60_000);
+
   it('a process that leaves with writes begun and not committed exits at once, and holds up no other', async () => {
     const dir = await tempDir();
     // lmdb ran a transaction's callback on the main thread while its write thread held the write

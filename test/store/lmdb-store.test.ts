@@ -376,6 +376,48 @@ describe('the persistent cache', () => {
     await store.close();
   });
 
+  it('a lookup this store created reads nothing of the file for numbers it did not put, until another store marks it shared', async () => {
+    const dir = await tempDir();
+    const t = fakeClock();
+    const { store } = await openStore(dir, { clock: t.clock });
+    // Every read of lmdb's (get too) comes down to getBinaryFast; answers have number keys.
+    const db = (store as unknown as { db: { getBinaryFast(key: unknown, o?: unknown): unknown } }).db;
+    const answerReads: unknown[] = [];
+    const getBinaryFast = db.getBinaryFast.bind(db);
+    db.getBinaryFast = (key: unknown, o?: unknown) => {
+      if (typeof key === 'number') answerReads.push(key);
+      return getBinaryFast(key, o);
+    };
+    const slot = store.slot('lrn', {});
+    slot.put('12015550000', LRN, T0);
+    await new Promise((r) => setTimeout(r, 200)); // its batch is committed (BATCH_MS)
+    for (let i = 1; i <= 100; i++) {
+      expect(slot.has(String(12015550000 + i))).toBe(false);
+      expect(slot.get(String(12015550000 + i))).toBeUndefined();
+    }
+    expect(answerReads).toEqual([]);
+    // What it put is read, from the file once committed.
+    expect(slot.get('12015550000')).toEqual({ result: LRN, fetchedAt: T0 });
+    expect(answerReads.length).toBe(1);
+
+    // Another store (as another process would) puts an answer there, which marks the lookup shared.
+    const other = await openStore(dir, { clock: t.clock });
+    other.store.slot('lrn', {}).put('12015550050', ENHANCED, T0);
+    await other.store.close();
+    // Looked at again a second later at most, in a read transaction begun then; from then on read like any other.
+    t.advance(1000);
+    expect(slot.get('12015550050')).toEqual({ result: ENHANCED, fetchedAt: T0 });
+    expect(slot.has('12015550051')).toBe(false);
+    expect(answerReads.length).toBe(3);
+    await store.close();
+
+    // A store that finds the lookup in the file reads every number, and marks the lookup shared once.
+    const later = await openStore(dir, { clock: t.clock });
+    expect(later.store.slot('lrn', {}).get('12015550000')).toEqual({ result: LRN, fetchedAt: T0 });
+    expect((later.store as unknown as { db: { get(k: string): unknown } }).db.get('shared/1')).toBe(1);
+    await later.store.close();
+  });
+
   it('prune removes expired entries, at most once a day when asked whether due; clear empties one lookup or all', async () => {
     const dir = await tempDir();
     const t = fakeClock();
