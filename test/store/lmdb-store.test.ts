@@ -390,7 +390,9 @@ describe('the persistent cache', () => {
     };
     const slot = store.slot('lrn', {});
     slot.put('12015550000', LRN, T0);
-    await new Promise((r) => setTimeout(r, 200)); // its batch is committed (BATCH_MS)
+    // Bounded: until its batch (handed over after BATCH_MS) is committed.
+    const internals = store as unknown as { batch: Map<unknown, unknown>; committing: unknown[] };
+    for (let i = 0; i < 250 && (internals.batch.size > 0 || internals.committing.length > 0); i++) await new Promise((r) => setTimeout(r, 20));
     for (let i = 1; i <= 100; i++) {
       expect(slot.has(String(12015550000 + i))).toBe(false);
       expect(slot.get(String(12015550000 + i))).toBeUndefined();
@@ -411,7 +413,7 @@ describe('the persistent cache', () => {
     expect(answerReads.length).toBe(3);
     await store.close();
 
-    // A store that finds the lookup in the file reads every number, and marks the lookup shared once.
+    // The mark stays: a store that opens the file later finds the lookup there, and reads every number.
     const later = await openStore(dir, { clock: t.clock });
     expect(later.store.slot('lrn', {}).get('12015550000')).toEqual({ result: LRN, fetchedAt: T0 });
     expect((later.store as unknown as { db: { get(k: string): unknown } }).db.get('shared/1')).toBe(1);
