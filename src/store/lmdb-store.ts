@@ -127,9 +127,12 @@ export class LmdbAnswerStore extends SlottedStore {
    */
   private readonly own = new Map<number, NumberSet>();
   private ownCheckedAt = -Infinity;
-  /** Prefixes this store puts answers under and did not create: each is marked shared in the file, in the first batch that puts there. */
+  /**
+   * Prefixes this store puts answers under and did not create, looked at once each: the shared marks
+   * not in the file yet are written in the first batch that puts there.
+   */
   private readonly marked = new Set<number>();
-  private unmarked: number[] = [];
+  private unwrittenMarks: string[] = [];
   private pending: Promise<unknown>[] = [];
   /**
    * Answers put since the last batch was handed to lmdb (one transaction per BATCH of them), and
@@ -289,41 +292,45 @@ export class LmdbAnswerStore extends SlottedStore {
    * first answer there, so an answer it put is seen as soon as that batch is committed and looked for.
    */
   private unread(id: number, key: Key): boolean {
+    if (this.own.size === 0) return false;
+    this.lookForMarks();
     const mine = this.own.get(id);
-    if (mine === undefined || this.sharedSince(id)) return false;
+    if (mine === undefined) return false;
     return typeof key === 'number' ? !mine.hasWhole(key) : !mine.hasOther(key);
   }
 
-  /** Whether another store marked one of this store's prefixes shared (looked at most every SHARED_RECHECK_MS); that prefix is then read like any other. */
-  private sharedSince(id: number): boolean {
+  /** At most every SHARED_RECHECK_MS: the prefixes of this store that another marked shared are then read like any other. */
+  private lookForMarks(): void {
     const now = this.opts.clock.now();
-    if (now - this.ownCheckedAt >= SHARED_RECHECK_MS) {
-      this.ownCheckedAt = now;
-      // In a read transaction begun now: the answers' (see snapshot()) may be a second old, and
-      // lmdb's own is renewed only once a turn.
-      this.releaseSnapshot();
-      this.db?.resetReadTxn();
-      for (const own of this.own.keys()) if (this.db?.get(SHARED + own) !== undefined) this.own.delete(own);
-    }
-    return !this.own.has(id);
+    if (now - this.ownCheckedAt < SHARED_RECHECK_MS) return;
+    this.ownCheckedAt = now;
+    // In a read transaction begun now: the answers' (see snapshot()) may be a second old, and
+    // lmdb's own is renewed only once a turn.
+    this.releaseSnapshot();
+    this.db?.resetReadTxn();
+    for (const own of this.own.keys()) if (this.db?.get(SHARED + own) !== undefined) this.own.delete(own);
   }
 
-  /** This store puts the key: a later read of it must look (see unread); a prefix it did not create is marked shared. */
+  /**
+   * This store puts the key: a later read of it must look (see unread); a prefix it did not create
+   * is marked shared, unless it already is (a run per number would otherwise rewrite the mark's page
+   * in every commit).
+   */
   private putHere(id: number, key: Key): void {
     const mine = this.own.get(id);
-    if (mine === undefined) {
-      if (!this.marked.has(id)) {
-        this.marked.add(id);
-        this.unmarked.push(id);
-      }
-    } else if (typeof key === 'number') mine.addWhole(key);
-    else mine.addOther(key);
+    if (mine !== undefined) {
+      if (typeof key === 'number') mine.addWhole(key);
+      else mine.addOther(key);
+    } else if (!this.marked.has(id)) {
+      this.marked.add(id);
+      if ((this.db as RootDatabase).get(SHARED + id) === undefined) this.unwrittenMarks.push(SHARED + id);
+    }
   }
 
   /** The shared marks not written yet, put ahead of a batch's answers (in its transaction). */
   private takeMarks(): string[] {
-    const marks = this.unmarked.map((id) => SHARED + id);
-    this.unmarked = [];
+    const marks = this.unwrittenMarks;
+    this.unwrittenMarks = [];
     return marks;
   }
 
