@@ -2,7 +2,9 @@
 // Start-up cost: `numintel --version` and one `numintel lrn` against a running sandbox, beside a
 // bare `node -e 0` and a bare one-request script, median of repeated runs (interleaved so machine
 // noise hits all alike).
-// Run after `npm run build`: node bench/startup.js [runs]
+// Run after `npm run build`: node bench/startup.js [runs] [--against=DIR]
+// --against=DIR also runs the lookups with the CLI of another built checkout (DIR/bin/numintel.js),
+// in the same rounds, each in caches of its own: a change measured beside the build before it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,9 @@ import { startSandbox } from '../dist/sandbox/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'bin', 'numintel.js');
-const runs = Number(process.argv[2] ?? 21);
+const args = process.argv.slice(2);
+const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 21);
+const against = args.find((a) => a.startsWith('--against='))?.slice('--against='.length);
 
 const sandbox = await startSandbox({ port: 0 });
 const env = { PATH: process.env.PATH, HOME: root, NUMINTEL_CONFIG_DIR: join(root, '.bench-tmp'), NUMINTEL_CODE_CACHE_DIR: join(root, '.bench-tmp', 'code'), NUMINTEL_CACHE_DIR: join(root, '.bench-tmp', 'cache'), NUMINTEL_BASE_URL: sandbox.url, NUMINTEL_API_KEY: sandbox.apiKey };
@@ -24,22 +28,40 @@ const bareRequest = `const r = require('node:http').request(process.env.NUMINTEL
 r.end(JSON.stringify({ phone_number: '12015550123' }));`;
 
 const missCache = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
+const waitCache = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
+const otherCache = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
+const other = against && join(against, 'bin', 'numintel.js');
+// The other build's caches (lookups and code) apart from this one's.
+const otherDirs = (sub) => ({ NUMINTEL_CACHE_DIR: join(otherCache, sub), NUMINTEL_CODE_CACHE_DIR: join(otherCache, `${sub}-code`) });
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'node: one bare http.request', args: ['-e', bareRequest] },
   { name: 'numintel --version', args: [cli, '--version'] },
+  // A number the cache's LMDB file holds (put there below): LMDB is opened and read, nothing is sent.
   { name: 'numintel lrn 12015550123', args: [cli, 'lrn', '12015550123'] },
+  // A number an earlier run of numbers given as arguments looked up: its answer waits in pending/
+  // beside the file (src/store/light-store.ts), read without LMDB.
+  { name: 'numintel lrn <number waiting>', args: [cli, 'lrn', '12015550124'], env: { NUMINTEL_CACHE_DIR: waitCache } },
   // The same without the lookup cache: what opening the cache (LMDB) costs a one-number run.
   { name: 'numintel lrn … --no-cache', args: [cli, 'lrn', '12015550123', '--no-cache'] },
   // A number the cache has not seen, each run another (in a cache of its own, empty at the start):
-  // a script starting numintel once per new number opens the cache, misses, sends, and commits.
+  // a script starting numintel once per new number. Its answer is left in pending/ without LMDB; a
+  // run that finds 16 such files waiting opens LMDB and moves them in (its time is in the mean).
   { name: 'numintel lrn <new number>', args: (i) => [cli, 'lrn', `1201555${String(1000 + i).padStart(4, '0')}`], env: { NUMINTEL_CACHE_DIR: missCache } },
+  ...(other
+    ? [
+        { name: 'before: lrn 12015550123', args: [other, 'lrn', '12015550123'], env: otherDirs('hit') },
+        { name: 'before: lrn … --no-cache', args: [other, 'lrn', '12015550123', '--no-cache'], env: otherDirs('hit') },
+        { name: 'before: lrn <new number>', args: (i) => [other, 'lrn', `1201555${String(1000 + i).padStart(4, '0')}`], env: otherDirs('miss') },
+      ]
+    : []),
 ];
 
-function time(args, extra) {
+function time(args, extra, stdin) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env: { ...env, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, args, { env: { ...env, ...extra }, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'inherit'] });
+    child.stdin?.end(stdin);
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}`));
@@ -48,15 +70,21 @@ function time(args, extra) {
   });
 }
 
+// The number of the cache hit goes into the LMDB file (numbers on stdin: a run that opens LMDB);
+// the waiting one into pending/.
+await time([cli, 'lrn'], {}, '12015550123\n');
+await time([cli, 'lrn', '12015550124'], { NUMINTEL_CACHE_DIR: waitCache });
+if (other) await time([other, 'lrn'], otherDirs('hit'), '12015550123\n');
 const samples = cases.map(() => []);
 for (let i = 0; i < runs; i++) for (const [j, c] of cases.entries()) samples[j].push(await time(typeof c.args === 'function' ? c.args(i) : c.args, c.env));
 await sandbox.close();
-rmSync(missCache, { recursive: true, force: true });
+for (const dir of [missCache, waitCache, otherCache]) rmSync(dir, { recursive: true, force: true });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const base = median(samples[0]);
-console.log(`start-up, median of ${runs} runs (node ${process.version}):`);
+console.log(`start-up, median of ${runs} runs (node ${process.version}), and the mean:`);
 for (const [j, c] of cases.entries()) {
   const m = median(samples[j]);
-  console.log(`  ${c.name.padEnd(28)} ${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}× node -e 0`);
+  console.log(`  ${c.name.padEnd(30)} ${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}× node -e 0   mean ${mean(samples[j]).toFixed(1).padStart(7)} ms`);
 }

@@ -4,9 +4,9 @@
 // start-up is most of such a run: the bundle is compiled with V8's code cache. The cache lives in
 // the user's cache directory (never in the install directory, which may be read-only or shared),
 // one file per bundle (its size and time), V8 version and kind of run, written at exit by the first
-// run that finds none or finds it rejected, and once more by the first run that sends a request
-// after a run that sent none wrote it (see SENT). This file is CommonJS (see bin/package.json): the ES module
-// loader would add a few milliseconds to every run.
+// run that finds none or finds it rejected, and again by a run that compiled a part the one it read
+// lacks (see PARTS). This file is CommonJS (see bin/package.json): the ES module loader would add a
+// few milliseconds to every run.
 //
 // The bundle holds no import(): a vm.Script has no loader for dynamic imports (the build checks).
 'use strict';
@@ -23,16 +23,21 @@ const stat = statSync(file);
 const build = `main-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}-`;
 const kind = `${build}${runKind(process.argv.slice(2))}`;
 // A code cache holds only what its writer compiled. A lookup answered from the lookup cache never
-// compiles the HTTP client and the reading of answers, so a cache it wrote left every later run
-// that sends a request compiling them from source (~3 ms of a one-number run). A run that sent a
-// request writes the kind's cache marked SENT, which is read first: written at most once more.
-const SENT = '-sent';
+// compiles the HTTP client and the reading of answers, and one of a number the lookup cache does
+// not hold may never open LMDB (src/store/light-store.ts), so a cache either wrote left later runs
+// compiling the other part from source (~3 ms of a one-number run each). The program notes each
+// part it used (src/cli/code-cache-hint.ts, scripts/lmdb-bundle.js); the kind's cache is named for
+// the parts its writer had compiled, the fullest read first, and written again only by a run that
+// compiled one it lacks: at most twice more. A cache that is read stays in what it already holds.
+const PARTS = { sent: Symbol.for('numintel.sentRequest'), lmdb: Symbol.for('numintel.loadedLmdb') };
+const cacheName = (parts) => `${kind}${parts.map((part) => `-${part}`).join('')}.cache`;
+const VARIANTS = [['sent', 'lmdb'], ['sent'], ['lmdb'], []];
 let cachedData;
-let loadedSent = false;
-for (const sent of [true, false]) {
+let loaded = [];
+for (const parts of VARIANTS) {
   try {
-    cachedData = readFileSync(join(cacheDir, `${kind}${sent ? SENT : ''}.cache`));
-    loadedSent = sent;
+    cachedData = readFileSync(join(cacheDir, cacheName(parts)));
+    loaded = parts;
     break;
   } catch {
     // no cache yet, or no cache directory
@@ -42,10 +47,10 @@ for (const sent of [true, false]) {
 // around the program, so the text is compiled as read, never copied).
 const script = new Script(source, { filename: file, cachedData });
 process.once('exit', () => {
-  // Set by the program when it sent a request (src/cli/code-cache-hint.ts).
-  const sent = globalThis[Symbol.for('numintel.sentRequest')] === true;
-  if (cachedData !== undefined && !script.cachedDataRejected && (loadedSent || !sent)) return;
-  saveCache(script.createCachedData(), `${kind}${sent ? SENT : ''}.cache`, `${kind}${sent ? '' : SENT}.cache`);
+  const had = cachedData !== undefined && !script.cachedDataRejected ? loaded : undefined;
+  const parts = Object.keys(PARTS).filter((part) => had?.includes(part) || globalThis[PARTS[part]] === true);
+  if (had !== undefined && parts.length === had.length) return;
+  saveCache(script.createCachedData(), cacheName(parts), VARIANTS.map(cacheName));
 });
 
 // The bundle keeps a fact or two of its own beside the code caches (where lmdb's binding is).
@@ -93,8 +98,8 @@ function makeDirs(dir) {
   for (const d of missing.reverse()) mkdirSync(d, { mode: 0o700 });
 }
 
-/** Writes the cache `name` and removes `other`, the kind's other cache (one that was rejected, or holds less). */
-function saveCache(data, name, other) {
+/** Writes the cache `name` and removes the kind's others (`variants`: one that was rejected, or holds less). */
+function saveCache(data, name, variants) {
   const cacheFile = join(cacheDir, name);
   // Written aside and renamed, so concurrent runs never read half a cache.
   const partial = `${cacheFile}.${process.pid}.tmp`;
@@ -102,7 +107,7 @@ function saveCache(data, name, other) {
     makeDirs(cacheDir);
     writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, cacheFile);
-    rmSync(join(cacheDir, other), { force: true });
+    for (const other of variants) if (other !== name) rmSync(join(cacheDir, other), { force: true });
     // Caches of other builds (an upgrade, another V8) are of no more use.
     for (const old of readdirSync(cacheDir)) if (!old.startsWith(build) && /^main-.*\.cache$/.test(old)) rmSync(join(cacheDir, old), { force: true });
   } catch {

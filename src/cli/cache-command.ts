@@ -12,6 +12,7 @@ import { configFilePath } from '../settings/config-dir.js';
 import { effectiveValues, loadConfig } from '../settings/config-file.js';
 import { chooseProfile, requireProfile } from '../settings/resolve.js';
 import { CACHE_FILE_NAME, cacheDir } from '../store/cache-dir.js';
+import { hasPending, pendingDir } from '../store/pending-answers.js';
 import type { CacheStats, LmdbAnswerStore } from '../store/lmdb-store.js';
 import type { Figures } from './figures.js';
 import type { World } from './world.js';
@@ -46,12 +47,14 @@ export function cacheCommand(world: World): Command {
   }
 
   /**
-   * False only when the cache file is plainly not there yet (ENOENT): then clear and prune have
-   * nothing to do and must not create it. Any other failure (a file in the directory's place:
+   * False only when the cache file is plainly not there yet (ENOENT) and no answers wait to go
+   * into it (pending/, left by runs of a few numbers): then clear and prune have nothing to do and
+   * must not create it. Any other failure (a file in the directory's place:
    * ENOTDIR, which `throwIfNoEntry: false` also hides on newer Nodes) is left to the command,
    * which reports it.
    */
   function cacheExists(): boolean {
+    if (hasPending(pendingDir(dir))) return true;
     try {
       statSync(path);
       return true;
@@ -146,9 +149,9 @@ export function cacheCommand(world: World): Command {
       // process that has them open keeps its own (unlinked) copy; the next run starts a new one.
       const removed = damaged ? 0 : (await store.stats()).entries;
       await store.close();
-      for (const file of [path, `${path}-lock`, `${path}-checked`]) {
+      for (const file of [path, `${path}-lock`, `${path}-checked`, pendingDir(dir)]) {
         try {
-          rmSync(file, { force: true });
+          rmSync(file, { force: true, recursive: true });
         } catch (err) {
           // NUMINTEL_CACHE_DIR naming a file, a directory nobody may write: the user's to fix.
           throw new UsageError(`cannot remove ${file}: ${ioReason(err)}`, 'the cache is in NUMINTEL_CACHE_DIR, else $XDG_CACHE_HOME/numintel, else ~/.cache/numintel');

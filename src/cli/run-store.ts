@@ -15,7 +15,7 @@ export interface RunStore {
 
 /** Never throws; `readOnly` for --dry-run (reads only, creates nothing). */
 export async function openRunStore(
-  req: Pick<RunRequest, 'sandbox' | 'cache'>,
+  req: Pick<RunRequest, 'sandbox' | 'cache'> & Partial<Pick<RunRequest, 'numbers'>>,
   settings: Pick<Settings, 'baseUrl' | 'maxAge'>,
   world: Pick<World, 'env' | 'home' | 'clock' | 'stderr'>,
   opts: { readOnly?: boolean } = {},
@@ -32,6 +32,8 @@ export async function openRunStore(
     clock: world.clock,
     ...(settings.maxAge ? { maxAge: settings.maxAge } : {}),
     ...(opts.readOnly ? { readOnly: true } : {}),
+    // Numbers given as arguments: a script starting numintel per number (see light-store.ts).
+    ...(req.numbers?.length ? { light: true } : {}),
     warn: (message) => {
       broken = true;
       world.stderr.write(`numintel: warning: ${message}\n`);

@@ -108,7 +108,11 @@ export abstract class SlottedStore implements AnswerStore {
   abstract close(): Promise<void>;
 
   slot(kind: LookupKind, options: LookupOptions): AnswerSlot {
-    const opts = optionsKey(kind, options);
+    return this.slotOf(kind, optionsKey(kind, options));
+  }
+
+  /** The slot of one lookup by its options key (optionsKey). */
+  slotOf(kind: LookupKind, opts: string): AnswerSlot {
     const name = `${kind} ${opts}`;
     let slot = this.slots.get(name);
     if (!slot) {

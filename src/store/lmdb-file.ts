@@ -13,14 +13,14 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
 import { tempSuffix } from '../core/temp-name.js';
 
-const HEADER = 24;
+export const HEADER = 24;
 const MAGIC = 0xbeefc0de;
 const DATA_VERSION = 2;
 const P_META = 0x08;
-const NO_PAGE = 0xffffffffffffffffn;
+export const NO_PAGE = 0xffffffffffffffffn;
 const META_BYTES = HEADER + 144;
 
-interface Meta {
+export interface Meta {
   readonly pageSize: number;
   readonly lastPage: bigint;
   readonly txnid: bigint;
@@ -129,12 +129,12 @@ function newestMeta(fd: number, info: Stats): Meta | string {
   return meta;
 }
 
-const P_BRANCH = 0x01;
-const P_LEAF = 0x02;
+export const P_BRANCH = 0x01;
+export const P_LEAF = 0x02;
 const P_OVERFLOW = 0x04;
-const P_LEAF2 = 0x20;
+export const P_LEAF2 = 0x20;
 const F_BIGDATA = 0x01;
-const NODE = 8;
+export const NODE = 8;
 
 /**
  * Walks both B-trees (free pages and answers) from their roots, checking every page LMDB would
@@ -221,7 +221,8 @@ function checkOverflow(fd: number, pgno: number, size: number, pages: number): s
   return undefined;
 }
 
-function readMeta(fd: number, at: number): Meta | string {
+/** One meta page (at 0 or at the page size), or what is wrong with it. */
+export function readMeta(fd: number, at: number): Meta | string {
   const buf = Buffer.alloc(META_BYTES);
   if (readSync(fd, buf, 0, META_BYTES, at) < META_BYTES) return 'it is too short for an LMDB file';
   if ((buf.readUInt16LE(18) & P_META) === 0 || buf.readUInt32LE(HEADER) !== MAGIC) return 'it is not an LMDB file (no meta page)';

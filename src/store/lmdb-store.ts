@@ -16,18 +16,22 @@
 // need no read (see unread()). A cold run, or a new lookup's first run, so reads nothing of the file:
 // a miss in a large file costs the main thread ~1-3 µs a row, the most of the cache's cost in a
 // cold run (README).
-import { chmodSync, closeSync, mkdirSync, openSync, statSync, statfsSync } from 'node:fs';
+//
+// Runs of a few numbers leave their answers in pending/ without opening LMDB (light-store.ts): a
+// store that opens the file for writing moves them in (merge), a reader reads them beside it.
+import { chmodSync, closeSync, openSync, statSync, statfsSync } from 'node:fs';
 import { platform } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Database, GetOptions, RootDatabase, Transaction } from 'lmdb';
 import type { Clock } from '../core/clock.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
-import type { Result } from '../core/records.js';
 import { defaultMaxAge, type MaxAge } from '../settings/max-age.js';
 import { NumberSet } from '../core/number-set.js';
 import { SlottedStore, type AnswerSlot, type CachedAnswer } from './answer-store.js';
-import { CACHE_FILE_NAME } from './cache-dir.js';
+import { CACHE_FILE_NAME, makeDir } from './cache-dir.js';
 import { checkLmdbFile, markLmdbFileChecked } from './lmdb-file.js';
+import { loadLmdb } from './lmdb-module.js';
+import { holdAnswers, newer, pendingDir, readPending, removePending, type HeldAnswers, type PendingAnswer, type Stored } from './pending-answers.js';
 
 /** Answers per write transaction, and the longest an answer waits for its batch. */
 const BATCH = 1024;
@@ -39,7 +43,7 @@ const SYNC_BATCH = 64;
 const STRIDE = 1e11;
 const ELEVEN = /^1\d{10}$/;
 const ODD_KEY = /^(\d+):/;
-const PREFIX = 'prefix/';
+export const PREFIX = 'prefix/';
 const NEXT_PREFIX = 'next-prefix';
 const PRUNED_AT = 'pruned-at';
 const DAY = 86_400_000;
@@ -89,16 +93,20 @@ export interface CacheStats {
 }
 
 type Key = number | string;
-type Stored = [fetchedAt: number, result: Result];
+
+/** The key of a number's answer under the lookup (prefix) `id`. */
+export function answerKey(id: number, number: string): Key {
+  return ELEVEN.test(number) ? id * STRIDE + Number(number) : `${id}:${number}`;
+}
 
 /** What went wrong in words, without a stack. */
-function reason(err: unknown): string {
+export function reason(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   return e?.code && !String(e.message).includes(e.code) ? `${e.code}: ${e.message}` : String(e?.message ?? err);
 }
 
 /** What the user can do about it: clearing helps a damaged file, not a place numintel may not write. */
-function remedy(err: unknown): string {
+export function remedy(err: unknown): string {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'ENOSPC') return 'the disk is full';
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'numintel may not write there: NUMINTEL_CACHE_DIR chooses another place';
@@ -134,6 +142,8 @@ export class LmdbAnswerStore extends SlottedStore {
   private readonly marked = new Set<number>();
   private unwrittenMarks: string[] = [];
   private pending: Promise<unknown>[] = [];
+  /** A reader's copy of the answers waiting in pending/ (pending-answers.ts), read with the file's. */
+  private waiting: HeldAnswers | undefined;
   /**
    * Answers put since the last batch was handed to lmdb (one transaction per BATCH of them), and
    * the batches handed over and not yet committed, oldest first: this process reads its own writes
@@ -155,8 +165,13 @@ export class LmdbAnswerStore extends SlottedStore {
 
   /** Never throws: a cache that cannot be opened warns once and answers nothing. */
   static async open(opts: LmdbStoreOptions): Promise<LmdbAnswerStore> {
+    return LmdbAnswerStore.openNow(opts);
+  }
+
+  /** open() on this thread, at once: a light store's move to LMDB in the middle of a run (light-store.ts). */
+  static openNow(opts: LmdbStoreOptions): LmdbAnswerStore {
     const store = new LmdbAnswerStore(opts);
-    await store.openDb();
+    store.openDb();
     return store;
   }
 
@@ -165,9 +180,11 @@ export class LmdbAnswerStore extends SlottedStore {
     return this.db !== undefined && !this.broken;
   }
 
-  private async openDb(): Promise<void> {
+  private openDb(): void {
     const { dir, readOnly } = this.opts;
     try {
+      // A reader reads the answers light runs left too; a writer moves them into the file (below).
+      if (readOnly) this.waiting = holdAnswers(readPending(pendingDir(dir)).answers);
       if (readOnly) {
         // An empty file holds no answers, and LMDB opened read-only on one crashes the process
         // (SIGSEGV) instead of making a new database as a writer does.
@@ -179,7 +196,7 @@ export class LmdbAnswerStore extends SlottedStore {
       if (check.problem !== undefined) throw new Error(`${this.path} is damaged: ${check.problem}`);
       this.writeMap = !readOnly && (this.opts.writeMap ?? platform() === 'linux');
       this.checkDisk();
-      const { open } = await import('lmdb');
+      const { open } = loadLmdb();
       this.db = open({
         path: this.path,
         compression: false,
@@ -208,6 +225,7 @@ export class LmdbAnswerStore extends SlottedStore {
         ...(readOnly ? { readOnly: true } : {}),
       });
       // Prefix ids are read as needed (a one-number run reads one); stats, prune and clear read them all.
+      if (!readOnly) this.mergePending();
     } catch (err) {
       this.fail(err);
     }
@@ -327,6 +345,51 @@ export class LmdbAnswerStore extends SlottedStore {
     }
   }
 
+  /** Moves the answers waiting in pending/ into the file, then removes the files it read (not before: see pending-answers.ts). */
+  private mergePending(): void {
+    const { files, answers } = readPending(pendingDir(this.opts.dir));
+    if (files.length > 0 && this.merge(answers)) removePending(files);
+  }
+
+  /**
+   * Puts answers fetched without this store (a light run's: light-store.ts) in one transaction,
+   * each unless the file holds a newer one for its number. True once committed; never throws (a
+   * refusal is the store's one warning).
+   */
+  merge(answers: readonly PendingAnswer[]): boolean {
+    const db = this.db;
+    if (!db) return false;
+    try {
+      this.checkDisk();
+      // The newest of each number's answers (several files may hold one), and the prefixes first:
+      // allocating one is a transaction of its own.
+      const held = holdAnswers(answers);
+      const ids = new Map([...held.keys()].map((lookup) => [lookup, this.prefixId(lookup, true) as number]));
+      db.transactionSync(() => {
+        const puts: [Key, Stored][] = [];
+        for (const [lookup, byNumber] of held) {
+          const id = ids.get(lookup) as number;
+          for (const [number, stored] of byNumber) {
+            const key = answerKey(id, number);
+            const there = db.get(key) as Stored | undefined;
+            if (there && there[0] >= stored[0]) continue;
+            this.putHere(id, key);
+            puts.push([key, stored]);
+          }
+        }
+        // The shared marks ahead of the answers (see putHere).
+        for (const mark of this.takeMarks()) db.putSync(mark, 1);
+        for (const [key, stored] of puts) db.putSync(key, stored);
+      });
+    } catch (err) {
+      this.fail(err);
+      return false;
+    }
+    this.wrote = true;
+    this.releaseSnapshot();
+    return true;
+  }
+
   /** The shared marks not written yet, put ahead of a batch's answers (in its transaction). */
   private takeMarks(): string[] {
     const marks = this.unwrittenMarks;
@@ -351,17 +414,20 @@ export class LmdbAnswerStore extends SlottedStore {
           lookedAt = now;
         }
       }
-      if (id === undefined) return undefined;
-      return ELEVEN.test(number) ? id * STRIDE + Number(number) : `${id}:${number}`;
+      return id === undefined ? undefined : answerKey(id, number);
     };
     const fresh = (fetchedAt: number) => this.opts.clock.now() - fetchedAt <= maxAge;
-    /** What is held for the number, fresh or not: put by this process and not yet committed, or in the file. */
+    /** A reader's: the answer a light run left for the number, waiting to go into the file. */
+    const waitingFor = (number: string): Stored | undefined => (this.broken ? undefined : this.waiting?.get(name)?.get(number));
+    /** What is held for the number, fresh or not: put by this process and not yet committed, or in the file (or waiting for it). */
     const heldAnswer = (number: string): CachedAnswer | undefined => {
-      if (!this.db) return undefined;
+      const waiting = waitingFor(number);
+      if (!this.db) return waiting && { result: waiting[1], fetchedAt: waiting[0] };
       try {
         const key = keyOf(number, false);
         const held = key === undefined || this.unread(id as number, key) ? undefined : (this.unwritten(key) ?? (this.db.get(key, this.snapshot()) as Stored | undefined));
-        return held && { result: held[1], fetchedAt: held[0] };
+        const newest = newer(held, waiting);
+        return newest && { result: newest[1], fetchedAt: newest[0] };
       } catch (err) {
         this.fail(err);
         return undefined;
@@ -369,7 +435,10 @@ export class LmdbAnswerStore extends SlottedStore {
     };
     return {
       has: (number) => {
-        if (refresh || !this.db) return false;
+        if (refresh) return false;
+        const waiting = waitingFor(number);
+        if (waiting && fresh(waiting[0])) return true;
+        if (!this.db) return false;
         try {
           const key = keyOf(number, false);
           if (key === undefined || this.unread(id as number, key)) return false;
@@ -623,13 +692,22 @@ export class LmdbAnswerStore extends SlottedStore {
       await this.settle();
       this.loadPrefixes();
       const now = this.opts.clock.now();
-      for (const e of this.entries()) {
+      const count = (kind: LookupKind | undefined, fetchedAt: number) => {
         entries += 1;
-        if (!e.kind) continue;
-        const k = kinds[e.kind];
+        if (!kind) return;
+        const k = kinds[kind];
         k.entries += 1;
-        if (this.isFresh(e.kind, e.fetchedAt, now)) k.fresh += 1;
+        if (this.isFresh(kind, fetchedAt, now)) k.fresh += 1;
         else k.expired += 1;
+      };
+      for (const e of this.entries()) count(e.kind, e.fetchedAt);
+      // A reader's answers waiting in pending/, those the file does not hold yet.
+      for (const [lookup, byNumber] of this.waiting ?? []) {
+        const id = this.ids.get(lookup);
+        const kind = lookup.split(' ')[1] ?? '';
+        for (const [number, [fetchedAt]] of byNumber) {
+          if (id === undefined || this.db?.get(answerKey(id, number)) === undefined) count(isLookupKind(kind) ? kind : undefined, fetchedAt);
+        }
       }
       prunedAt = this.db?.get(PRUNED_AT) as number | undefined;
     } catch (err) {
@@ -705,26 +783,6 @@ function prepareFiles(dir: string, path: string): void {
     closeSync(openSync(file, 'a', 0o600));
     // A file made by an older umask-following version, or copied in, is made private too.
     if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
-  }
-}
-
-/**
- * mkdir -p, one level at a time: Node's own recursive mkdir never returns for a path under /proc
- * (measured on Node 20), and a cache must never hang a run.
- */
-function makeDir(dir: string, depth = 0): void {
-  try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') {
-      if (!statSync(dir).isDirectory()) throw Object.assign(new Error(`${dir} is not a directory`), { code: 'ENOTDIR' });
-      return;
-    }
-    const parent = dirname(dir);
-    if (code !== 'ENOENT' || parent === dir || depth > 64) throw err;
-    makeDir(parent, depth + 1);
-    mkdirSync(dir, { mode: 0o700 });
   }
 }
 

@@ -6,6 +6,7 @@ import type { Env } from '../settings/config-dir.js';
 import type { MaxAge } from '../settings/max-age.js';
 import { NO_STORE, type AnswerStore } from './answer-store.js';
 import { cacheDir } from './cache-dir.js';
+import { LightAnswerStore } from './light-store.js';
 import { LmdbAnswerStore } from './lmdb-store.js';
 
 /** `on`: read and write; `refresh` (--refresh): write only; `off` (--no-cache, --sandbox): neither. */
@@ -21,6 +22,8 @@ export interface OpenAnswerStoreOptions {
   readonly maxAge?: MaxAge;
   /** Reads only, and creates nothing (--dry-run). */
   readonly readOnly?: boolean;
+  /** A few numbers (given as arguments): LMDB is opened only if the cache may answer one (light-store.ts). */
+  readonly light?: boolean;
   /** Receives the one warning of a cache that cannot be used (the caller writes it to stderr). */
   readonly warn: (message: string) => void;
 }
@@ -33,7 +36,7 @@ export function serviceOrigin(baseUrl: string): string {
 /** Never throws: a cache that cannot be used warns once and the store answers nothing. */
 export async function openAnswerStore(o: OpenAnswerStoreOptions): Promise<AnswerStore> {
   if (o.mode === 'off') return NO_STORE;
-  return LmdbAnswerStore.open({
+  return (o.light ? LightAnswerStore : LmdbAnswerStore).open({
     dir: cacheDir(o.env, o.home),
     origin: serviceOrigin(o.baseUrl),
     clock: o.clock,

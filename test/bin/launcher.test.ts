@@ -81,8 +81,9 @@ describe('launcher code cache', () => {
     const sb = await sandbox();
     const dir = join(tempDir(), 'code');
     const lookups = join(tempDir(), 'lookups');
-    const lrn = async (number: string, codeDir = dir) => {
-      const r = await runCli(['lrn', number, '-f', 'jsonl'], { env: sandboxEnv(sb, { NUMINTEL_CACHE_DIR: lookups, NUMINTEL_CODE_CACHE_DIR: codeDir }) });
+    const lrn = async (number: string, codeDir = dir, how: 'argument' | 'stdin' = 'argument') => {
+      const env = sandboxEnv(sb, { NUMINTEL_CACHE_DIR: lookups, NUMINTEL_CODE_CACHE_DIR: codeDir });
+      const r = how === 'argument' ? await runCli(['lrn', number, '-f', 'jsonl'], { env }) : await runCli(['lrn', '-f', 'jsonl'], { env, stdin: `${number}\n` });
       expect(r.stderr).toBe('');
       expect(JSON.parse(r.stdout)).toMatchObject({ number, ok: true });
     };
@@ -102,13 +103,28 @@ describe('launcher code cache', () => {
     expect(more).toEqual([]);
     expect(full).toBe(plain!.replace(/-lookup\.cache$/, '-lookup-sent.cache'));
     const path = join(dir, full!);
-    expect(statSync(path).size).toBeGreaterThan(plainSize);
+    const fullSize = statSync(path).size;
+    expect(fullSize).toBeGreaterThan(plainSize);
     // Kept from now on, by hits and by runs that send alike.
     const mtime = statSync(path).mtimeMs;
     await lrn('12015550123');
     await lrn('12015550125');
     expect(statSync(path).mtimeMs).toBe(mtime);
     expect(cacheFiles(dir)).toEqual([full]);
+    // Those runs left LMDB unopened (their numbers waited in pending/: src/store/light-store.ts). A
+    // run that opens it (numbers on stdin) compiles lmdb's code as well: written once more, holding
+    // both, and kept from then on, by a run that opens LMDB for a number its file holds too.
+    await lrn('12015550126', dir, 'stdin');
+    const [both, ...others] = cacheFiles(dir);
+    expect(others).toEqual([]);
+    expect(both).toBe(full!.replace(/-lookup-sent\.cache$/, '-lookup-sent-lmdb.cache'));
+    const bothPath = join(dir, both!);
+    expect(statSync(bothPath).size).toBeGreaterThan(fullSize);
+    const bothTime = statSync(bothPath).mtimeMs;
+    await lrn('12015550126');
+    await lrn('12015550127');
+    expect(statSync(bothPath).mtimeMs).toBe(bothTime);
+    expect(cacheFiles(dir)).toEqual([both]);
   });
 
   it('runs without a writable cache directory (its parent is a file), writing nothing', async () => {

@@ -2,7 +2,7 @@
 // the same records (cached); --refresh and --max-age resend what they should; options are part of
 // the key; --no-cache and --sandbox leave it alone; a re-run after failures sends only what
 // failed; a resume pays nothing twice. Each test has its own sandbox and cache directory.
-import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -87,8 +87,10 @@ describe('the lookup cache across runs', () => {
       const carried = { ...env, NODE_DEBUG: 'module' };
       const installed = { ...carried, NUMINTEL_INSTALLED_LMDB: '1' };
       const loaded = (stderr: string) => [...stderr.matchAll(/load "([^"]*node_modules[^"]*)"/g)].map((m) => m[1]!.replace(/.*node_modules[\\/]/, ''));
+      // Numbers on stdin: a run that opens LMDB whatever it finds (one of a number given as an
+      // argument may not: see the light runs below).
       const run = async (number: string, e: typeof env) => {
-        const r = await runCli(['lrn', number, '-f', 'jsonl'], { env: e });
+        const r = await runCli(['lrn', '-f', 'jsonl'], { env: e, stdin: `${number}\n` });
         expect(r.code, r.stderr).toBe(0);
         return { record: jsonl(r.stdout)[0]!, loaded: loaded(r.stderr) };
       };
@@ -114,8 +116,9 @@ describe('the lookup cache across runs', () => {
       const env = { ...base, NUMINTEL_CODE_CACHE_DIR: code, NODE_DEBUG: 'module' };
       const kept = join(code, 'lmdb-binding.json');
       const bindings = (stderr: string) => [...stderr.matchAll(/load "([^"]*\.node)"/g)].map((m) => m[1]);
+      // Numbers on stdin: runs that open LMDB (see the light runs below).
       const run = async (number: string) => {
-        const r = await runCli(['lrn', number, '-f', 'jsonl'], { env });
+        const r = await runCli(['lrn', '-f', 'jsonl'], { env, stdin: `${number}\n` });
         expect(r.code, r.stderr).toBe(0);
         expect(jsonl(r.stdout)[0]).toMatchObject({ ok: true });
         return bindings(r.stderr);
@@ -144,6 +147,60 @@ describe('the lookup cache across runs', () => {
       writeFileSync(kept, JSON.stringify({ key: `${key} other`, path: copy }));
       expect(await run(NUMBERS[4]!)).toEqual([path]);
     });
+  });
+
+  // A script starting numintel once per number (src/store/light-store.ts), as installed, over HTTPS.
+  it('numbers given as arguments: a new one leaves LMDB unloaded and its answer waiting, read by every later run, moved into the file by the next run that opens it', async () => {
+    await withSandbox(
+      async (sb) => {
+        const { dir, env } = setup(sb);
+        const cache = join(dir, 'cache');
+        const waiting = () => (existsSync(join(cache, 'pending')) ? readdirSync(join(cache, 'pending')).filter((f) => f.endsWith('.json')) : []);
+        // NODE_DEBUG=module: whether the run loaded LMDB's native module.
+        const lrn = async (args: string[], stdin?: string) => {
+          const r = await runCli(['lrn', ...args, '-f', 'jsonl'], { env: { ...env, NODE_DEBUG: 'module' }, ...(stdin === undefined ? {} : { stdin }) });
+          expect(r.code, r.stderr).toBe(0);
+          return { records: jsonl(r.stdout), lmdb: /load "[^"]*\.node"/.test(r.stderr) };
+        };
+        const [a, b, c, d] = NUMBERS as [string, string, string, string];
+        const first = await lrn([a, b]);
+        expect(first.lmdb).toBe(false);
+        expect(first.records.map((r) => r.cached)).toEqual([false, false]);
+        expect(existsSync(join(cache, 'answers.mdb'))).toBe(false);
+        expect(waiting()).toHaveLength(1);
+        const second = await lrn([a, c]);
+        expect(second.lmdb).toBe(false);
+        expect(second.records[0]).toEqual({ ...first.records[0], cached: true });
+        expect(second.records[1]?.cached).toBe(false);
+        expect(waiting()).toHaveLength(2);
+        expect(await requests(sb)).toBe(3);
+        // A dry run and the cache's stats count them, and write nothing.
+        const dry = await runCli(['lrn', a, b, c, d, '--dry-run', '-f', 'json'], { env });
+        expect(JSON.parse(dry.stdout).lookups.lrn).toMatchObject({ needed: 4, cache_hits: 3, billable: 1 });
+        const stats = await runCli(['cache', 'stats', '-f', 'json'], { env });
+        expect(JSON.parse(stats.stdout)).toMatchObject({ entries: 3, lookups: { lrn: { entries: 3, fresh: 3 } } });
+        expect(waiting()).toHaveLength(2);
+        expect(existsSync(join(cache, 'answers.mdb'))).toBe(false);
+        // A run that opens LMDB (numbers on stdin) moves them into the file.
+        const piped = await lrn([], `${b}\n`);
+        expect(piped.lmdb).toBe(true);
+        expect(piped.records[0]).toEqual({ ...first.records[1], cached: true });
+        expect(waiting()).toEqual([]);
+        // A number the file holds: the run opens LMDB for it.
+        const held = await lrn([c]);
+        expect(held.lmdb).toBe(true);
+        expect(held.records[0]).toEqual({ ...second.records[1], cached: true });
+        expect(await requests(sb)).toBe(3);
+        // Clearing the cache clears what waits too.
+        expect((await lrn([d])).lmdb).toBe(false);
+        expect(waiting()).toHaveLength(1);
+        const clear = await runCli(['cache', 'clear'], { env });
+        expect(clear.stdout).toMatch(/^removed 4 entries from /);
+        expect(existsSync(join(cache, 'pending'))).toBe(false);
+        expect((await lrn([d])).records[0]?.cached).toBe(false);
+      },
+      { tls: true },
+    );
   });
 
   it('options are part of the key: --enhanced after a plain run is sent again; cnam --spam apart from cnam', async () => {
