@@ -47,6 +47,31 @@ describe('one cache, several processes', () => {
     expect(warnings).toEqual([]);
   }, 60_000);
 
+  // A script starting numintel once per new number beside runs that open LMDB and move the waiting
+  // answers in (pending-answers.ts), each a process of its own as numintel's are: a file is removed
+  // only after its answers are committed, and one written after a merge listed the folder waits for
+  // the next.
+  it('runs of one new number each, while other processes open LMDB and move their answers in: none is lost', async () => {
+    const dir = await tempDir();
+    const n = 300;
+    const runs = child(['light-runs', dir, 'lrn', String(n)]);
+    let finished = false;
+    void runs.done.then(() => (finished = true));
+    let merges = 0;
+    // Bounded: until the runs are done, at most 100 merging processes, two at a time.
+    while (!finished && merges < 100) {
+      const mergers = [child(['open-close', dir]), child(['open-close', dir])];
+      for (const m of mergers) expect({ done: await m.done, out: m.out(), err: m.err() }).toEqual({ done: { code: 0, signal: null }, out: '{"warnings":[]}\n', err: '' });
+      merges += 2;
+    }
+    expect({ done: await runs.done, err: runs.err() }).toEqual({ done: { code: 0, signal: null }, err: '' });
+    expect(JSON.parse(runs.out())).toEqual({ warnings: [] });
+    expect(merges).toBeGreaterThan(1);
+    const reader = child(['count-lost', dir, 'lrn', String(n)]);
+    await reader.done;
+    expect({ lost: reader.out(), err: reader.err() }).toEqual({ lost: '[]\n', err: '' });
+  }, 60_000);
+
   it('a writer killed with SIGKILL leaves the cache usable, with what it committed', async () => {
     const dir = await tempDir();
     const writer = child(['write-forever', dir, 'trust', '2000']);
