@@ -149,9 +149,11 @@ export function cacheCommand(world: World): Command {
       // process that has them open keeps its own (unlinked) copy; the next run starts a new one.
       const removed = damaged ? 0 : (await store.stats()).entries;
       await store.close();
-      for (const file of [path, `${path}-lock`, `${path}-checked`, pendingDir(dir)]) {
+      // pending/ is a folder; the files are not removed recursively: Node 22 and later then take a
+      // path through a file (NUMINTEL_CACHE_DIR naming one) for one that is simply not there.
+      for (const [file, recursive] of [[path, false], [`${path}-lock`, false], [`${path}-checked`, false], [pendingDir(dir), true]] as const) {
         try {
-          rmSync(file, { force: true, recursive: true });
+          rmSync(file, { force: true, recursive });
         } catch (err) {
           // NUMINTEL_CACHE_DIR naming a file, a directory nobody may write: the user's to fix.
           throw new UsageError(`cannot remove ${file}: ${ioReason(err)}`, 'the cache is in NUMINTEL_CACHE_DIR, else $XDG_CACHE_HOME/numintel, else ~/.cache/numintel');
