@@ -33,6 +33,8 @@ const otherCache = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
 const other = against && join(against, 'bin', 'numintel.js');
 // The other build's caches (lookups and code) apart from this one's.
 const otherDirs = (sub) => ({ NUMINTEL_CACHE_DIR: join(otherCache, sub), NUMINTEL_CODE_CACHE_DIR: join(otherCache, `${sub}-code`) });
+// Each run of a new-number case another number.
+const newNumber = (i) => `1201555${String(1000 + i).padStart(4, '0')}`;
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'node: one bare http.request', args: ['-e', bareRequest] },
@@ -47,12 +49,12 @@ const cases = [
   // A number the cache has not seen, each run another (in a cache of its own, empty at the start):
   // a script starting numintel once per new number. Its answer is left in pending/ without LMDB; a
   // run that finds 16 such files waiting opens LMDB and moves them in (its time is in the mean).
-  { name: 'numintel lrn <new number>', args: (i) => [cli, 'lrn', `1201555${String(1000 + i).padStart(4, '0')}`], env: { NUMINTEL_CACHE_DIR: missCache } },
+  { name: 'numintel lrn <new number>', args: (i) => [cli, 'lrn', newNumber(i)], env: { NUMINTEL_CACHE_DIR: missCache } },
   ...(other
     ? [
         { name: 'before: lrn 12015550123', args: [other, 'lrn', '12015550123'], env: otherDirs('hit') },
         { name: 'before: lrn … --no-cache', args: [other, 'lrn', '12015550123', '--no-cache'], env: otherDirs('hit') },
-        { name: 'before: lrn <new number>', args: (i) => [other, 'lrn', `1201555${String(1000 + i).padStart(4, '0')}`], env: otherDirs('miss') },
+        { name: 'before: lrn <new number>', args: (i) => [other, 'lrn', newNumber(i)], env: otherDirs('miss') },
       ]
     : []),
 ];

@@ -12,7 +12,7 @@ import { configFilePath } from '../settings/config-dir.js';
 import { effectiveValues, loadConfig } from '../settings/config-file.js';
 import { chooseProfile, requireProfile } from '../settings/resolve.js';
 import { CACHE_FILE_NAME, cacheDir } from '../store/cache-dir.js';
-import { hasPending, pendingDir } from '../store/pending-answers.js';
+import { listPending, pendingDir } from '../store/pending-answers.js';
 import type { CacheStats, LmdbAnswerStore } from '../store/lmdb-store.js';
 import type { Figures } from './figures.js';
 import type { World } from './world.js';
@@ -54,7 +54,7 @@ export function cacheCommand(world: World): Command {
    * which reports it.
    */
   function cacheExists(): boolean {
-    if (hasPending(pendingDir(dir))) return true;
+    if (listPending(pendingDir(dir)).length > 0) return true;
     try {
       statSync(path);
       return true;

@@ -17,7 +17,7 @@ import { type AnswerSlot, type AnswerStore, type CachedAnswer, SlottedStore } fr
 import { CACHE_FILE_NAME } from './cache-dir.js';
 import { LmdbPeek, msgpackUint } from './lmdb-peek.js';
 import { LmdbAnswerStore, PREFIX, answerKey, reason, remedy, type LmdbStoreOptions } from './lmdb-store.js';
-import { holdAnswers, pendingDir, readPending, writePending, type HeldAnswers, type PendingAnswer } from './pending-answers.js';
+import { holdAnswers, listPending, pendingDir, readPending, writePending, type HeldAnswers, type PendingAnswer } from './pending-answers.js';
 
 /** Files waiting in pending/ from which a light run moves them into LMDB itself. */
 const MERGE_AT = 16;
@@ -46,9 +46,11 @@ export class LightAnswerStore extends SlottedStore {
   /** A light store, or the LMDB store itself for --refresh, a reader, or many answers waiting. Never throws. */
   static async open(opts: LmdbStoreOptions): Promise<AnswerStore> {
     if (opts.refresh || opts.readOnly) return LmdbAnswerStore.open(opts);
-    const { files, answers } = readPending(pendingDir(opts.dir));
-    if (files.length >= MERGE_AT) return LmdbAnswerStore.open(opts);
-    return new LightAnswerStore(opts, answers);
+    // Counted by name: the LMDB store reads them, to move them in.
+    const dir = pendingDir(opts.dir);
+    const listed = listPending(dir);
+    if (listed.length >= MERGE_AT) return LmdbAnswerStore.open(opts);
+    return new LightAnswerStore(opts, readPending(dir, listed).answers);
   }
 
   /** Whether the run has moved to LMDB (a number the file may hold). */

@@ -109,7 +109,7 @@ export function checkLmdbFile(path: string, record = true): LmdbFileCheck {
 }
 
 /** The meta page LMDB would use, after checking both, or what is wrong with them. */
-function newestMeta(fd: number, info: Stats): Meta | string {
+export function newestMeta(fd: number, info: Stats): Meta | string {
   // Another process may have grown the file (a new cache's first pages, a commit and the meta page
   // that counts its pages) since `info` was taken: a file is short only if it still is.
   const shorterThan = (bytes: bigint) => BigInt(info.size) < bytes && BigInt(fstatSync(fd).size) < bytes;
@@ -221,8 +221,7 @@ function checkOverflow(fd: number, pgno: number, size: number, pages: number): s
   return undefined;
 }
 
-/** One meta page (at 0 or at the page size), or what is wrong with it. */
-export function readMeta(fd: number, at: number): Meta | string {
+function readMeta(fd: number, at: number): Meta | string {
   const buf = Buffer.alloc(META_BYTES);
   if (readSync(fd, buf, 0, META_BYTES, at) < META_BYTES) return 'it is too short for an LMDB file';
   if ((buf.readUInt16LE(18) & P_META) === 0 || buf.readUInt32LE(HEADER) !== MAGIC) return 'it is not an LMDB file (no meta page)';

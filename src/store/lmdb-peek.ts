@@ -8,15 +8,15 @@
 // the leaf for the key itself, keys compared as bytes, encoded as lmdb-js encodes them (its
 // ordered-binary). LMDB never writes over a page of the snapshot a reader reads; this reader holds
 // no slot in the lock file's reader table, so it relies on what LMDB reuses when nobody reads: a
-// writer's transaction T takes only pages freed by transaction T - 2 or earlier, so the pages of
-// the snapshot read (transaction S) stay as they are until a transaction S + 3 begins writing,
-// which only happens after S + 2 committed. So the meta pages are read again after the walk, and
-// the answer holds only if the newest transaction is still S or S + 1 and the meta page read is the
-// same (a meta page being written while it was read shows there as a change). Anything else, and
-// anything a well-formed file would not hold, is "unsure": LMDB itself must look.
-import { closeSync, openSync, readSync } from 'node:fs';
+// writer's transaction T takes only pages freed by transaction T - 2 or earlier (lmdb-js's mdb.c,
+// mdb_find_oldest), so while the snapshot read (transaction S) is still the newest, the one writer
+// that may be at work (S + 1) leaves its pages alone. So the newest meta page is read again after
+// the walk, and the answer holds only if it is the same (a meta page being written while it was
+// read shows there as a change). Anything else, and anything a well-formed file would not hold (the
+// checks of lmdb-file.ts on its meta pages included), is "unsure": LMDB itself must look.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { writeKey } from 'ordered-binary';
-import { HEADER, NO_PAGE, NODE, P_BRANCH, P_LEAF, P_LEAF2, readMeta, type Meta } from './lmdb-file.js';
+import { HEADER, NO_PAGE, NODE, P_BRANCH, P_LEAF, P_LEAF2, newestMeta, type Meta } from './lmdb-file.js';
 
 /** The value's bytes; or nothing under the key; or no sure answer (open LMDB and ask it). */
 export type Peeked = Buffer | 'absent' | 'unsure';
@@ -25,12 +25,6 @@ export type Peeked = Buffer | 'absent' | 'unsure';
 const MAX_DEPTH = 16;
 /** Above LMDB's largest key (lmdb-js: 1,978 bytes). */
 const KEY_BYTES = 4096;
-
-interface Metas {
-  readonly metas: readonly [Meta, Meta];
-  /** The index of the newest: the one LMDB reads. */
-  readonly newest: 0 | 1;
-}
 
 export class LmdbPeek {
   private fd: number | undefined;
@@ -53,16 +47,11 @@ export class LmdbPeek {
     const fd = this.open();
     if (fd === undefined) return 'absent';
     const sought = this.keyBytes.subarray(0, writeKey(key, this.keyBytes, 0));
-    const before = readMetas(fd);
-    if (before === undefined) return 'unsure';
-    const meta = before.metas[before.newest];
+    const meta = newestMeta(fd, fstatSync(fd));
+    if (typeof meta === 'string') return 'unsure';
     const found = this.walk(fd, meta, sought);
-    const after = readMetas(fd);
-    if (after === undefined) return 'unsure';
-    const again = after.metas[before.newest];
-    const newest = after.metas[after.newest];
-    const stable = again.txnid === meta.txnid && again.roots[1] === meta.roots[1] && newest.txnid <= meta.txnid + 1n;
-    return stable ? found : 'unsure';
+    const after = newestMeta(fd, fstatSync(fd));
+    return typeof after !== 'string' && after.txnid === meta.txnid && after.roots[1] === meta.roots[1] ? found : 'unsure';
   }
 
   close(): void {
@@ -149,14 +138,6 @@ export class LmdbPeek {
     }
     return 'unsure';
   }
-}
-
-function readMetas(fd: number): Metas | undefined {
-  const first = readMeta(fd, 0);
-  if (typeof first === 'string') return undefined;
-  const second = readMeta(fd, first.pageSize);
-  if (typeof second === 'string' || second.pageSize !== first.pageSize) return undefined;
-  return { metas: [first, second], newest: second.txnid > first.txnid ? 1 : 0 };
 }
 
 /** A non-negative integer as msgpack (lmdb-js's value encoding) writes it, or undefined for anything else. */

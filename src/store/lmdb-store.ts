@@ -184,8 +184,8 @@ export class LmdbAnswerStore extends SlottedStore {
     const { dir, readOnly } = this.opts;
     try {
       // A reader reads the answers light runs left too; a writer moves them into the file (below).
-      if (readOnly) this.waiting = holdAnswers(readPending(pendingDir(dir)).answers);
       if (readOnly) {
+        this.waiting = holdAnswers(readPending(pendingDir(dir)).answers);
         // An empty file holds no answers, and LMDB opened read-only on one crashes the process
         // (SIGSEGV) instead of making a new database as a writer does.
         if (fileBytes(this.path) === 0) return;
@@ -347,8 +347,9 @@ export class LmdbAnswerStore extends SlottedStore {
 
   /** Moves the answers waiting in pending/ into the file, then removes the files it read (not before: see pending-answers.ts). */
   private mergePending(): void {
-    const { files, answers } = readPending(pendingDir(this.opts.dir));
-    if (files.length > 0 && this.merge(answers)) removePending(files);
+    const dir = pendingDir(this.opts.dir);
+    const { files, answers } = readPending(dir);
+    if (files.length > 0 && this.merge(answers)) removePending(dir, files);
   }
 
   /**

@@ -25,7 +25,7 @@ export type Stored = [fetchedAt: number, result: Result];
 export type HeldAnswers = Map<string, Map<string, Stored>>;
 
 export interface PendingFiles {
-  /** The files read (and ones no use: unreadable, or a temporary one a killed process left), for removal after a merge. */
+  /** The files read, and unreadable ones: removed after a merge. */
   readonly files: readonly string[];
   readonly answers: readonly PendingAnswer[];
 }
@@ -37,22 +37,25 @@ export function pendingDir(cacheDir: string): string {
   return join(cacheDir, 'pending');
 }
 
-/** Every answer waiting in `dir` (none when it does not exist). */
-export function readPending(dir: string): PendingFiles {
-  let names: string[];
+/** The answer files waiting in `dir` (none when it does not exist), by path. */
+export function listPending(dir: string): string[] {
   try {
-    names = readdirSync(dir);
+    return readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => join(dir, name));
   } catch {
-    return { files: [], answers: [] };
+    return [];
   }
+}
+
+/**
+ * Every answer waiting in `dir`, read from `listed` (listPending's, when the caller has it), and
+ * the files to remove once they are merged: those read, and unreadable ones.
+ */
+export function readPending(dir: string, listed = listPending(dir)): PendingFiles {
   const files: string[] = [];
   const answers: PendingAnswer[] = [];
-  for (const name of names) {
-    const file = join(dir, name);
-    if (!name.endsWith('.json')) {
-      if (name.endsWith('.tmp') && isStale(file)) files.push(file);
-      continue;
-    }
+  for (const file of listed) {
     let entries: unknown;
     try {
       entries = JSON.parse(readFileSync(file, 'utf8'));
@@ -74,15 +77,6 @@ export function readPending(dir: string): PendingFiles {
   return { files, answers };
 }
 
-/** Whether `dir` holds an answer file (what makes a cache exist before its LMDB file does). */
-export function hasPending(dir: string): boolean {
-  try {
-    return readdirSync(dir).some((name) => name.endsWith('.json'));
-  } catch {
-    return false;
-  }
-}
-
 /** Leaves `answers` for the next merge, in one new file. Throws what the file system refused. */
 export function writePending(dir: string, answers: readonly PendingAnswer[]): void {
   makeDir(dir);
@@ -97,9 +91,9 @@ export function writePending(dir: string, answers: readonly PendingAnswer[]): vo
   }
 }
 
-/** After a merge committed: the files it read. */
-export function removePending(files: readonly string[]): void {
-  for (const file of files) rmSync(file, { force: true });
+/** After a merge committed: the files it read, and temporary ones a killed process left. */
+export function removePending(dir: string, files: readonly string[]): void {
+  for (const file of [...files, ...staleTemporaryFiles(dir)]) rmSync(file, { force: true });
 }
 
 /** The answers by lookup and number, the newest of each (files may hold one answer twice). */
@@ -120,10 +114,21 @@ export function newer(a: Stored | undefined, b: Stored | undefined): Stored | un
   return b[0] > a[0] ? b : a;
 }
 
-function isStale(file: string): boolean {
+/** Temporary files in `dir` older than STALE_MS: left by a process that died while writing one. */
+function staleTemporaryFiles(dir: string): string[] {
+  const stale: string[] = [];
   try {
-    return Date.now() - statSync(file).mtimeMs > STALE_MS;
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.tmp')) continue;
+      const file = join(dir, name);
+      try {
+        if (Date.now() - statSync(file).mtimeMs > STALE_MS) stale.push(file);
+      } catch {
+        // gone: renamed into place, or removed
+      }
+    }
   } catch {
-    return false;
+    // no directory: nothing left
   }
+  return stale;
 }

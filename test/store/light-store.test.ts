@@ -3,7 +3,7 @@
 // there (light, LMDB, read-only), freshness judged as for the file's; a number the file holds
 // opens LMDB; the next store that opens LMDB for writing moves the waiting answers in, never over a
 // newer one, and removes their files.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { steppedClock } from '../support/clock.js';
@@ -159,10 +159,13 @@ describe('answers waiting in pending/', () => {
       { lookup: `${ORIGIN} cnam spam`, number: '12015550125', fetchedAt: T0, result: { caller_name: 'X' } },
       { lookup: LOOKUP, number: '555', fetchedAt: T0, result: lrn('555') },
     ]);
-    // Not answers: another file, a broken one, a temporary one still being written.
+    // Not answers: another file, a broken one, a temporary one still being written ...
     mkdirSync(join(pendingDir(dir), 'sub'));
     writeFileSync(join(pendingDir(dir), 'broken.json'), '[["half');
     writeFileSync(join(pendingDir(dir), '.fresh.tmp'), '[]');
+    // ... and one a process killed while writing it left two hours ago.
+    writeFileSync(join(pendingDir(dir), '.stale.tmp'), '[');
+    utimesSync(join(pendingDir(dir), '.stale.tmp'), new Date(Date.now() - 2 * HOUR), new Date(Date.now() - 2 * HOUR));
     const store = await LmdbAnswerStore.open(opts);
     expect(waitingFiles(dir).sort()).toEqual(['.fresh.tmp', 'sub']);
     expect(store.slot('lrn', {}).get('12015550123')).toEqual({ result: lrn('12015550123'), fetchedAt: T0 + 10 });
