@@ -54,29 +54,29 @@ describe('one cache, several processes', () => {
   // takes, and lmdb-js sometimes fails a read there: "No transaction to renew".)
   it('runs of one new number each, while other processes open LMDB and move their answers in: none is lost', async () => {
     const dir = await tempDir();
-    const n = 60;
+    const n = 40;
     const ok = { done: { code: 0, signal: null }, out: '{"warnings":[]}\n', err: '' };
     const result = (c: ReturnType<typeof child>) => c.done.then((done) => ({ done, out: c.out(), err: c.err() }));
-    // Two scripts at once, each its numbers one run after another.
-    const script = async (first: number) => {
-      const outcomes = [];
-      for (let i = first; i < n; i += 2) outcomes.push(await result(child(['light-run', dir, 'lrn', String(i)])));
-      return outcomes;
-    };
+    // A script: its numbers one run after another. (One process at a time on each side: the
+    // timing-sensitive pacing tests share the machine.)
     let finished = false;
-    const scripts = Promise.all([script(0), script(1)]).finally(() => (finished = true));
+    const runs = (async () => {
+      const outcomes = [];
+      for (let i = 0; i < n; i++) outcomes.push(await result(child(['light-run', dir, 'lrn', String(i)])));
+      return outcomes;
+    })().finally(() => (finished = true));
     let merges = 0;
-    // Bounded: until the scripts are done, at most 200 merging processes, two at a time.
+    // Bounded: until the script is done, at most 200 merging processes.
     while (!finished && merges < 200) {
-      for (const outcome of await Promise.all([result(child(['open-close', dir])), result(child(['open-close', dir]))])) expect(outcome).toEqual(ok);
-      merges += 2;
+      expect(await result(child(['open-close', dir]))).toEqual(ok);
+      merges += 1;
     }
-    for (const outcome of (await scripts).flat()) expect(outcome).toEqual(ok);
+    for (const outcome of await runs) expect(outcome).toEqual(ok);
     expect(merges).toBeGreaterThan(2);
     const reader = child(['count-lost', dir, 'lrn', String(n)]);
     await reader.done;
     expect({ lost: reader.out(), err: reader.err() }).toEqual({ lost: '[]\n', err: '' });
-  }, 120_000);
+  }, 60_000);
 
   it('a writer killed with SIGKILL leaves the cache usable, with what it committed', async () => {
     const dir = await tempDir();
