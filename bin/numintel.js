@@ -34,13 +34,22 @@ const cacheName = (parts) => `${kind}${parts.map((part) => `-${part}`).join('')}
 const VARIANTS = [['sent', 'lmdb'], ['sent'], ['lmdb'], []];
 let cachedData;
 let loaded = [];
+// The directory is listed once rather than each name tried in turn: a name not there fails with an
+// error thrown and caught, which costs more than the listing.
+let present = [];
+try {
+  present = readdirSync(cacheDir);
+} catch {
+  // no cache directory yet
+}
 for (const parts of VARIANTS) {
+  if (!present.includes(cacheName(parts))) continue;
   try {
     cachedData = readFileSync(join(cacheDir, cacheName(parts)));
     loaded = parts;
     break;
   } catch {
-    // no cache yet, or no cache directory
+    // removed since the listing (another build's run at exit)
   }
 }
 // The bundle is a function expression, the one Node wraps a CommonJS module in (the build puts it

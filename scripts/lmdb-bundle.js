@@ -25,8 +25,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const lmdbMain = join(root, 'node_modules', 'lmdb', 'dist', 'index.cjs');
-// lmdb's key encoding, which the cache's plain-read lookup (src/store/lmdb-peek.ts) imports too:
-// one copy, the one lmdb requires, so both encode a key alike by construction.
+// lmdb's key encoding, which the cache's plain-read lookup (src/store/lmdb-peek.ts) loads for the
+// keys it does not encode itself: one copy, the one lmdb requires.
 const orderedBinary = join(root, 'node_modules', 'ordered-binary', 'dist', 'index.cjs');
 const LMDB_VERSION = JSON.parse(readFileSync(join(root, 'node_modules', 'lmdb', 'package.json'), 'utf8')).version;
 const INSIDE_LMDB = /[\\/]node_modules[\\/]lmdb[\\/]/;
@@ -100,12 +100,14 @@ module.exports = Module && typeof Module.createRequire === 'function' ? { create
 
 // src/store/lmdb-module.ts as the bundle has it: lmdb required when first asked for (the require
 // becomes a call into the bundle, which runs lmdb's carried modules then), noted for the launcher,
-// whose code cache then keeps lmdb's compiled code (bin/numintel.js, PARTS).
+// whose code cache then keeps lmdb's compiled code (bin/numintel.js, PARTS); ordered-binary alike.
 const lmdbModule = `let lmdb;
+let orderedBinary;
 exports.loadLmdb = () => {
   globalThis[Symbol.for('numintel.loadedLmdb')] = true;
   return (lmdb ??= require('lmdb'));
-};`;
+};
+exports.loadOrderedBinary = () => (orderedBinary ??= require('ordered-binary'));`;
 
 export const lmdbEsbuildPlugin = {
   name: 'carried-lmdb',

@@ -11,12 +11,12 @@ const INSTALL_HELP = examples([
 ]);
 
 /** `fullProgram` builds every command (a run builds only the one it names), to describe them all. */
-export function completionCommand(world: World, fullProgram: () => Command): Command {
+export function completionCommand(world: World, fullProgram: () => Promise<Command>): Command {
   return new Command('completion')
     .description('print the shell completion script (commands, flags, choices, config keys, profiles)')
     .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
     .addHelpText('after', INSTALL_HELP)
-    .action((shell: Shell) => {
-      world.stdout.write(completionScript(shell, fullProgram()));
+    .action(async (shell: Shell) => {
+      world.stdout.write(completionScript(shell, await fullProgram()));
     });
 }

@@ -108,7 +108,7 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 export async function runProgram(argv: readonly string[], world: World, hooks?: ProgramHooks): Promise<number> {
   try {
     let exitCode: number = EXIT.ok;
-    const program = buildProgram(world, (code) => (exitCode = code), argv[2], hooks);
+    const program = await buildProgram(world, (code) => (exitCode = code), argv[2], hooks);
     await program.parseAsync(argv as string[]);
     return exitCode;
   } catch (err) {

@@ -3,13 +3,7 @@ import { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { LOOKUP_KINDS, LOOKUPS } from '../core/lookups.js';
 import { VERSION } from '../core/version.js';
-import { completionCommand } from './completion-command.js';
-import { cacheCommand } from './cache-command.js';
-import { configCommand } from './config-command.js';
-import { doctorCommand } from './doctor-command.js';
 import { enrichCommand, lookupCommand, type RunF, type SetExitCode } from './lookup-command.js';
-import { reportCommand } from './report-command.js';
-import { sandboxCommand } from './sandbox-command.js';
 import { EXIT_CODES_HELP } from './exit.js';
 import { environmentHelp, examples } from './help.js';
 import { widthOf, type World } from './world.js';
@@ -22,9 +16,11 @@ export interface ProgramHooks {
 /**
  * `named` is the first word of the command line: when it names a command, only that command is
  * built (building all of them is a millisecond or two of a one-number run); otherwise, as for
- * `--help` or a mistyped name, all of them are.
+ * `--help` or a mistyped name, all of them are. The lookups' module is always there; the other
+ * commands' modules are loaded only to be built, so a lookup's start-up neither loads nor sets up
+ * them (nor what they alone import, such as the sandbox's options).
  */
-export function buildProgram(world: World, setExitCode: SetExitCode, named?: string, hooks: ProgramHooks = {}): Command {
+export async function buildProgram(world: World, setExitCode: SetExitCode, named?: string, hooks: ProgramHooks = {}): Promise<Command> {
   const program = new Command('numintel')
     .description('U.S. phone number intelligence: LRN, CNAM and trust lookups, one number or millions.')
     .version(VERSION, '-V, --version')
@@ -38,35 +34,36 @@ export function buildProgram(world: World, setExitCode: SetExitCode, named?: str
         ['numintel help environment', 'every setting, config key and environment variable'],
       ])}\n${EXIT_CODES_HELP}`,
     );
-  const commands: Record<string, () => Command> = {
+  const fullProgram = () => buildProgram(world, () => {});
+  const commands: Record<string, () => Command | Promise<Command>> = {
     ...Object.fromEntries(LOOKUP_KINDS.map((kind) => [kind, () => lookupCommand(LOOKUPS[kind], world, setExitCode, hooks.runLookups)])),
     enrich: () => enrichCommand(world, setExitCode, hooks.runLookups),
-    report: () => reportCommand(world, setExitCode),
-    sandbox: () => sandboxCommand(world, setExitCode),
-    config: () => configCommand(world),
-    completion: () => completionCommand(world, () => buildProgram(world, () => {})),
-    cache: () => cacheCommand(world),
-    doctor: () => doctorCommand(world, setExitCode),
-    help: () => helpCommand(world, () => buildProgram(world, () => {})),
+    report: async () => (await import('./report-command.js')).reportCommand(world, setExitCode),
+    sandbox: async () => (await import('./sandbox-command.js')).sandboxCommand(world, setExitCode),
+    config: async () => (await import('./config-command.js')).configCommand(world),
+    completion: async () => (await import('./completion-command.js')).completionCommand(world, fullProgram),
+    cache: async () => (await import('./cache-command.js')).cacheCommand(world),
+    doctor: async () => (await import('./doctor-command.js')).doctorCommand(world, setExitCode),
+    help: () => helpCommand(world, fullProgram),
   };
   // `--version` needs no command; `--help` and a mistyped name need them all.
   const names = named === '-V' || named === '--version' ? [] : named !== undefined && Object.hasOwn(commands, named) ? [named] : Object.keys(commands);
-  for (const name of names) program.addCommand(commands[name]!());
+  for (const name of names) program.addCommand(await commands[name]!());
   wire(program, world);
   return program;
 }
 
 /** `numintel help [command…]` and `numintel help environment`. */
-function helpCommand(world: World, fullProgram: () => Command): Command {
+function helpCommand(world: World, fullProgram: () => Promise<Command>): Command {
   return new Command('help')
     .description('help for a command, or `help environment`: every setting and environment variable')
     .argument('[topic...]', 'a command (`config set`), or environment')
-    .action((topic: string[]) => {
+    .action(async (topic: string[]) => {
       if (topic.length === 1 && topic[0] === 'environment') {
         world.stdout.write(environmentHelp(widthOf(world.stdout, world.env) ?? 80));
         return;
       }
-      let cmd = fullProgram();
+      let cmd = await fullProgram();
       for (const word of topic) {
         const sub = cmd.commands.find((c) => c.name() === word);
         if (!sub) throw new UsageError(`no command or help topic "${topic.join(' ')}"`, 'see `numintel --help` for the commands; `numintel help environment` for settings');

@@ -6,7 +6,17 @@
 import { createRequire } from 'node:module';
 
 let lmdb: typeof import('lmdb') | undefined;
+let orderedBinary: typeof import('ordered-binary') | undefined;
 
 export function loadLmdb(): typeof import('lmdb') {
   return (lmdb ??= createRequire(import.meta.url)('lmdb') as typeof import('lmdb'));
+}
+
+/**
+ * lmdb's key encoding, for the plain-read lookup (lmdb-peek.ts), loaded on its first key: loading
+ * it compiles a function it writes at run time (no code cache holds that), which a run that never
+ * reads the file should not pay.
+ */
+export function loadOrderedBinary(): typeof import('ordered-binary') {
+  return (orderedBinary ??= createRequire(import.meta.url)('ordered-binary') as typeof import('ordered-binary'));
 }

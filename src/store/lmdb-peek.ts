@@ -15,8 +15,8 @@
 // read shows there as a change). Anything else, and anything a well-formed file would not hold (the
 // checks of lmdb-file.ts on its meta pages included), is "unsure": LMDB itself must look.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { writeKey } from 'ordered-binary';
 import { HEADER, NO_PAGE, NODE, P_BRANCH, P_LEAF, P_LEAF2, newestMeta, type Meta } from './lmdb-file.js';
+import { loadOrderedBinary } from './lmdb-module.js';
 
 /** The value's bytes; or nothing under the key; or no sure answer (open LMDB and ask it). */
 export type Peeked = Buffer | 'absent' | 'unsure';
@@ -46,7 +46,7 @@ export class LmdbPeek {
   private read(key: number | string): Peeked {
     const fd = this.open();
     if (fd === undefined) return 'absent';
-    const sought = this.keyBytes.subarray(0, writeKey(key, this.keyBytes, 0));
+    const sought = this.keyBytes.subarray(0, encodeKey(key, this.keyBytes));
     const meta = newestMeta(fd, fstatSync(fd));
     if (typeof meta === 'string') return 'unsure';
     const found = this.walk(fd, meta, sought);
@@ -149,4 +149,30 @@ export function msgpackUint(bytes: Buffer): number | undefined {
   if (tag === 0xcd && bytes.length === 3) return bytes.readUInt16BE(1);
   if (tag === 0xce && bytes.length === 5) return bytes.readUInt32BE(1);
   return undefined;
+}
+
+/**
+ * `key` as lmdb-js stores it (ordered-binary's writeKey; the length it returns). The two shapes the
+ * store writes, short ASCII strings and non-negative numbers, are encoded here, as ordered-binary
+ * does; anything else by ordered-binary itself. Loading ordered-binary compiles a function it
+ * writes at run time, which no code cache keeps: most of what looking up one key cost a run
+ * (test/store/lmdb-peek.test.ts holds this to ordered-binary's bytes).
+ */
+export function encodeKey(key: number | string, target: Buffer): number {
+  if (typeof key === 'number' && key >= 0 && key <= Number.MAX_VALUE) {
+    // The IEEE 754 bits, big-endian, shifted right four bits under a type nibble of 1; trailing
+    // zero bytes dropped down to 4, 6 or 8 bytes (9 when the last four bits are set).
+    target.writeDoubleBE(key, 0);
+    const high = target.readUInt32BE(0);
+    const low = target.readUInt32BE(4);
+    target.writeUInt32BE(((high >>> 4) | 0x10000000) >>> 0, 0);
+    target.writeUInt32BE(((low >>> 4) | (high << 28)) >>> 0, 4);
+    target[8] = (low & 0xf) << 4;
+    return low & 0xf ? 9 : low & 0xfffff ? 8 : low || high & 0xf ? 6 : 4;
+  }
+  if (typeof key === 'string' && key.length > 0 && key.length < 0x40 && /^[\x1c-\x7f][\x05-\x7f]*$/.test(key)) {
+    // Bytes as they are: none that ordered-binary escapes (below 28 first, 4 or below anywhere).
+    return target.write(key, 0, 'latin1');
+  }
+  return loadOrderedBinary().writeKey(key, target, 0);
 }

@@ -79,11 +79,20 @@ export function readPending(dir: string, listed = listPending(dir)): PendingFile
 
 /** Leaves `answers` for the next merge, in one new file. Throws what the file system refused. */
 export function writePending(dir: string, answers: readonly PendingAnswer[]): void {
-  makeDir(dir);
   const name = tempSuffix();
   const partial = join(dir, `.${name}.tmp`);
+  const text = JSON.stringify(answers.map((a) => [a.lookup, a.number, a.fetchedAt, a.result]));
+  const write = () => writeFileSync(partial, text, { mode: 0o600, flag: 'wx' });
   try {
-    writeFileSync(partial, JSON.stringify(answers.map((a) => [a.lookup, a.number, a.fetchedAt, a.result])), { mode: 0o600, flag: 'wx' });
+    // The directory is made only when missing: making it first every time failed (it exists) with
+    // an error thrown and caught on every run.
+    try {
+      write();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      makeDir(dir);
+      write();
+    }
     renameSync(partial, join(dir, `${name}.json`));
   } catch (err) {
     rmSync(partial, { force: true });

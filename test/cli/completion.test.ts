@@ -9,7 +9,7 @@ import { OUTPUT_FORMATS } from '../../src/output/layout.js';
 import { CLI } from '../support/cli.js';
 import { runInProcess, testWorld } from '../support/world.js';
 
-const TOP = buildProgram(testWorld().world, () => {});
+const TOP = await buildProgram(testWorld().world, () => {});
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 
 /** A directory with the script, a `numintel` on PATH that runs this tree's CLI, a config with two profiles and two files. */

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 function paths(cmd: Command, prefix: string[] = []): string[][] {
   return cmd.commands.flatMap((c) => [[...prefix, c.name()], ...paths(c, [...prefix, c.name()])]);
 }
-const ALL = paths(buildProgram(testWorld().world, () => {}));
+const ALL = paths(await buildProgram(testWorld().world, () => {}));
 const TOP_LEVEL = ALL.filter((p) => p.length === 1).map((p) => p[0]!);
 
 async function helpOf(path: string[], columns = 80): Promise<string> {

@@ -5,7 +5,8 @@ import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type RootDatabase } from 'lmdb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LmdbPeek, msgpackUint } from '../../src/store/lmdb-peek.js';
+import { writeKey } from 'ordered-binary';
+import { LmdbPeek, encodeKey, msgpackUint } from '../../src/store/lmdb-peek.js';
 import { tempDir } from '../support/tmp.js';
 
 const opened: { close(): unknown }[] = [];
@@ -174,5 +175,41 @@ describe('LmdbPeek', () => {
     }
     const peek = peeker(path);
     expect(peek.get(0)).toBe('unsure');
+  });
+});
+
+describe('encodeKey', () => {
+  /** ordered-binary's bytes for the key (lmdb loaded: null termination on, as in the store). */
+  const expected = (key: number | string) => {
+    const target = Buffer.alloc(4096);
+    return target.subarray(0, writeKey(key, target, 0)).toString('hex');
+  };
+  const encoded = (key: number | string) => {
+    const target = Buffer.alloc(4096, 0xaa);
+    return target.subarray(0, encodeKey(key, target)).toString('hex');
+  };
+
+  it('writes the bytes ordered-binary writes for every number shape the store uses and more', () => {
+    const next = numbers(7);
+    const keys: number[] = [0, -0, 1, 2, 15, 16, 17, 255, 256, 2 ** 31, 2 ** 32 + 1, 2 ** 52, 2 ** 53 - 1, 2 ** 53, 2 ** 60, 0.5, 1 / 3, Number.MIN_VALUE, Number.MAX_VALUE];
+    for (let i = 0; i < 20_000; i++) {
+      // The store's keys: a lookup's prefix id times the stride plus an 11-digit number.
+      keys.push((next() % 50) * 1e11 + 1e10 + (next() % 1e6) * 1e4 + (next() % 1e4));
+      // Integers of every magnitude, and fractions (bits in the last nibble: the 9-byte form).
+      keys.push(next() * 2 ** (next() % 22));
+      keys.push(next() / (next() + 1));
+    }
+    for (const key of keys) expect(encoded(key), String(key)).toBe(expected(key));
+  });
+
+  it('writes strings as ordered-binary does, short ASCII by itself and the rest through ordered-binary', () => {
+    const keys = ['prefix/lrn', 'prefix/cnam', 'prefix/trust', '1:+4420', 'x', '\x1c', 'a\x05b', 'a'.repeat(63), 'a'.repeat(64), 'a'.repeat(500)];
+    // What the fast path leaves to ordered-binary: a control character first or within, non-ASCII, empty.
+    keys.push('\x1bx', '\x00', 'a\x04b', 'caf\u00e9', '\u{1F4DE}', '', '\x7f\x7f');
+    for (const key of keys) expect(encoded(key), JSON.stringify(key)).toBe(expected(key));
+  });
+
+  it('leaves negative, infinite and NaN numbers to ordered-binary', () => {
+    for (const key of [-1, -0.5, -(2 ** 60), Number.POSITIVE_INFINITY, Number.NaN, Number.NEGATIVE_INFINITY]) expect(encoded(key), String(key)).toBe(expected(key));
   });
 });
