@@ -170,9 +170,16 @@ export function encodeKey(key: number | string, target: Buffer): number {
     target[8] = (low & 0xf) << 4;
     return low & 0xf ? 9 : low & 0xfffff ? 8 : low || high & 0xf ? 6 : 4;
   }
-  if (typeof key === 'string' && key.length > 0 && key.length < 0x40 && /^[\x1c-\x7f][\x05-\x7f]*$/.test(key)) {
-    // Bytes as they are: none that ordered-binary escapes (below 28 first, 4 or below anywhere).
-    return target.write(key, 0, 'latin1');
-  }
+  if (typeof key === 'string' && plainAscii(key)) return target.write(key, 0, 'latin1');
   return loadOrderedBinary().writeKey(key, target, 0);
+}
+
+/** Short ASCII that ordered-binary writes byte for byte: nothing it escapes (below 28 first, 4 or below anywhere). */
+function plainAscii(key: string): boolean {
+  if (key.length === 0 || key.length >= 0x40 || key.charCodeAt(0) < 28) return false;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c <= 4 || c >= 0x80) return false;
+  }
+  return true;
 }
