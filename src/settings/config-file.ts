@@ -54,9 +54,6 @@ function corrupt(path: string, why: string) {
 export async function loadConfig(path: string, warn?: (line: string) => void): Promise<ConfigData> {
   let text: string;
   try {
-    // Most runs configured from the environment have no file: asked first (any other failure still
-    // throws), so that such a run does not throw and catch an error, which costs more than asking.
-    if (statSync(path, { throwIfNoEntry: false }) === undefined) return EMPTY_CONFIG;
     text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return EMPTY_CONFIG;
