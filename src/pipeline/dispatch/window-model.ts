@@ -90,6 +90,9 @@ export class WindowBudget {
   inFlight = 0;
   /** Set once an answer reported the remaining budget: only then does the window rule. */
   known = false;
+  /** The room reported by the answer this window of ours began at (a restart), and when it came. */
+  private establishedRoom: number | undefined;
+  private establishedAt = 0;
 
   constructor(private fallbackLimit: number) {}
 
@@ -182,8 +185,12 @@ export class WindowBudget {
       this.restart(t, r, info, now);
       return;
     }
-    // Sent in an earlier window of ours: it was counted as carried; it says nothing sure of this one.
-    if (t.epoch !== this.epoch) return;
+    // Sent in an earlier window of ours: it was counted as carried; it says nothing sure of this
+    // one's room, but it may show that this one's end is later than we thought.
+    if (t.epoch !== this.epoch) {
+      if (this.laterWindow(t, r)) this.endNoSoonerThan(info);
+      return;
+    }
     let before = 0;
     for (const q of this.refusedSeqs) if (q < t.seq) before += 1;
     const room = r + t.seq - before - (refused ? 1 : 0);
@@ -198,6 +205,30 @@ export class WindowBudget {
       this.best = room;
     }
     this.placeEnd(t, info, now);
+    if (this.laterWindow(t, r)) this.endNoSoonerThan(info);
+  }
+
+  /**
+   * Whether the answer (room `r`) was counted in a later window of the service than the answer this
+   * window of ours began at: within one window the room only falls, so an answer counted after that
+   * one in its window reports less (or 0 again, refused). Counted after it for certain: a request
+   * sent once that answer was back, or any other when that answer was its window's first (room
+   * limit − 1). The requests sent since may then be counted in that later window, which ends after
+   * the end taken from the first answer: a start on a loaded machine whose first request was counted
+   * alone near its window's end and the next ones in the window after (room 49 again: no rise to
+   * see) rolled over a window early and sent a 51st request into the window they were counted in.
+   */
+  private laterWindow(t: Ticket, r: number): boolean {
+    const first = this.establishedRoom;
+    return first !== undefined && r >= Math.max(first, 1) && (t.at > this.establishedAt || first >= this.limit() - 1);
+  }
+
+  /** Keeps the window open until the answer's reset at least (always safe: waiting longer). */
+  private endNoSoonerThan(info: RateInfo): void {
+    if (info.resetAt !== undefined && this.end !== undefined && info.resetAt > this.end) {
+      this.end = info.resetAt;
+      this.provisional = false;
+    }
   }
 
   /**
@@ -212,6 +243,8 @@ export class WindowBudget {
   /** A window starts at this answer: room R_k, everything in flight counted in it. */
   private restart(t: Ticket, r: number, info: RateInfo, now: number): void {
     this.newEpoch();
+    this.establishedRoom = r;
+    this.establishedAt = now;
     // Those still in flight may be counted after k: they come out of R_k.
     this.sent = this.inFlight;
     this.best = r;
@@ -279,6 +312,7 @@ export class WindowBudget {
 
   private newEpoch(): void {
     this.epoch = ++epochs;
+    this.establishedRoom = undefined;
     this.sentHere = 0;
     this.foreignBefore = this.foreign;
     this.foreign = 0;
