@@ -133,9 +133,12 @@ function bump(map: Map<string, Count>, budget: string, index: number): Count {
   return c;
 }
 
+/** Each way's delay, ms: `way` out to the service or back, for the `n`th request (from 0), sent or arrived at `now`. */
+export type OneWayMs = number | ((way: 'out' | 'back', n: number, now: number) => number);
+
 /**
  * A client's connection to the service: `oneWayMs` each way, so the server counts a request in
- * between; a function gives each way its own delay (a loaded machine's jitter).
+ * between; a function gives each way its own delay (a loaded machine's jitter, a stalled service).
  */
 export class ServiceTransport implements Transport {
   readonly name = 'rest' as const;
@@ -145,19 +148,20 @@ export class ServiceTransport implements Transport {
   constructor(
     private readonly clock: Clock,
     private readonly service: FakeService,
-    private readonly oneWayMs: number | (() => number) = 1,
+    private readonly oneWayMs: OneWayMs = 1,
   ) {}
 
-  private delay(): number {
-    return typeof this.oneWayMs === 'number' ? this.oneWayMs : this.oneWayMs();
+  private delay(way: 'out' | 'back', n: number): number {
+    return typeof this.oneWayMs === 'number' ? this.oneWayMs : this.oneWayMs(way, n, this.clock.now());
   }
 
   async send(d: LookupDescriptor, number: string, _opts: object, signal?: AbortSignal): Promise<Attempt> {
     const sent = this.clock.now();
+    const n = this.sends.length;
     this.sends.push({ kind: d.kind, at: sent });
-    await this.clock.sleep(this.delay(), signal);
+    await this.clock.sleep(this.delay('out', n), signal);
     const at = this.clock.now();
-    await this.clock.sleep(this.delay(), signal);
+    await this.clock.sleep(this.delay('back', n), signal);
     return this.service.answer({ kind: d.kind, number, opts: {}, at: sent, seq: 0 }, at, this.clock.now());
   }
 

@@ -213,10 +213,12 @@ export class WindowBudget {
    * window of ours began at: within one window the room only falls, so an answer counted after that
    * one in its window reports less (or 0 again, refused). Counted after it for certain: a request
    * sent once that answer was back, or any other when that answer was its window's first (room
-   * limit − 1). The requests sent since may then be counted in that later window, which ends after
-   * the end taken from the first answer: a start on a loaded machine whose first request was counted
-   * alone near its window's end and the next ones in the window after (room 49 again: no rise to
-   * see) rolled over a window early and sent a 51st request into the window they were counted in.
+   * limit − 1; with a hidden limit, the limit learned is that room plus one, so this is a guess, and
+   * a wrong one only keeps the window open longer). The requests sent since may then be counted in
+   * that later window, which ends after the end taken from the first answer: a start on a loaded
+   * machine whose first request was counted alone near its window's end and the next ones in the
+   * window after (room 49 again: no rise to see) rolled over a window early and sent a 51st request
+   * into the window they were counted in.
    */
   private laterWindow(t: Ticket, r: number): boolean {
     const first = this.establishedRoom;

@@ -3,7 +3,6 @@
 // that no window of the service ever counted more than its limit.
 import { describe, expect, it } from 'vitest';
 import { CNAM, LRN, TRUST, type LookupDescriptor } from '../../../src/core/lookups.js';
-import type { Attempt, Transport } from '../../../src/core/transport.js';
 import { newRunStats } from '../../../src/core/run.js';
 import { prng } from '../../../src/core/prng.js';
 import { Pacer, pacerFor } from '../../../src/pipeline/dispatch/pacer.js';
@@ -12,7 +11,7 @@ import { newLookupCache } from '../../../src/pipeline/dedup/dedup.js';
 import { source } from '../fakes.js';
 import { FakeClock } from '../../support/clock.js';
 import { numbers } from '../../support/numbers.js';
-import { FakeService, ServiceTransport, type ServiceShape } from '../fake-service.js';
+import { FakeService, ServiceTransport, type OneWayMs, type ServiceShape } from '../fake-service.js';
 
 interface Scenario {
   readonly shape: ServiceShape;
@@ -23,7 +22,7 @@ interface Scenario {
   readonly offsetMs?: number;
   readonly processes?: number;
   /** Each request's delay each way, ms (default 1). */
-  readonly oneWayMs?: () => number;
+  readonly oneWayMs?: OneWayMs;
 }
 
 async function run(s: Scenario) {
@@ -170,29 +169,15 @@ describe('pacer: windows that start at the first request after the last one ende
  * and counted there: that window's first answers say room 49 too, so the window the client counts
  * (its end: a second after the first answer) is not the one its requests were counted in.
  */
-class StalledStart implements Transport {
-  readonly name = 'rest' as const;
-  private sent = 0;
-  constructor(
-    private readonly clock: FakeClock,
-    private readonly service: FakeService,
-    /** When the first request reaches the service, and the stall: requests arriving in it are counted at its end. */
-    private readonly shape: { firstArrives: number; stallFrom: number; stallTo: number },
-  ) {}
-
-  async send(d: LookupDescriptor, number: string, _opts: object, signal?: AbortSignal): Promise<Attempt> {
-    const first = this.sent++ === 0;
-    const { firstArrives, stallFrom, stallTo } = this.shape;
-    // The first request's followers, sent before its answer came, reach the service in the stall.
-    await this.clock.sleep(first ? firstArrives - this.clock.now() : this.clock.now() < firstArrives ? stallFrom + 1 - this.clock.now() : 1, signal);
-    const now = this.clock.now();
-    if (now > stallFrom && now < stallTo) await this.clock.sleep(stallTo - now, signal);
-    const at = this.clock.now();
-    await this.clock.sleep(first ? 24 : 1, signal);
-    return this.service.answer({ kind: d.kind, number, opts: {}, at, seq: 0 }, at, this.clock.now());
-  }
-
-  async close(): Promise<void> {}
+function stalledStart(shape: { firstArrives: number; stallFrom: number; stallTo: number }): OneWayMs {
+  const { firstArrives, stallFrom, stallTo } = shape;
+  return (way, n, now) => {
+    if (way === 'back') return n === 0 ? 24 : 1;
+    // The first request's followers, sent before its answer came, reach the service in the stall;
+    // whatever arrives in it is counted at its end.
+    const arrives = n === 0 ? firstArrives : now < firstArrives ? stallFrom + 1 : now + 1;
+    return (arrives > stallFrom && arrives < stallTo ? stallTo : arrives) - now;
+  };
 }
 
 /** Timers that fire a millisecond late, as Node's do on a busy machine. */
@@ -207,7 +192,7 @@ describe('pacer: a start whose first window the service barely counted', () => {
     const base = 1_700_000_001_000;
     const clock = new LateClock(base - 500);
     const service = new FakeService({ limit: 50, windowMs: 1000, reset: 'delta', hideLimit: name !== 'LRN 50/s' });
-    const transport = new StalledStart(clock, service, { firstArrives: base - 94, stallFrom: base - 90, stallTo: base + 63 });
+    const transport = new ServiceTransport(clock, service, stalledStart({ firstArrives: base - 94, stallFrom: base - 90, stallTo: base + 63 }));
     const handle = runPipeline(
       source(numbers(200)),
       { mode: 'single', lookups: [LRN], options: {}, validate: true },
