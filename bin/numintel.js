@@ -22,16 +22,17 @@ const cacheDir = codeCacheDir(process.env);
 const stat = statSync(file);
 const build = `main-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}-`;
 const kind = `${build}${runKind(process.argv.slice(2))}`;
-// A code cache holds only what its writer compiled. A lookup answered from the lookup cache never
-// compiles the HTTP client and the reading of answers, and one of a number the lookup cache does
-// not hold may never open LMDB (src/store/light-store.ts), so a cache either wrote left later runs
-// compiling the other part from source (~3 ms of a one-number run each). The program notes each
-// part it used (src/cli/code-cache-hint.ts, scripts/lmdb-bundle.js); the kind's cache is named for
-// the parts its writer had compiled, the fullest read first, and written again only by a run that
-// compiled one it lacks: at most twice more. A cache that is read stays in what it already holds.
-const PARTS = { sent: Symbol.for('numintel.sentRequest'), lmdb: Symbol.for('numintel.loadedLmdb') };
+// A code cache holds only what its writer compiled, and a later run compiles from source whatever
+// else it uses (~3 ms of a one-number run per part below). Runs of one kind differ in parts: a
+// number given as an argument is sent by Node's HTTP client, numbers on stdin or in a file go
+// through the streaming readers and undici's glue, a table is drawn only for a terminal (or -f
+// table), and a number the lookup cache may hold opens LMDB (src/store/light-store.ts). The
+// program notes each part it used (src/cli/code-cache-hint.ts, scripts/lmdb-bundle.js); the
+// kind's cache is named for the parts its writer had compiled, the fullest read first, and is
+// written again, holding what it held and the new part, only by a run that used a part it lacks:
+// at most once per part. A cache that is read stays in what it already holds.
+const PARTS = ['sent', 'stream', 'table', 'lmdb'];
 const cacheName = (parts) => `${kind}${parts.map((part) => `-${part}`).join('')}.cache`;
-const VARIANTS = [['sent', 'lmdb'], ['sent'], ['lmdb'], []];
 let cachedData;
 let loaded = [];
 // The directory is listed once rather than each name tried in turn: a name not there fails with an
@@ -42,14 +43,17 @@ try {
 } catch {
   // no cache directory yet
 }
-for (const parts of VARIANTS) {
-  if (!present.includes(cacheName(parts))) continue;
+const candidates = present
+  .map((name) => ({ name, parts: partsOf(name) }))
+  .filter((c) => c.parts !== undefined)
+  .sort((a, b) => b.parts.length - a.parts.length);
+for (const { name, parts } of candidates) {
   try {
-    cachedData = readFileSync(join(cacheDir, cacheName(parts)));
+    cachedData = readFileSync(join(cacheDir, name));
     loaded = parts;
     break;
   } catch {
-    // removed since the listing (another build's run at exit)
+    // removed since the listing (another run at exit)
   }
 }
 // The bundle is a function expression, the one Node wraps a CommonJS module in (the build puts it
@@ -57,9 +61,9 @@ for (const parts of VARIANTS) {
 const script = new Script(source, { filename: file, cachedData });
 process.once('exit', () => {
   const had = cachedData !== undefined && !script.cachedDataRejected ? loaded : undefined;
-  const parts = Object.keys(PARTS).filter((part) => had?.includes(part) || globalThis[PARTS[part]] === true);
+  const parts = PARTS.filter((part) => had?.includes(part) || globalThis[Symbol.for(`numintel.compiled.${part}`)] === true);
   if (had !== undefined && parts.length === had.length) return;
-  saveCache(script.createCachedData(), cacheName(parts), VARIANTS.map(cacheName));
+  saveCache(script.createCachedData(), cacheName(parts));
 });
 
 // The bundle keeps a fact or two of its own beside the code caches (where lmdb's binding is).
@@ -107,8 +111,15 @@ function makeDirs(dir) {
   for (const d of missing.reverse()) mkdirSync(d, { mode: 0o700 });
 }
 
-/** Writes the cache `name` and removes the kind's others (`variants`: one that was rejected, or holds less). */
-function saveCache(data, name, variants) {
+/** The parts a cache of this run's kind holds, from its name; undefined for any other file. */
+function partsOf(name) {
+  if (!name.startsWith(kind) || !name.endsWith('.cache')) return undefined;
+  const parts = name.slice(kind.length, -'.cache'.length).split('-').slice(1);
+  return parts.every((part) => PARTS.includes(part)) && cacheName(PARTS.filter((part) => parts.includes(part))) === name ? parts : undefined;
+}
+
+/** Writes the cache `name` and removes the kind's others (one that was rejected, or holds less). */
+function saveCache(data, name) {
   const cacheFile = join(cacheDir, name);
   // Written aside and renamed, so concurrent runs never read half a cache.
   const partial = `${cacheFile}.${process.pid}.tmp`;
@@ -116,9 +127,10 @@ function saveCache(data, name, variants) {
     makeDirs(cacheDir);
     writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, cacheFile);
-    for (const other of variants) if (other !== name) rmSync(join(cacheDir, other), { force: true });
-    // Caches of other builds (an upgrade, another V8) are of no more use.
-    for (const old of readdirSync(cacheDir)) if (!old.startsWith(build) && /^main-.*\.cache$/.test(old)) rmSync(join(cacheDir, old), { force: true });
+    // The kind's other caches, and those of other builds (an upgrade, another V8): of no more use.
+    for (const old of readdirSync(cacheDir)) {
+      if (old !== name && (partsOf(old) !== undefined || (!old.startsWith(build) && /^main-.*\.cache$/.test(old)))) rmSync(join(cacheDir, old), { force: true });
+    }
   } catch {
     // No writable cache directory: every run compiles from source, which works, only slower.
     try {

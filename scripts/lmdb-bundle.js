@@ -104,7 +104,7 @@ module.exports = Module && typeof Module.createRequire === 'function' ? { create
 const lmdbModule = `let lmdb;
 let orderedBinary;
 exports.loadLmdb = () => {
-  globalThis[Symbol.for('numintel.loadedLmdb')] = true;
+  globalThis[Symbol.for('numintel.compiled.lmdb')] = true;
   return (lmdb ??= require('lmdb'));
 };
 exports.loadOrderedBinary = () => (orderedBinary ??= require('ordered-binary'));`;

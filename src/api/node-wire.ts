@@ -3,7 +3,7 @@
 // undici's pool. Both answer alike (the transport tests run each case against both).
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
-import type { HeaderBag } from './rate-headers.js';
+import { header, type HeaderBag } from './rate-headers.js';
 import { collectBody, type PostOutcome, type PostRequest, type Wire, type WireOptions } from './wire.js';
 
 type Client = Pick<typeof http, 'Agent' | 'request'>;
@@ -36,7 +36,6 @@ function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes
       req.signal?.removeEventListener('abort', cancel);
       finish();
     };
-    const body = Buffer.from(req.body, 'utf8');
     const out = client.request({
       agent,
       protocol: url.protocol,
@@ -45,7 +44,7 @@ function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes
       port: url.port,
       path: req.path,
       method: 'POST',
-      headers: { ...req.headers, 'content-length': String(body.length) },
+      headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
     });
     // The signal is heard here rather than given to http.request, whose own handling (a stream
     // finish watcher per request) cost a one-number run a tenth of a millisecond or two; the caller
@@ -77,7 +76,7 @@ function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes
     out.on('error', (err) => settle(() => reject(err)));
     out.on('response', (res: http.IncomingMessage) => {
       const status = res.statusCode ?? 0;
-      const headers = res.headers as HeaderBag;
+      const headers = headerBag(res.rawHeaders);
       const oversize = () => {
         settle(() => resolve({ kind: 'oversize', status, headers }));
         // Destroying an unfinished answer closes its connection: nothing else may read from it.
@@ -85,7 +84,7 @@ function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes
       };
       phase = 'body';
       const answer = collectBody(maxBytes);
-      if (answer.declare(res.headers['content-length'])) return oversize();
+      if (answer.declare(header(headers, 'content-length'))) return oversize();
       const whole = () => settle(() => resolve({ kind: 'response', status, headers, text: answer.text() }));
       res.on('data', (chunk: Buffer) => {
         const got = answer.add(chunk);
@@ -100,8 +99,24 @@ function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes
         if (!res.complete) settle(() => reject(codedError('ECONNRESET', 'the connection closed before the answer was complete')));
       });
     });
-    out.end(body);
+    out.end(req.body, 'utf8');
   });
+}
+
+/**
+ * The headers by lower-case name, a repeated one as the list of its values (as undici gives
+ * them). Read from `rawHeaders`: Node's own `headers` object is built on first use by code
+ * compiled then, a tenth of a millisecond or two of a one-number run.
+ */
+function headerBag(raw: readonly string[]): HeaderBag {
+  const bag: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    const had = bag[name];
+    bag[name] = had === undefined ? value : typeof had === 'string' ? [had, value] : [...had, value];
+  }
+  return bag;
 }
 
 function hostname(url: URL): string {

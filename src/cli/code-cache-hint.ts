@@ -1,7 +1,10 @@
-// What the launcher (bin/numintel.js) learns from the run for its V8 code cache: a run that sent a
-// request compiled the HTTP client and the reading of answers, which a run answered from the lookup
-// cache never did, so its code cache is the one worth keeping.
+// What the launcher (bin/numintel.js) learns from the run for its V8 code cache: the parts of the
+// program a run of its kind may or may not use. A run that used a part its code cache lacks
+// compiled that part from source; its cache, holding the part too, is the one worth keeping.
 
-export function noteRequestSent(): void {
-  (globalThis as Record<symbol, unknown>)[Symbol.for('numintel.sentRequest')] = true;
+/** sent: Node's HTTP client sent a number given as an argument; stream: numbers came from stdin or a file; table: a table was drawn. */
+export type CompiledPart = 'sent' | 'stream' | 'table';
+
+export function noteCompiled(part: CompiledPart): void {
+  (globalThis as Record<symbol, unknown>)[Symbol.for(`numintel.compiled.${part}`)] = true;
 }

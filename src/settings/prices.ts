@@ -32,7 +32,7 @@ export function parsePrices(text: string, origin: string): Prices {
 
 /** The property of a lookup's price setting (SettingValues): `priceLrn` for `price.lrn`. */
 export function priceProperty(kind: LookupKind): `price${string}` {
-  return `price${kind.replace(/(^|_)([a-z])/g, (_m, _u: string, c: string) => c.toUpperCase())}`;
+  return `price${kind.charAt(0).toUpperCase()}${kind.slice(1)}`;
 }
 
 /** --price over the config's price.<lookup>. */

@@ -75,6 +75,17 @@ describe.each(['undici', 'node'] as const)('REST transport on the %s HTTP client
     expect(a).toMatchObject({ kind: 'retry', rateLimited: true, waitMs: 4000, rate: { limit: 50, remaining: 0, resetAt: NOW + 4000 } });
   });
 
+  it('reads header names in any case, and a repeated field by its first value', async () => {
+    const reset = String(NOW / 1000 + 4);
+    const { t } = await on((_req, res) => {
+      // Node's flat list of names and values: each pair goes out as it stands.
+      res.writeHead(429, ['Content-Type', 'application/json', 'Retry-After', '2', 'Retry-After', '9', 'X-RateLimit-Limit', '50', 'X-RATELIMIT-REMAINING', '0', 'x-RateLimit-Reset', reset]);
+      res.end(JSON.stringify({ data: null, errors: ['Rate limit exceeded'] }));
+    });
+    const a = await t.send(CNAM, '12015550123', {});
+    expect(a).toMatchObject({ kind: 'retry', rateLimited: true, waitMs: 4000, rate: { limit: 50, remaining: 0, resetAt: NOW + 4000 } });
+  });
+
   it('turns a server that never answers into a timeout', async () => {
     const { t } = await on(() => undefined, { timeoutMs: 150 });
     const a = await t.send(LRN, '12015550123', {});

@@ -112,19 +112,57 @@ describe('launcher code cache', () => {
     expect(statSync(path).mtimeMs).toBe(mtime);
     expect(cacheFiles(dir)).toEqual([full]);
     // Those runs left LMDB unopened (their numbers waited in pending/: src/store/light-store.ts). A
-    // run that opens it (numbers on stdin) compiles lmdb's code as well: written once more, holding
-    // both, and kept from then on, by a run that opens LMDB for a number its file holds too.
+    // run of numbers on stdin reads them with the streaming readers and opens LMDB: written once
+    // more, holding all three, and kept from then on, by a run that opens LMDB for a number its
+    // file holds too.
     await lrn('12015550126', dir, 'stdin');
     const [both, ...others] = cacheFiles(dir);
     expect(others).toEqual([]);
-    expect(both).toBe(full!.replace(/-lookup-sent\.cache$/, '-lookup-sent-lmdb.cache'));
+    expect(both).toBe(full!.replace(/-lookup-sent\.cache$/, '-lookup-sent-stream-lmdb.cache'));
     const bothPath = join(dir, both!);
     expect(statSync(bothPath).size).toBeGreaterThan(fullSize);
     const bothTime = statSync(bothPath).mtimeMs;
     await lrn('12015550126');
     await lrn('12015550127');
+    await lrn('12015550128', dir, 'stdin');
     expect(statSync(bothPath).mtimeMs).toBe(bothTime);
     expect(cacheFiles(dir)).toEqual([both]);
+  });
+
+  it('a lookup cache written by a run of numbers on stdin is written once more by the first number sent as an argument, and by the first table', async () => {
+    const sb = await sandbox();
+    const dir = join(tempDir(), 'code');
+    const env = sandboxEnv(sb, { NUMINTEL_CACHE_DIR: join(tempDir(), 'lookups'), NUMINTEL_CODE_CACHE_DIR: dir });
+    const ok = async (args: string[], stdin?: string) => {
+      const r = await runCli(['lrn', ...args], { env, ...(stdin === undefined ? {} : { stdin }) });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    };
+    const only = () => {
+      const files = cacheFiles(dir);
+      expect(files).toHaveLength(1);
+      const path = join(dir, files[0]!);
+      return { name: files[0]!, size: statSync(path).size, mtime: statSync(path).mtimeMs };
+    };
+    // A script's first run: numbers on stdin. Its cache lacks the HTTP client that sends a number
+    // given as an argument, which every later one-number run would compile from source.
+    await ok(['-f', 'jsonl'], '12015550123\n');
+    const streamed = only();
+    expect(streamed.name).toMatch(/-lookup-stream-lmdb\.cache$/);
+    await ok(['12015550124', '-f', 'jsonl']);
+    const sent = only();
+    expect(sent.name).toBe(streamed.name.replace(/-lookup-stream-lmdb\.cache$/, '-lookup-sent-stream-lmdb.cache'));
+    expect(sent.size).toBeGreaterThan(streamed.size);
+    await ok(['12015550125', '-f', 'jsonl']);
+    expect(only()).toEqual(sent);
+    // An analyst's table (a terminal's default; -f table here): once more, then kept.
+    await ok(['12015550126', '-f', 'table']);
+    const table = only();
+    expect(table.name).toBe(sent.name.replace(/-lookup-sent-stream-lmdb\.cache$/, '-lookup-sent-stream-table-lmdb.cache'));
+    expect(table.size).toBeGreaterThan(sent.size);
+    await ok(['12015550127', '-f', 'table']);
+    await ok(['-f', 'jsonl'], '12015550128\n');
+    expect(only()).toEqual(table);
   });
 
   it('runs without a writable cache directory (its parent is a file), writing nothing', async () => {

@@ -42,17 +42,31 @@ let lastSecond = NaN;
 let secondIso = '';
 const iso = (ms: number | null | undefined): string | null => {
   if (ms == null) return null;
-  // Times before 1970 or between milliseconds are left to Date, which formats every time there is.
-  if (!Number.isInteger(ms) || ms < 0) return new Date(ms).toISOString();
+  // Times before 1970, between milliseconds or past 9999 are left to Date, which formats every time there is.
+  if (!Number.isInteger(ms) || ms < 0 || ms >= LAST_FOUR_DIGIT_YEAR_MS) return new Date(ms).toISOString();
   const second = Math.floor(ms / 1000);
   if (second !== lastSecond) {
-    // `…:SS.000Z` without its `000Z`.
-    secondIso = new Date(second * 1000).toISOString().slice(0, -4);
+    secondIso = utcSecond(second);
     lastSecond = second;
   }
   const milli = ms - second * 1000;
   return `${secondIso}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 };
+
+/** 10000-01-01T00:00:00Z: from there on the ISO text has six-digit years. */
+const LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_800_000;
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS.` of a second since 1970, from Date's UTC fields. Not `toISOString`: its
+ * first call in a process sets up V8's time-zone cache (ICU), most of a millisecond of a
+ * one-number run, which the UTC fields never need.
+ */
+function utcSecond(second: number): string {
+  const d = new Date(second * 1000);
+  return `${d.getUTCFullYear()}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}T${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}.`;
+}
+
+const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 
 export function buildRecord(row: RowState, mode: RunMode, lookups: readonly LookupDescriptor[]): OutputRecord {
   const { item, number } = row;

@@ -27,6 +27,6 @@ describe('buildRecord', () => {
       }),
       { numRuns: 500 },
     );
-    for (const ms of [0, 999, 1000, 1001, 1_763_877_600_009, 1_763_877_600_099, 1_763_877_600_100, 8.64e15]) expect(fetchedAt(ms)).toBe(new Date(ms).toISOString());
+    for (const ms of [0, 999, 1000, 1001, 1_763_877_600_009, 1_763_877_600_099, 1_763_877_600_100, 951_782_399_999, 951_782_400_000, 253_402_300_799_999, 253_402_300_800_000, 8.64e15]) expect(fetchedAt(ms)).toBe(new Date(ms).toISOString());
   });
 });
