@@ -1,17 +1,21 @@
 // The wire on Node's own http client. It loads in a few milliseconds where undici takes about
 // thirty, which for a run of a few numbers is most of the run: such runs use this one, bulk runs
 // undici's pool. Both answer alike (the transport tests run each case against both).
-import * as http from 'node:http';
+// Named, not `* as http`: the bundle copies every export of a namespace import at start.
+import { Agent, request, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { header, type HeaderBag } from './rate-headers.js';
 import { collectBody, type PostOutcome, type PostRequest, type Wire, type WireOptions } from './wire.js';
 
-type Client = Pick<typeof http, 'Agent' | 'request'>;
+interface Client {
+  readonly Agent: typeof Agent;
+  readonly request: typeof request;
+}
 
 export async function createNodeWire(origin: string, options: WireOptions): Promise<Wire> {
   const url = new URL(origin);
   // node:https loads TLS, which a plain-http service (the sandbox) does not need.
-  const client: Client = url.protocol === 'https:' ? await import('node:https') : http;
+  const client: Client = url.protocol === 'https:' ? await import('node:https') : { Agent, request };
   const agent = new client.Agent({ keepAlive: true, maxSockets: options.connections, ...(options.secureContext ? { secureContext: options.secureContext } : {}) });
   return {
     post: (req) => post(client, agent, url, options, req),
@@ -26,7 +30,7 @@ export async function createNodeWire(origin: string, options: WireOptions): Prom
   };
 }
 
-function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes }: WireOptions, req: PostRequest): Promise<PostOutcome> {
+function post(client: Client, agent: Agent, url: URL, { timeoutMs, maxBytes }: WireOptions, req: PostRequest): Promise<PostOutcome> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (finish: () => void) => {
@@ -74,7 +78,7 @@ function post(client: Client, agent: http.Agent, url: URL, { timeoutMs, maxBytes
       socket.once('encrypted' in socket ? 'secureConnect' : 'connect', awaitHeaders);
     });
     out.on('error', (err) => settle(() => reject(err)));
-    out.on('response', (res: http.IncomingMessage) => {
+    out.on('response', (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
       const headers = headerBag(res.rawHeaders);
       const oversize = () => {
