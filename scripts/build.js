@@ -78,8 +78,26 @@ const lazyChildProcess = {
     }));
   },
 };
+// cli-table3's string-width, asked first whether the text is plain ASCII and colour codes (which
+// it measures without compiling string-width's emoji pattern: src/output/ascii-width.ts).
+const asciiFirst = {
+  name: 'ascii-first-string-width',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.namespace === 'file' && /[\\/]node_modules[\\/]cli-table3[\\/]/.test(args.importer) ? { path: args.importer, namespace: 'ascii-first' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'ascii-first' }, (args) => ({
+      contents: `const { asciiWidth } = require(${JSON.stringify(join(root, 'src', 'output', 'ascii-width.ts'))});
+const stringWidth = require('string-width');
+module.exports = (text) => (typeof text === 'string' ? asciiWidth(text) : undefined) ?? stringWidth(text);`,
+      loader: 'js',
+      // string-width as cli-table3 resolves it (its own dependency).
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 await Promise.all([
-  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb] }),
+  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb, asciiFirst] }),
   // A part may load another (the sandbox its certificate maker) the way the main program loads one.
   ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers, carriedLmdb] })),
 ]);

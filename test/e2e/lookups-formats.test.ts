@@ -1,11 +1,12 @@
 // The output formats of the lookup commands end to end: json, jsonl, csv, table (piped and on a
 // terminal), -o files, and input order kept; values compared with the sandbox's direct REST answers.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { LOOKUP_CASES as CASES, flattenResult as flatten, restResult } from './harness.js';
-import { HAS_SCRIPT, CLI, jsonl, parseCsv, runCliInProcess, runShell, timeless } from '../support/cli.js';
+import { HAS_SCRIPT, CLI, jsonl, parseCsv, runCli, runCliInProcess, runShell, timeless } from '../support/cli.js';
 import { fileSandbox, sandboxEnv } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -85,6 +86,21 @@ describe('formats', () => {
     for (const line of plain.stdout.trimEnd().split('\n')) expect(line).toMatch(/^[┌├│└].*[┐┤│┘]$/);
     // The summary and progress never go to stdout.
     expect(plain.stdout).not.toMatch(/rows:|lookups sent/);
+  });
+
+  it('-f table from the built program: cells of plain ASCII, colour codes and wide characters alike keep the box aligned', async () => {
+    // The bundle measures plain ASCII cells itself and leaves the rest to string-width (scripts/build.js).
+    const r = await runCli(['lrn', '-f', 'table', NUMBERS[0]!, '２０１５５５５０１２４', 'café 2015550125'], { env: { ...ctx.env, CLICOLOR_FORCE: '1' } });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toContain('\x1b[');
+    const stringWidth = createRequire(createRequire(import.meta.url).resolve('cli-table3'))('string-width') as (s: string) => number;
+    const boxes = r.stdout.trimEnd().split(/\n(?=\S*┌)/);
+    expect(boxes.length).toBeGreaterThanOrEqual(1);
+    for (const box of boxes) {
+      const widths = new Set(box.split('\n').map((line) => stringWidth(line)));
+      expect(widths.size, box).toBe(1);
+    }
+    expect(r.stdout).toContain('café 2015550125');
   });
 
   // util-linux `script` gives the CLI a terminal (stdout and stderr on one pty, as a user sees them).
