@@ -2,10 +2,13 @@
 // Start-up cost: `numintel --version` and one `numintel lrn` against a running sandbox, beside a
 // bare `node -e 0` and a bare one-request script, median of repeated runs (interleaved so machine
 // noise hits all alike).
-// Run after `npm run build`: node bench/startup.js [runs] [--against=DIR]
+// Run after `npm run build`: node bench/startup.js [runs] [--against=DIR] [--instructions]
 // --against=DIR also runs the lookups with the CLI of another built checkout (DIR/bin/numintel.js),
 // in the same rounds, each in caches of its own: a change measured beside the build before it.
-import { spawn } from 'node:child_process';
+// --instructions then counts each case's instructions once under valgrind (callgrind), which are
+// the same from run to run whatever else the machine does: where page faults are cheap and the
+// CPU is all, the times' ratios come near these.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,6 +20,8 @@ const cli = join(root, 'bin', 'numintel.js');
 const args = process.argv.slice(2);
 const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 21);
 const against = args.find((a) => a.startsWith('--against='))?.slice('--against='.length);
+const instructions = args.includes('--instructions');
+if (instructions && spawnSync('valgrind', ['--version']).status !== 0) throw new Error('--instructions needs valgrind (callgrind) on the PATH');
 
 const sandbox = await startSandbox({ port: 0 });
 const env = { PATH: process.env.PATH, HOME: root, NUMINTEL_CONFIG_DIR: join(root, '.bench-tmp'), NUMINTEL_CODE_CACHE_DIR: join(root, '.bench-tmp', 'code'), NUMINTEL_CACHE_DIR: join(root, '.bench-tmp', 'cache'), NUMINTEL_BASE_URL: sandbox.url, NUMINTEL_API_KEY: sandbox.apiKey };
@@ -30,6 +35,7 @@ r.end(JSON.stringify({ phone_number: '12015550123' }));`;
 const missCache = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
 const waitCache = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
 const otherCache = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
+const countDir = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
 const other = against && join(against, 'bin', 'numintel.js');
 // The other build's caches (lookups and code) apart from this one's.
 const otherDirs = (sub) => ({ NUMINTEL_CACHE_DIR: join(otherCache, sub), NUMINTEL_CODE_CACHE_DIR: join(otherCache, `${sub}-code`) });
@@ -63,6 +69,31 @@ const cases = [
     : []),
 ];
 
+/**
+ * Millions of instructions of one run under callgrind, less what V8 spends drawing its hash seed's
+ * primes at random as it starts (`detail::sprp`, 4 to 13 M, different in every run).
+ */
+function count(args, extra) {
+  const out = join(countDir, `callgrind.${counts.length}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...args], { env: { ...env, ...extra }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const total = Number(/Collected : (\d+)/.exec(err)?.[1]);
+      if (code !== 0 || !Number.isFinite(total)) return reject(new Error(`${args.join(' ')} under valgrind exited ${code}: ${err.slice(-300)}`));
+      const annotated = spawnSync('callgrind_annotate', [out], { encoding: 'utf8', maxBuffer: 64 << 20 }).stdout;
+      const seed = annotated
+        .split('\n')
+        .filter((line) => line.includes('detail::sprp'))
+        .reduce((sum, line) => sum + Number(line.trim().split(' ')[0].replaceAll(',', '')), 0);
+      rmSync(out, { force: true });
+      resolve((total - seed) / 1e6);
+    });
+  });
+}
+
 function time(args, extra, stdin) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
@@ -83,8 +114,11 @@ await time([cli, 'lrn', '12015550124'], { NUMINTEL_CACHE_DIR: waitCache });
 if (other) await time([other, 'lrn'], otherDirs('hit'), '12015550123\n');
 const samples = cases.map(() => []);
 for (let i = 0; i < runs; i++) for (const [j, c] of cases.entries()) samples[j].push(await time(typeof c.args === 'function' ? c.args(i) : c.args, c.env));
+// After the timed rounds, so the code caches are the ones those runs left; new numbers past theirs.
+const counts = [];
+if (instructions) for (const c of cases) counts.push(await count(typeof c.args === 'function' ? c.args(runs) : c.args, c.env));
 await sandbox.close();
-for (const dir of [missCache, waitCache, otherCache]) rmSync(dir, { recursive: true, force: true });
+for (const dir of [missCache, waitCache, otherCache, countDir]) rmSync(dir, { recursive: true, force: true });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -92,5 +126,6 @@ const base = median(samples[0]);
 console.log(`start-up, median of ${runs} runs (node ${process.version}), and the mean:`);
 for (const [j, c] of cases.entries()) {
   const m = median(samples[j]);
-  console.log(`  ${c.name.padEnd(36)} ${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}× node -e 0   mean ${mean(samples[j]).toFixed(1).padStart(7)} ms`);
+  const n = counts[j] === undefined ? '' : `   ${counts[j].toFixed(1).padStart(6)} M instructions, ${(counts[j] / counts[0]).toFixed(2)}×`;
+  console.log(`  ${c.name.padEnd(36)} ${m.toFixed(1).padStart(7)} ms  ${(m / base).toFixed(2)}× node -e 0   mean ${mean(samples[j]).toFixed(1).padStart(7)} ms${n}`);
 }
