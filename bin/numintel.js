@@ -23,7 +23,7 @@ const stat = statSync(file);
 const build = `main-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}-`;
 const kind = `${build}${runKind(process.argv.slice(2))}`;
 // A code cache holds only what its writer compiled, and a later run compiles from source whatever
-// else it uses (~3 ms of a one-number run per part below). Runs of one kind differ in parts: a
+// else it uses (milliseconds of a one-number run per part below). Runs of one kind differ in parts: a
 // number given as an argument is sent by Node's HTTP client, numbers on stdin or in a file go
 // through the streaming readers and undici's glue, a table is drawn only for a terminal (or -f
 // table), and a number the lookup cache may hold opens LMDB (src/store/light-store.ts). The

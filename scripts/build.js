@@ -78,8 +78,8 @@ const lazyChildProcess = {
     }));
   },
 };
-// cli-table3's string-width, asked first whether the text is plain ASCII and colour codes (which
-// it measures without compiling string-width's emoji pattern: src/output/ascii-width.ts).
+// cli-table3's string-width, after src/output/ascii-width.ts, which measures plain text and colour
+// codes without compiling string-width's emoji pattern.
 const asciiFirst = {
   name: 'ascii-first-string-width',
   setup(b) {
