@@ -1,8 +1,13 @@
 // Wrapping plain text to a column width before it is coloured: cli-table3's own wrapping miscounts
 // text that already holds colour codes, so cells are wrapped here and painted line by line.
+import stringWidth from 'string-width';
+import { asciiWidth } from './ascii-width.js';
 
-/** Columns a plain string takes, counting code points (wide CJK/emoji are not special-cased). */
-export const textWidth = (s: string) => [...s].length;
+/**
+ * Columns a plain string takes on a terminal, counted as cli-table3 counts them (string-width: wide
+ * CJK and emoji two, combining marks none), so that a cell measured to fit is never cut by it.
+ */
+export const textWidth = (s: string): number => asciiWidth(s) ?? stringWidth(s);
 const width = textWidth;
 
 /** Greedy word wrap to `max` columns; a word longer than a line is split. Never returns []. */
@@ -17,15 +22,32 @@ export function wrapText(text: string, max: number): string[] {
       continue;
     }
     if (line !== '') lines.push(line);
-    let rest = [...word];
-    while (rest.length > max) {
-      lines.push(rest.slice(0, max).join(''));
-      rest = rest.slice(max);
+    let rest = word;
+    while (width(rest) > max) {
+      const cut = fitting(rest, max);
+      lines.push(rest.slice(0, cut));
+      rest = rest.slice(cut);
     }
-    line = rest.join('');
+    line = rest;
   }
   lines.push(line);
   return lines;
+}
+
+/**
+ * The length of the longest start of `word` (whole code points, at least one) whose characters take
+ * at most `max` columns one by one: their sum is never less than what they take together.
+ */
+function fitting(word: string, max: number): number {
+  let used = 0;
+  let end = 0;
+  for (const ch of word) {
+    const w = width(ch);
+    if (end > 0 && used + w > max) break;
+    used += w;
+    end += ch.length;
+  }
+  return end;
 }
 
 /** The cell as cli-table3 gets it: wrapped, each line painted on its own. */

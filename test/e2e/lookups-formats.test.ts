@@ -88,7 +88,7 @@ describe('formats', () => {
     expect(plain.stdout).not.toMatch(/rows:|lookups sent/);
   });
 
-  it('-f table from the built program: cells of plain ASCII, colour codes and wide characters alike keep the box aligned', async () => {
+  it('-f table from the built program: cells of plain ASCII, colour codes and wide characters alike shown whole, the box aligned', async () => {
     // The bundle measures plain ASCII cells itself and leaves the rest to string-width (scripts/build.js).
     const r = await runCli(['lrn', '-f', 'table', NUMBERS[0]!, '２０１５５５５０１２４', 'café 2015550125'], { env: { ...ctx.env, CLICOLOR_FORCE: '1' } });
     expect(r.code).toBe(4);
@@ -101,6 +101,8 @@ describe('formats', () => {
       expect(widths.size, box).toBe(1);
     }
     expect(r.stdout).toContain('café 2015550125');
+    // Measured as the box measures it, the wide one fits whole.
+    expect(r.stdout).toContain('２０１５５５５０１２４');
   });
 
   // util-linux `script` gives the CLI a terminal (stdout and stderr on one pty, as a user sees them).

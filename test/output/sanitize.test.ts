@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stripControl, stripEscapes } from '../../src/output/sanitize.js';
-import { wrapText } from '../../src/output/wrap.js';
+import { textWidth, wrapText } from '../../src/output/wrap.js';
 
 describe('stripControl', () => {
   it.each([
@@ -63,5 +63,26 @@ describe('wrapText', () => {
     expect(wrapText('server_error: HTTP 503 after 5 retries', 16)).toEqual(['server_error:', 'HTTP 503 after 5', 'retries']);
     expect(wrapText('abcdefghij klm', 4)).toEqual(['abcd', 'efgh', 'ij', 'klm']);
     expect(wrapText('', 4)).toEqual(['']);
+  });
+
+  it('counts columns as a terminal shows them: wide characters two, combining marks none', () => {
+    expect(textWidth('２０１５５５５０１２４')).toBe(22);
+    expect(textWidth('名前 José')).toBe(9);
+    expect(textWidth('e\u0301')).toBe(1);
+    expect(wrapText('２０１５５５５０１２４', 6)).toEqual(['２０１', '５５５', '５０１', '２４']);
+    expect(wrapText('東京 通信 株式会社', 8)).toEqual(['東京', '通信', '株式会社']);
+  });
+
+  it('never makes a line wider than asked, and loses nothing', () => {
+    const piece = fc.constantFrom('a', 'b', ' ', '名', '２', 'é', 'e\u0301', '😀', '-');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 2, max: 12 }), (parts, max) => {
+        const text = parts.join('');
+        const out = wrapText(text, max);
+        for (const line of out) expect(textWidth(line)).toBeLessThanOrEqual(max);
+        expect(out.join('').replace(/ /g, '')).toBe(text.replace(/ /g, ''));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

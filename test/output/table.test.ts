@@ -4,6 +4,7 @@ import type { OutputRecord } from '../../src/core/records.js';
 import type { OutputLayout, SinkStyle } from '../../src/output/layout.js';
 import { createSink } from '../../src/output/sink.js';
 import { createTableSink } from '../../src/output/table.js';
+import { textWidth } from '../../src/output/wrap.js';
 import { CNAM_RESULT, Collect, ENHANCED, LRN_RESULT, MESSAGING, TRUST_RESULT, enriched, failed, ok } from './helpers.js';
 
 // eslint-disable-next-line no-control-regex
@@ -106,6 +107,13 @@ describe('table sink', () => {
     expect(text).toContain('input');
     expect(text).toContain('1201555');
     expect(text).toContain('a b cde');
+  });
+
+  it('shows wide characters whole, the box aligned as a terminal shows it', async () => {
+    const text = await table(lrn, [ok('lrn', '２０１５５５５０１２３', '12015550123', { ...LRN_RESULT, lrn_activated_at: '東京 2021' })], { width: 120 });
+    expect(text).toContain('２０１５５５５０１２３');
+    expect(text).toContain('東京 2021');
+    expect(new Set(lines(text).map(textWidth)).size).toBe(1);
   });
 
   it('streams in chunks and prints nothing for an empty run', async () => {
