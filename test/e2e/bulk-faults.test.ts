@@ -91,14 +91,18 @@ describe.each(ERROR_STYLES)('%s error bodies', (style) => {
       expect(ok.map((x) => x.input)).toEqual(input);
       expect(ok.every((x) => x.ok === true)).toBe(true);
       expect(retried.stats.faults.hang).toBeGreaterThan(0);
-      expect(readSummary(retried.r.stderr).retries).toBe(retried.stats.faults.hang);
+      // Every hung request was abandoned and retried. On a loaded machine an answer that is only
+      // slow can pass the 1 s deadline too and is retried the same way (CI once: 9 retries for 4
+      // hangs), so the hangs are a floor, not the count.
+      expect(readSummary(retried.r.stderr).retries).toBeGreaterThanOrEqual(retried.stats.faults.hang);
 
       expect(exhausted.r.code).toBe(4);
       const recs = jsonl(exhausted.r.stdout);
       expect(recs.map((x) => x.input)).toEqual(input);
       const timedOut = recs.filter((x) => !x.ok);
-      expect(timedOut.length).toBe(exhausted.stats.faults.hang);
-      expect(timedOut.length).toBeGreaterThan(0);
+      // Each hang is a row that timed out (a slow answer on a loaded machine may be one more).
+      expect(timedOut.length).toBeGreaterThanOrEqual(exhausted.stats.faults.hang);
+      expect(exhausted.stats.faults.hang).toBeGreaterThan(0);
       for (const x of timedOut) expect(x.error).toMatchObject({ code: 'timeout' });
       expect(readSummary(exhausted.r.stderr)).toMatchObject({ failed: timedOut.length, retries: 0 });
     }, 60_000);
