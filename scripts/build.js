@@ -78,26 +78,23 @@ const lazyChildProcess = {
     }));
   },
 };
-// cli-table3's string-width, after src/output/ascii-width.ts, which measures plain text and colour
-// codes without compiling string-width's emoji pattern.
-const asciiFirst = {
-  name: 'ascii-first-string-width',
+// cli-table3 measures with the program's own textWidth (src/output/wrap.ts: plain text and colour
+// codes without compiling string-width's emoji pattern, string-width for the rest), which a
+// table's layout measures with too. string-width answers 0 for anything not a string.
+const tableWidth = {
+  name: 'table-width',
   setup(b) {
-    b.onResolve({ filter: /^string-width$/ }, (args) =>
-      args.namespace === 'file' && /[\\/]node_modules[\\/]cli-table3[\\/]/.test(args.importer) ? { path: args.importer, namespace: 'ascii-first' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'ascii-first' }, (args) => ({
-      contents: `const { asciiWidth } = require(${JSON.stringify(join(root, 'src', 'output', 'ascii-width.ts'))});
-const stringWidth = require('string-width');
-module.exports = (text) => (typeof text === 'string' ? asciiWidth(text) : undefined) ?? stringWidth(text);`,
+    b.onResolve({ filter: /^string-width$/ }, (args) => (/[\\/]node_modules[\\/]cli-table3[\\/]/.test(args.importer) ? { path: 'string-width', namespace: 'table-width' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'table-width' }, () => ({
+      contents: `const { textWidth } = require(${JSON.stringify(join(root, 'src', 'output', 'wrap.ts'))});
+module.exports = (text) => (typeof text === 'string' ? textWidth(text) : 0);`,
       loader: 'js',
-      // string-width as cli-table3 resolves it (its own dependency).
-      resolveDir: dirname(args.path),
+      resolveDir: root,
     }));
   },
 };
 await Promise.all([
-  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb, asciiFirst] }),
+  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb, tableWidth] }),
   // A part may load another (the sandbox its certificate maker) the way the main program loads one.
   ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers, carriedLmdb] })),
 ]);

@@ -1,9 +1,10 @@
-// cli-table3 measures every cell, and pieces of cells, with string-width, whose first call compiles
-// an emoji pattern of several kilobytes: the largest single cost of drawing a one-number table.
-// What it measures is nearly always printable ASCII, the box's own lines and the ellipsis it cuts
-// with, some with chalk's colour codes around them, and those are measured here exactly as
-// string-width measures them; for anything else this says nothing and string-width answers. The
-// bundle gives cli-table3 the two, in that order, in place of string-width (scripts/build.js).
+// string-width (which cli-table3 measures every cell and piece of a cell with, and the table's
+// layout too: wrap.ts) compiles an emoji pattern of several kilobytes on its first call: the
+// largest single cost of drawing a one-number table. What a table measures is nearly always
+// printable ASCII, the box's own lines and the ellipsis it cuts with, some with chalk's colour
+// codes around them, and those are measured here exactly as string-width measures them; for
+// anything else this says nothing and string-width answers (textWidth in wrap.ts, which the
+// bundle gives cli-table3 in place of string-width: scripts/build.js).
 
 const ESC = 0x1b;
 

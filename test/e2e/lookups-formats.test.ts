@@ -1,8 +1,8 @@
 // The output formats of the lookup commands end to end: json, jsonl, csv, table (piped and on a
 // terminal), -o files, and input order kept; values compared with the sandbox's direct REST answers.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { LOOKUP_CASES as CASES, flattenResult as flatten, restResult } from './harness.js';
@@ -89,11 +89,10 @@ describe('formats', () => {
   });
 
   it('-f table from the built program: cells of plain ASCII, colour codes and wide characters alike shown whole, the box aligned', async () => {
-    // The bundle measures plain ASCII cells itself and leaves the rest to string-width (scripts/build.js).
+    // In the bundle cli-table3 measures with the program's textWidth (scripts/build.js).
     const r = await runCli(['lrn', '-f', 'table', NUMBERS[0]!, '２０１５５５５０１２４', 'café 2015550125'], { env: { ...ctx.env, CLICOLOR_FORCE: '1' } });
     expect(r.code).toBe(4);
     expect(r.stdout).toContain('\x1b[');
-    const stringWidth = createRequire(createRequire(import.meta.url).resolve('cli-table3'))('string-width') as (s: string) => number;
     const boxes = r.stdout.trimEnd().split(/\n(?=\S*┌)/);
     expect(boxes.length).toBeGreaterThanOrEqual(1);
     for (const box of boxes) {

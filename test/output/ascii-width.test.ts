@@ -1,14 +1,11 @@
-// asciiWidth stands in front of string-width for cli-table3 (scripts/build.js): wherever it
-// answers, it must answer as string-width does, and it must leave everything else to it.
-import { createRequire } from 'node:module';
+// asciiWidth stands in front of string-width (textWidth, which cli-table3 measures with in the
+// bundle): wherever it answers, it must answer as string-width does, and leave everything else to it.
 import { Chalk } from 'chalk';
 import fc from 'fast-check';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { asciiWidth } from '../../src/output/ascii-width.js';
 
-// The string-width cli-table3 itself requires.
-const fromTable = createRequire(createRequire(import.meta.url).resolve('cli-table3'));
-const stringWidth = fromTable('string-width') as (text: string) => number;
 
 const colours = [1, 2, 3].map((level) => new Chalk({ level: level as 1 | 2 | 3 }));
 const painted = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom('bold', 'dim', 'red', 'green', 'cyan', 'underline'), fc.string({ maxLength: 6 })).map(([level, style, text]) => {
