@@ -74,7 +74,15 @@ export function cacheCommand(world: World): Command {
     const { LmdbAnswerStore } = await import('../store/lmdb-store.js');
     // A failure later on (a write refused) still warns; one at opening is dealt with here.
     let opened = false;
-    const store = await LmdbAnswerStore.open({ dir, origin: '', clock: world.clock, maxAge, readOnly, warn: (m) => opened && warn(m) });
+    const store = await LmdbAnswerStore.open({
+      dir,
+      origin: '',
+      clock: world.clock,
+      maxAge,
+      readOnly,
+      warn: (m) => opened && warn(m),
+      ...(world.processes ? { processes: world.processes } : {}),
+    });
     opened = true;
     if (store.failure && !whatever) {
       await store.close();

@@ -6,6 +6,7 @@ import { systemClock } from '../core/clock.js';
 import { buildProgram, type ProgramHooks } from './program.js';
 import { describeFailure, EXIT } from './exit.js';
 import { writeFailure } from '../output/write-errors.js';
+import { thisProcess } from './process-table.js';
 import type { World } from './world.js';
 
 /** How long a second Ctrl-C waits for the command to write what it finished and leave by itself. */
@@ -73,6 +74,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     clock: systemClock,
     interrupt: interrupt.signal,
     quitNow: quitNow.signal,
+    processes: thisProcess,
   };
 
   const code = await runProgram(argv, world);

@@ -17,7 +17,7 @@ export interface RunStore {
 export async function openRunStore(
   req: Pick<RunRequest, 'sandbox' | 'cache'> & Partial<Pick<RunRequest, 'numbers'>>,
   settings: Pick<Settings, 'baseUrl' | 'maxAge'>,
-  world: Pick<World, 'env' | 'home' | 'clock' | 'stderr'>,
+  world: Pick<World, 'env' | 'home' | 'clock' | 'stderr' | 'processes'>,
   opts: { readOnly?: boolean } = {},
 ): Promise<RunStore> {
   const mode: CacheMode = req.sandbox ? 'off' : req.cache;
@@ -30,6 +30,7 @@ export async function openRunStore(
     home: world.home,
     baseUrl: settings.baseUrl,
     clock: world.clock,
+    ...(world.processes ? { processes: world.processes } : {}),
     ...(settings.maxAge ? { maxAge: settings.maxAge } : {}),
     ...(opts.readOnly ? { readOnly: true } : {}),
     // Numbers given as arguments: a script starting numintel per number (see light-store.ts).

@@ -2,6 +2,7 @@
 // fake streams, environment and clock. main.ts builds the real one from process.*.
 import type { Readable, Writable } from 'node:stream';
 import type { Clock } from '../core/clock.js';
+import type { ProcessTable } from '../store/open-gate.js';
 
 export type InStream = Readable & { isTTY?: boolean };
 export type OutStream = Writable & { isTTY?: boolean; columns?: number };
@@ -23,6 +24,8 @@ export interface World {
    * nothing can send it (tests).
    */
   readonly quitNow?: AbortSignal;
+  /** This process and which others run (the cache's markers of killed processes: open-gate.ts). Absent in tests. */
+  readonly processes?: ProcessTable;
 }
 
 /**

@@ -22,7 +22,7 @@
 import { chmodSync, closeSync, openSync, statSync, statfsSync } from 'node:fs';
 import { platform } from 'node:os';
 import { join } from 'node:path';
-import type { Database, GetOptions, RootDatabase, Transaction } from 'lmdb';
+import type { GetOptions, RootDatabase, Transaction } from 'lmdb';
 import type { Clock } from '../core/clock.js';
 import { LOOKUP_KINDS, isLookupKind, type LookupKind } from '../core/lookups.js';
 import { defaultMaxAge, type MaxAge } from '../settings/max-age.js';
@@ -31,6 +31,7 @@ import { SlottedStore, type AnswerSlot, type CachedAnswer } from './answer-store
 import { CACHE_FILE_NAME, makeDir } from './cache-dir.js';
 import { checkLmdbFile, markLmdbFileChecked } from './lmdb-file.js';
 import { loadLmdb } from './lmdb-module.js';
+import { OpenGate, type ProcessTable } from './open-gate.js';
 import { holdAnswers, newer, pendingDir, readPending, removePending, type HeldAnswers, type PendingAnswer, type Stored } from './pending-answers.js';
 
 /** Answers per write transaction, and the longest an answer waits for its batch. */
@@ -75,6 +76,8 @@ export interface LmdbStoreOptions {
   readonly writeMap?: boolean;
   /** Free bytes on the disk of `dir` (statfs); tests pass their own. */
   readonly freeBytes?: (dir: string) => number;
+  /** This process and which others run: tells the markers of open-gate.ts left by a killed process at once (else after a while). */
+  readonly processes?: ProcessTable;
 }
 
 export interface KindStats {
@@ -157,9 +160,13 @@ export class LmdbAnswerStore extends SlottedStore {
   private readOptions: { readonly transaction: Transaction } | undefined;
   private snapshotTimer: NodeJS.Timeout | undefined;
 
+  /** Opens and commits of numintel's processes kept apart (open-gate.ts: LMDB loses a commit that lands in another process's open). */
+  private readonly gate: OpenGate;
+
   private constructor(private readonly opts: LmdbStoreOptions) {
     super();
     this.path = join(opts.dir, CACHE_FILE_NAME);
+    this.gate = new OpenGate(this.path, opts.processes);
     this.maxAge = opts.maxAge ?? defaultMaxAge();
   }
 
@@ -197,7 +204,7 @@ export class LmdbAnswerStore extends SlottedStore {
       this.writeMap = !readOnly && (this.opts.writeMap ?? platform() === 'linux');
       this.checkDisk();
       const { open } = loadLmdb();
-      this.db = open({
+      this.db = this.gate.opening(() => open({
         path: this.path,
         compression: false,
         sharedStructuresKey: Symbol.for('structures'),
@@ -223,7 +230,7 @@ export class LmdbAnswerStore extends SlottedStore {
           : // Address space, not memory: a map that never has to grow (see above).
             { mapSize: 2 ** 36 }),
         ...(readOnly ? { readOnly: true } : {}),
-      });
+      }));
       // Prefix ids are read as needed (a one-number run reads one); stats, prune and clear read them all.
       if (!readOnly) this.mergePending();
     } catch (err) {
@@ -284,7 +291,7 @@ export class LmdbAnswerStore extends SlottedStore {
     if (create) this.checkDisk();
     let created = false;
     const id = create
-      ? db.transactionSync(() => {
+      ? this.gate.committing(() => db.transactionSync(() => {
           const there = db.get(PREFIX + name) as number | undefined;
           if (there !== undefined) return there;
           const next = (db.get(NEXT_PREFIX) as number | undefined) ?? 1;
@@ -293,7 +300,7 @@ export class LmdbAnswerStore extends SlottedStore {
           db.putSync(NEXT_PREFIX, next + 1);
           created = true;
           return next;
-        })
+        }))
       : (db.get(PREFIX + name) as number | undefined);
     if (created) this.own.set(id as number, new NumberSet());
     if (id !== undefined) {
@@ -366,7 +373,7 @@ export class LmdbAnswerStore extends SlottedStore {
       // allocating one is a transaction of its own.
       const held = holdAnswers(answers);
       const ids = new Map([...held.keys()].map((lookup) => [lookup, this.prefixId(lookup, true) as number]));
-      db.transactionSync(() => {
+      this.gate.committing(() => db.transactionSync(() => {
         const puts: [Key, Stored][] = [];
         for (const [lookup, byNumber] of held) {
           const id = ids.get(lookup) as number;
@@ -381,7 +388,7 @@ export class LmdbAnswerStore extends SlottedStore {
         // The shared marks ahead of the answers (see putHere).
         for (const mark of this.takeMarks()) db.putSync(mark, 1);
         for (const [key, stored] of puts) db.putSync(key, stored);
-      });
+      }));
     } catch (err) {
       this.fail(err);
       return false;
@@ -507,11 +514,13 @@ export class LmdbAnswerStore extends SlottedStore {
     const marks = this.takeMarks();
     this.committing.push(batch);
     this.track(
-      db
-        .batch(() => {
-          for (const mark of marks) void db.put(mark, 1);
-          batch.forEach((stored, key) => void db.put(key, stored));
-        })
+      this.gate
+        .committingAsync(() =>
+          db.batch(() => {
+            for (const mark of marks) void db.put(mark, 1);
+            batch.forEach((stored, key) => void db.put(key, stored));
+          }),
+        )
         .finally(() => {
           // Reads after this one see the commit: only then may its answers be let go.
           this.releaseSnapshot();
@@ -583,10 +592,12 @@ export class LmdbAnswerStore extends SlottedStore {
     if (batch.size === 0) return true;
     this.checkDisk();
     const marks = this.takeMarks();
-    db.transactionSync(() => {
-      for (const mark of marks) db.putSync(mark, 1);
-      batch.forEach((stored, key) => db.putSync(key, stored));
-    });
+    this.gate.committing(() =>
+      db.transactionSync(() => {
+        for (const mark of marks) db.putSync(mark, 1);
+        batch.forEach((stored, key) => db.putSync(key, stored));
+      }),
+    );
     this.releaseSnapshot();
     return true;
   }
@@ -638,8 +649,8 @@ export class LmdbAnswerStore extends SlottedStore {
         if (this.isFresh(e.kind, e.fetchedAt, now)) left += 1;
         else doomed.push(e.key);
       }
-      await removeAll(db, doomed, () => this.checkDisk());
-      await db.put(PRUNED_AT, now);
+      await this.removeAll(doomed);
+      await this.gate.committingAsync(() => db.put(PRUNED_AT, now));
       return { removed: doomed.length, left };
     } catch (err) {
       this.fail(err);
@@ -656,7 +667,8 @@ export class LmdbAnswerStore extends SlottedStore {
       if (last === undefined) {
         // A new cache has nothing old: the first prune is due a day from now.
         this.checkDisk();
-        this.db.putSync(PRUNED_AT, now);
+        const db = this.db;
+        this.gate.committing(() => db.putSync(PRUNED_AT, now));
         return false;
       }
       if (now - last < DAY) return false;
@@ -676,11 +688,26 @@ export class LmdbAnswerStore extends SlottedStore {
       this.loadPrefixes();
       const doomed: Key[] = [];
       for (const e of this.entries()) if (kind === undefined || e.kind === kind) doomed.push(e.key);
-      await removeAll(this.db, doomed, () => this.checkDisk());
+      await this.removeAll(doomed);
       return doomed.length;
     } catch (err) {
       this.fail(err);
       return 0;
+    }
+  }
+
+  private async removeAll(keys: readonly Key[]): Promise<void> {
+    const db = this.db as RootDatabase;
+    // Large batches in a few commits: a commit per key would rewrite the tree a million times.
+    // Batches, not transactions, for the reason writeBatch gives.
+    for (let i = 0; i < keys.length; i += 10_000) {
+      const batch = keys.slice(i, i + 10_000);
+      this.checkDisk();
+      await this.gate.committingAsync(() =>
+        db.batch(() => {
+          for (const key of batch) void db.remove(key);
+        }),
+      );
     }
   }
 
@@ -764,18 +791,6 @@ export class LmdbAnswerStore extends SlottedStore {
   }
 }
 
-/** `before` runs ahead of each batch (the disk check), and may throw. */
-async function removeAll(db: Database, keys: readonly Key[], before: () => void): Promise<void> {
-  // Large batches in a few commits: a commit per key would rewrite the tree a million times.
-  // Batches, not transactions, for the reason writeBatch gives.
-  for (let i = 0; i < keys.length; i += 10_000) {
-    const batch = keys.slice(i, i + 10_000);
-    before();
-    await db.batch(() => {
-      for (const key of batch) void db.remove(key);
-    });
-  }
-}
 
 /** The directory (0700 when made here) and the data and lock files, 0600, before LMDB opens them. */
 function prepareFiles(dir: string, path: string): void {

@@ -4,6 +4,7 @@
 import type { Clock } from '../core/clock.js';
 import type { Env } from '../settings/config-dir.js';
 import type { MaxAge } from '../settings/max-age.js';
+import type { ProcessTable } from './open-gate.js';
 import { NO_STORE, type AnswerStore } from './answer-store.js';
 import { cacheDir } from './cache-dir.js';
 import { LightAnswerStore } from './light-store.js';
@@ -26,6 +27,7 @@ export interface OpenAnswerStoreOptions {
   readonly light?: boolean;
   /** Receives the one warning of a cache that cannot be used (the caller writes it to stderr). */
   readonly warn: (message: string) => void;
+  readonly processes?: ProcessTable;
 }
 
 /** The scheme, host and port of a base URL: what tells one service from another. */
@@ -44,5 +46,6 @@ export async function openAnswerStore(o: OpenAnswerStoreOptions): Promise<Answer
     refresh: o.mode === 'refresh',
     ...(o.readOnly ? { readOnly: true } : {}),
     warn: o.warn,
+    ...(o.processes ? { processes: o.processes } : {}),
   });
 }
