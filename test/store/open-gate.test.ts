@@ -6,22 +6,11 @@ import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OpenGate, type ProcessTable } from '../../src/store/open-gate.js';
+import { thisProcess as processes } from '../../src/cli/process-table.js';
+import { OpenGate } from '../../src/store/open-gate.js';
 import { useTempDirs } from '../support/tmp.js';
 
 const tempDir = useTempDirs();
-const processes: ProcessTable = {
-  self: process.pid,
-  alive(pid) {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'EPERM';
-    }
-  },
-};
-
 const children: ReturnType<typeof spawn>[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) c.kill();
@@ -52,6 +41,13 @@ function removeLater(path: string, ms: number): void {
   children.push(child);
 }
 
+/** A write through `gate` that settles when the test says so. */
+function heldWrite(gate: OpenGate): { write: Promise<void>; settle: () => void } {
+  let settle = () => {};
+  const write = gate.committingAsync(() => new Promise<void>((resolve) => (settle = resolve)));
+  return { write, settle };
+}
+
 const markers = (dir: string) => readdirSync(dir).filter((name) => name.startsWith('answers.mdb-'));
 
 describe('the gate between opens and commits', () => {
@@ -77,8 +73,7 @@ describe('the gate between opens and commits', () => {
   it('a commit marker is there while a write is under way, and gone when it settles', async () => {
     const dir = await tempDir();
     const gate = new OpenGate(join(dir, 'answers.mdb'), processes);
-    let settle = () => {};
-    const write = gate.committingAsync(() => new Promise<void>((resolve) => (settle = resolve)));
+    const { write, settle } = heldWrite(gate);
     const during = markers(dir);
     settle();
     await write;
@@ -90,8 +85,7 @@ describe('the gate between opens and commits', () => {
   it('commits following one another let a waiting opener in: a new one waits for those under way to settle', async () => {
     const dir = await tempDir();
     const gate = new OpenGate(join(dir, 'answers.mdb'), processes);
-    let settleFirst = () => {};
-    const first = gate.committingAsync(() => new Promise<void>((resolve) => (settleFirst = resolve)));
+    const { write: first, settle: settleFirst } = heldWrite(gate);
     const open = foreignMarker(dir, 'open', runningPid());
     let secondBegan = false;
     const second = gate.committingAsync(async () => {
@@ -111,8 +105,7 @@ describe('the gate between opens and commits', () => {
   it('a sync commit while this store’s marker stands goes on: an opener that marked since waits for it', async () => {
     const dir = await tempDir();
     const gate = new OpenGate(join(dir, 'answers.mdb'), processes);
-    let settle = () => {};
-    const write = gate.committingAsync(() => new Promise<void>((resolve) => (settle = resolve)));
+    const { write, settle } = heldWrite(gate);
     const open = foreignMarker(dir, 'open', runningPid());
     expect(gate.committing(() => existsSync(open))).toBe(true);
     settle();
@@ -143,8 +136,7 @@ describe('the gate between opens and commits', () => {
     const dir = await tempDir();
     const a = new OpenGate(join(dir, 'answers.mdb'), processes);
     const b = new OpenGate(join(dir, 'answers.mdb'));
-    let settle = () => {};
-    const write = a.committingAsync(() => new Promise<void>((resolve) => (settle = resolve)));
+    const { write, settle } = heldWrite(a);
     // (A wait here would last MAX_WAIT_MS: the write cannot settle while this thread waits.)
     const began = Date.now();
     expect(b.opening(() => markers(dir).length)).toBe(2);
