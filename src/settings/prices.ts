@@ -30,10 +30,23 @@ export function parsePrices(text: string, origin: string): Prices {
   return out;
 }
 
-/** The property of a lookup's price setting (SettingValues): `priceLrn` for `price.lrn`. */
+/**
+ * The property of a lookup's price setting (SettingValues): `priceLrn` for `price.lrn`,
+ * `priceLineType` for a registered `line_type`. Written out: a regular expression here was
+ * compiled in every run (the settings table is built at start).
+ */
 export function priceProperty(kind: LookupKind): `price${string}` {
-  return `price${kind.charAt(0).toUpperCase()}${kind.slice(1)}`;
+  let name = '';
+  for (let i = 0; i < kind.length; i++) {
+    const c = kind.charAt(i);
+    if (i === 0 && isLower(c)) name += c.toUpperCase();
+    else if (c === '_' && isLower(kind.charAt(i + 1))) name += kind.charAt(++i).toUpperCase();
+    else name += c;
+  }
+  return `price${name}`;
 }
+
+const isLower = (c: string): boolean => c >= 'a' && c <= 'z';
 
 /** --price over the config's price.<lookup>. */
 export function pricesFrom(settings: { readonly [price: `price${string}`]: number | undefined }, flag: string | undefined): Prices {

@@ -75,7 +75,7 @@ describe.each(['undici', 'node'] as const)('REST transport on the %s HTTP client
     expect(a).toMatchObject({ kind: 'retry', rateLimited: true, waitMs: 4000, rate: { limit: 50, remaining: 0, resetAt: NOW + 4000 } });
   });
 
-  it('reads header names in any case, and a repeated field by its first value', async () => {
+  it('reads header names in any case; a repeated Retry-After is a list, no single wait, and the reset stands', async () => {
     const reset = String(NOW / 1000 + 4);
     const { t } = await on((_req, res) => {
       // Node's flat list of names and values: each pair goes out as it stands.

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { NumintelError } from '../../src/core/errors.js';
 import { defaultMaxAge, formatDuration, parseDuration, parseMaxAge } from '../../src/settings/max-age.js';
-import { parsePrices } from '../../src/settings/prices.js';
+import { parsePrices, priceProperty } from '../../src/settings/prices.js';
 import { findSetting, parseSetting } from '../../src/settings/known-settings.js';
 
 const M = 60_000;
@@ -78,6 +78,13 @@ describe('parsePrices', () => {
     ['sms=1', /unknown lookup "sms"/],
   ])('refuses %j', (text, message) => {
     expect(() => parsePrices(text, '--price')).toThrow(message);
+  });
+  it('a price’s property is the lookup’s name in camel case, as the pattern it replaced made it', () => {
+    const pattern = (kind: string) => `price${kind.replace(/(^|_)([a-z])/g, (_m, _u: string, c: string) => c.toUpperCase())}`;
+    const kinds = ['lrn', 'cnam', 'trust', 'line_type', 'a__b', 'x_1', '_lead', 'trail_', 'caller_id_v2', 'Up_per'];
+    for (let i = 0; i < 2000; i++) kinds.push(Array.from({ length: 1 + (i % 9) }, (_, j) => 'ab_Z1_'[(i * 7 + j * 13) % 6]).join(''));
+    for (const kind of kinds) expect(priceProperty(kind as never), kind).toBe(pattern(kind));
+    expect(priceProperty('line_type' as never)).toBe('priceLineType');
   });
   it('price.<lookup> are settings', () => {
     const spec = findSetting('price.cnam');
