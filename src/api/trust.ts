@@ -1,5 +1,5 @@
 // What the HTTPS clients trust: Node's default (its CA bundle, and NODE_EXTRA_CA_CERTS, which Node
-// loads at start and both Node's https and undici use when given no `ca`), plus a private CA given
+// loads at start and both node:tls and undici use when given no `ca`), plus a private CA given
 // as --ca-file. A `ca` option replaces the default trust instead of adding to it, so the extra CA
 // goes in one secure context with the default certificates, built once per client.
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // The wire under the transport: one POST out, the whole answer back. Two HTTP clients implement
-// it: undici's keep-alive pool (undici-wire.ts), which carries bulk runs, and Node's own client
-// (node-wire.ts), which loads in a fraction of the time and so suits a run of a few numbers.
+// it: undici's keep-alive pool (undici-wire.ts), which carries bulk runs, and a plain socket with
+// http-parser-js (socket-wire.ts), which loads in a fraction of the time and so suits a run of a few
+// numbers.
 import type { SecureContext } from 'node:tls';
 import type { ProxySettings } from './proxy.js';
 import type { HeaderBag } from './rate-headers.js';

@@ -71,11 +71,11 @@ export async function connect(
     transport: settings.transport,
     timeoutMs: settings.timeout * 1000,
     connections: settings.concurrency,
-    // Numbers given as arguments are a handful, often one per process (a script's loop): Node's own
-    // HTTP client loads in a few milliseconds, undici in about thirty (see node-wire.ts), which is
+    // Numbers given as arguments are a handful, often one per process (a script's loop): the socket
+    // wire loads in a millisecond or two, undici in about thirty (see socket-wire.ts), which is
     // more than such a run spends on the wire. Files and stdin may hold millions: undici's pool
     // carries those.
-    httpClient: req.numbers.length > 0 ? 'node' : 'undici',
+    httpClient: req.numbers.length > 0 ? 'socket' : 'undici',
     clock: world.clock,
     trace,
     ca,

@@ -17,7 +17,7 @@ afterEach(async () => {
 
 const LRN_OK = { lrn: '12015550000', lrn_activated_at: null };
 
-describe.each(['undici', 'node'] as const)('hostile servers, %s HTTP client', (httpClient) => {
+describe.each(['undici', 'socket'] as const)('hostile servers, %s HTTP client', (httpClient) => {
   async function on(script: Script, opts: Partial<ClientOptions> = {}): Promise<{ t: Transport; url: string }> {
     const server = await serve(script);
     const t = createTransport({ baseUrl: server.url, apiKey: KEY, httpClient, ...opts });

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-describe.each(['undici', 'node'] as const)('HTTPS on the %s HTTP client', (httpClient) => {
+describe.each(['undici', 'socket'] as const)('HTTPS on the %s HTTP client', (httpClient) => {
   it.each(['rest', 'graphql'] as const)('trusts the sandbox through `ca` (%s)', async (transport) => {
     const t = createTransport({ baseUrl: sb.url, apiKey: sb.apiKey, httpClient, transport, ca: sb.ca });
     try {

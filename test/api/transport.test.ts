@@ -22,7 +22,7 @@ async function setup(script: Script, opts: Partial<ClientOptions> = {}): Promise
 }
 
 // Every case runs on both HTTP clients: a run of a few numbers uses Node's, a bulk run undici's.
-describe.each(['undici', 'node'] as const)('REST transport on the %s HTTP client', (httpClient) => {
+describe.each(['undici', 'socket'] as const)('REST transport on the %s HTTP client', (httpClient) => {
   const on = (script: Script, opts: Partial<ClientOptions> = {}) => setup(script, { httpClient, ...opts });
 
   it('sends the documented request and returns the result', async () => {
