@@ -3,15 +3,14 @@
 // with its own steps (getCountryByNationalNumber, then getNumberType in that country's plan), but
 // without the parsing of a typed string around them, which cost three quarters of the time per
 // number, and with the plans read out of the metadata when it is generated (nanp-metadata.ts). test/core/numbers-oracle.test.ts holds the answers to the library's, number by number.
-import { NANP_PLANS } from './nanp-metadata.js';
+import { NANP_LEADING, NANP_PLANS } from './nanp-metadata.js';
 
 /**
  * A country's plan as scripts/nanp-metadata.js reads it out of the library's metadata (with the
- * library's Metadata class): leading digits, national number pattern, and the pattern and lengths
- * of each type with one, in getNumberType's order.
+ * library's Metadata class): national number pattern, and the pattern and lengths of each type
+ * with one, in getNumberType's order. Its leading digits are apart (NANP_LEADING).
  */
 export interface PlanSource {
-  readonly leading: string | null;
   readonly national: string;
   readonly types: readonly { readonly pattern: string; readonly lengths: readonly number[] | null }[];
 }
@@ -25,8 +24,8 @@ interface Plan {
 
 const whole = (pattern: string) => new RegExp(`^(?:${pattern})$`);
 
-// Compiled on first use, each plan by itself: a number is decided by one or two of the +1
-// countries' plans, and compiling all of their few hundred patterns cost a one-number run more
+// Parsed and compiled on first use, each plan by itself: a number is decided by one or two of the
+// +1 countries' plans, and compiling all of their few hundred patterns cost a one-number run more
 // than its validation (and most of the garbage that made its only collection).
 const leadings: (RegExp | null)[] = [];
 const plans: Plan[] = [];
@@ -35,7 +34,7 @@ const plans: Plan[] = [];
 function leadingOf(i: number): RegExp | null {
   let leading = leadings[i];
   if (leading === undefined) {
-    const source = NANP_PLANS[i]!.leading;
+    const source = NANP_LEADING[i];
     leadings[i] = leading = source ? new RegExp(source) : null;
   }
   return leading;
@@ -44,7 +43,7 @@ function leadingOf(i: number): RegExp | null {
 function planOf(i: number): Plan {
   let plan = plans[i];
   if (plan === undefined) {
-    const p = NANP_PLANS[i]!;
+    const p = JSON.parse(NANP_PLANS[i]!) as PlanSource;
     plans[i] = plan = { national: whole(p.national), types: p.types.map((t) => ({ pattern: whole(t.pattern), lengths: t.lengths })) };
   }
   return plan;
