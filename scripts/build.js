@@ -93,8 +93,18 @@ module.exports = (text) => (typeof text === 'string' ? textWidth(text) : 0);`,
     }));
   },
 };
+// chalk's colour probe takes `process`, `os` and `tty` as default imports, which the bundle turns
+// into a copy of each module with a getter per property (process has over a hundred) as chalk
+// loads: a millisecond of every run that draws a table. The module itself serves as its default.
+const wholeBuiltins = {
+  name: 'whole-builtins',
+  setup(b) {
+    b.onResolve({ filter: /^node:(process|os|tty)$/ }, (args) => (/[\\/]node_modules[\\/]chalk[\\/]/.test(args.importer) ? { path: args.path, namespace: 'whole-builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'whole-builtin' }, (args) => ({ contents: `export default require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
 await Promise.all([
-  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb, tableWidth] }),
+  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb, tableWidth, wholeBuiltins] }),
   // A part may load another (the sandbox its certificate maker) the way the main program loads one.
   ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers, carriedLmdb] })),
 ]);
