@@ -14,6 +14,7 @@ import { proxyFor, proxyFromEnv } from './proxy.js';
 import { classifyRest, restRequest } from './rest.js';
 import { requestLine, responseLine, type TraceSink } from './trace.js';
 import type { PostOutcome, PostRequest, Wire, WireOptions } from './wire.js';
+import type { StopSignal } from '../core/stop.js';
 
 export interface ClientOptions {
   /** Service root, optionally with a path prefix (`https://proxy.example/numintel`). */
@@ -142,7 +143,7 @@ export function createTransport(options: ClientOptions): Transport {
   // A promise chain, not an async function: a bulk run sends thousands of requests a second, and
   // an async function's suspended frame and its awaits cost each request about 260 bytes more
   // (the heap profile of a 30,000-row run), which the garbage collector then pays for.
-  function sendNow(d: LookupDescriptor, number: string, opts: LookupOptions, signal: AbortSignal | undefined): Promise<Attempt> {
+  function sendNow(d: LookupDescriptor, number: string, opts: LookupOptions, signal: StopSignal | undefined): Promise<Attempt> {
     signal?.throwIfAborted();
     const req = codec.build(d, number, opts);
     const ep = endpointOf(req.path);
@@ -161,7 +162,7 @@ export function createTransport(options: ClientOptions): Transport {
   }
 
   /** Whatever goes wrong is a rejection, never a throw, as from an async function. */
-  function send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: AbortSignal): Promise<Attempt> {
+  function send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: StopSignal): Promise<Attempt> {
     try {
       return sendNow(d, number, opts, signal);
     } catch (err) {

@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import PoolClass from 'undici/lib/dispatcher/pool.js';
 import { header, type HeaderBag } from './rate-headers.js';
 import { collectBody, type BodyCollector, type PostOutcome, type PostRequest, type Wire, type WireOptions } from './wire.js';
+import type { StopSignal } from '../core/stop.js';
 
 /**
  * A pool of keep-alive connections to `origin`; with `proxy`, undici's EnvHttpProxyAgent, which
@@ -59,7 +60,7 @@ class LiveExchanges {
   private tail: Exchange | null = null;
   private timer: NodeJS.Timeout | undefined;
   /** Per signal: its listener and how many requests in flight carry it. */
-  private readonly signals = new Map<AbortSignal, { readonly onAbort: () => void; count: number }>();
+  private readonly signals = new Map<StopSignal, { readonly onAbort: () => void; count: number }>();
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -108,7 +109,7 @@ class LiveExchanges {
     if (this.head) this.timer = setTimeout(this.expire, Math.max(1, Math.ceil(this.head.startedAt + this.timeoutMs - now)));
   };
 
-  private abort(signal: AbortSignal): void {
+  private abort(signal: StopSignal): void {
     for (let ex = this.head; ex; ) {
       const next = ex.next;
       if (ex.signal === signal) ex.aborted();
@@ -130,7 +131,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly live: LiveExchanges,
-    readonly signal: AbortSignal | undefined,
+    readonly signal: StopSignal | undefined,
     private readonly maxBytes: number,
     private readonly resolve: (outcome: PostOutcome) => void,
     private readonly reject: (err: unknown) => void,

@@ -5,13 +5,14 @@
 import type { SecureContext } from 'node:tls';
 import type { ProxySettings } from './proxy.js';
 import type { HeaderBag } from './rate-headers.js';
+import type { StopSignal } from '../core/stop.js';
 
 export interface PostRequest {
   /** The request path on the wire's origin. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: StopSignal | undefined;
 }
 
 export type PostOutcome =

@@ -2,6 +2,7 @@
 // The pipeline decides what to do next (retry, wait, stop) from the classification alone.
 import type { LookupDescriptor, LookupOptions } from './lookups.js';
 import type { LookupError, Result } from './records.js';
+import type { StopSignal } from './stop.js';
 
 /** What the service said about the caller's rate budget, when it said anything. */
 export interface RateInfo {
@@ -48,6 +49,6 @@ export type Attempt =
 export interface Transport {
   readonly name: 'rest' | 'graphql';
   /** One request, never retried here; never throws for what the service answered. */
-  send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: AbortSignal): Promise<Attempt>;
+  send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: StopSignal): Promise<Attempt>;
   close(): Promise<void>;
 }

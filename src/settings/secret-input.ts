@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { InputError, InterruptedError, NoApiKeyError } from '../core/errors.js';
 import { openInput } from '../pipeline/source/fifo.js';
+import type { StopSignal } from '../core/stop.js';
 
 /** More than any key; stops `numintel config set api-key < big.iso` from filling memory. */
 const MAX_SECRET_BYTES = 64 * 1024;
@@ -30,7 +31,7 @@ export async function readSecretStream(stream: Readable, what: string): Promise<
 /** Where to ask for the key when standard input is a terminal. */
 export interface KeyPrompt {
   readonly output: NodeJS.WritableStream;
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: StopSignal | undefined;
 }
 
 export const KEY_QUESTION = 'API key (input hidden): ';
@@ -62,7 +63,7 @@ export async function readHiddenLine(
   input: Readable,
   output: NodeJS.WritableStream,
   question: string,
-  signal?: AbortSignal,
+  signal?: StopSignal,
 ): Promise<string> {
   // Loaded here: only `config set api-key` at a terminal needs it, not every start-up.
   const { createInterface } = await import('node:readline');
