@@ -57,7 +57,10 @@ function remembered(path: string): string | undefined {
   }
 }
 
-/** After this program's own commits: the file as it is now needs no walk on the next open. */
+/**
+ * After this program's own commits, or its own open to write: the file as it is now needs no walk
+ * on the next open. Written only when that state is not the one remembered already.
+ */
 export function markLmdbFileChecked(path: string): void {
   let fd: number;
   try {
@@ -68,7 +71,9 @@ export function markLmdbFileChecked(path: string): void {
   try {
     const info = fstatSync(fd);
     const meta = newestMeta(fd, info);
-    if (typeof meta !== 'string') remember(path, fileState(info, meta));
+    if (typeof meta === 'string') return;
+    const state = fileState(info, meta);
+    if (remembered(path) !== state) remember(path, state);
   } finally {
     closeSync(fd);
   }

@@ -231,8 +231,15 @@ export class LmdbAnswerStore extends SlottedStore {
             { mapSize: 2 ** 36 }),
         ...(readOnly ? { readOnly: true } : {}),
       }));
-      // Prefix ids are read as needed (a one-number run reads one); stats, prune and clear read them all.
-      if (!readOnly) this.mergePending();
+      if (!readOnly) {
+        // lmdb-js's open to write truncates the file to its map size, which sets its modification
+        // time even at the same size: the file as this open left it is the one just checked, and
+        // remembering it spares the next open a walk (a run that only reads, a cache hit, writes
+        // nothing else to mark it).
+        markLmdbFileChecked(this.path);
+        // Prefix ids are read as needed (a one-number run reads one); stats, prune and clear read them all.
+        this.mergePending();
+      }
     } catch (err) {
       this.fail(err);
     }
@@ -367,6 +374,9 @@ export class LmdbAnswerStore extends SlottedStore {
   merge(answers: readonly PendingAnswer[]): boolean {
     const db = this.db;
     if (!db) return false;
+    // Nothing to move in (a light run whose number was in the file): no write transaction, so the
+    // run's close neither syncs the file nor marks it checked — a cache hit writes nothing.
+    if (answers.length === 0) return true;
     try {
       this.checkDisk();
       // The newest of each number's answers (several files may hold one), and the prefixes first:

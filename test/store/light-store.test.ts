@@ -3,12 +3,13 @@
 // there (light, LMDB, read-only), freshness judged as for the file's; a number the file holds
 // opens LMDB; the next store that opens LMDB for writing moves the waiting answers in, never over a
 // newer one, and removes their files.
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { steppedClock } from '../support/clock.js';
 import type { AnswerStore } from '../../src/store/answer-store.js';
 import { LightAnswerStore } from '../../src/store/light-store.js';
+import { newestMeta } from '../../src/store/lmdb-file.js';
 import { LmdbAnswerStore, type LmdbStoreOptions } from '../../src/store/lmdb-store.js';
 import { pendingDir, readPending, writePending } from '../../src/store/pending-answers.js';
 import { useTempDirs } from '../support/tmp.js';
@@ -105,6 +106,33 @@ describe('a light store (numbers given as arguments)', () => {
     expect(reader.slot('trust', {}).get('12015550123')?.result).toEqual({ trust_level: 'high' });
     expect((await reader.stats()).entries).toBe(3);
     await reader.close();
+    expect(warnings).toEqual([]);
+  });
+
+  it('answers a number the file holds without a write: a cache hit commits nothing, not even a prune that is due', async () => {
+    const dir = await tempDir();
+    const { opts, warnings, clock } = options(dir);
+    // Fetched when the hit comes, two days after the file was last pruned: a writer that closes
+    // then prunes (a day has passed); a hit is no writer.
+    const at = T0 + 2 * 24 * HOUR;
+    await putInFile(opts, [['12015550123', at]]);
+    await clock.advance(2 * 24 * HOUR);
+    const txnid = () => {
+      const fd = openSync(join(dir, 'answers.mdb'), 'r');
+      try {
+        const meta = newestMeta(fd, fstatSync(fd));
+        if (typeof meta === 'string') throw new Error(meta);
+        return meta.txnid;
+      } finally {
+        closeSync(fd);
+      }
+    };
+    const before = txnid();
+    const store = await light(opts);
+    expect(store.slot('lrn', {}).get('12015550123')?.fetchedAt).toBe(at);
+    expect(store.opened).toBe(true);
+    await store.close();
+    expect(txnid()).toBe(before);
     expect(warnings).toEqual([]);
   });
 

@@ -1,9 +1,10 @@
 // The persistent cache against a real LMDB file in a temp directory: hits and misses, what is in
 // the key, freshness on a fake clock, refresh, permissions, pruning, clearing and stats.
-import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { steppedClock } from '../support/clock.js';
+import { newestMeta } from '../../src/store/lmdb-file.js';
 import { LmdbAnswerStore, type LmdbStoreOptions } from '../../src/store/lmdb-store.js';
 import { openAnswerStore } from '../../src/store/open.js';
 import { NO_STORE } from '../../src/store/answer-store.js';
@@ -584,6 +585,29 @@ describe('a cache that cannot be used', () => {
     bytes.writeBigUInt64LE(999_999n, root * 4096);
     overwrite(file, bytes);
     await expectNoCache(dir, /damaged: page \d+: it carries another page number/);
+  });
+
+  it('an open to write that writes nothing leaves the file remembered as that open left it (no walk next time)', async () => {
+    const dir = await validCache();
+    const file = join(dir, 'answers.mdb');
+    const before = statSync(file).mtimeMs;
+    // A cache hit: the store opens the file to write (lmdb-js sets its time as it opens) and reads.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const { store, warnings } = await openStore(dir);
+    expect(store.slot('lrn', {}).get('12015550007')?.result).toEqual({ ...LRN, i: 7 });
+    await store.close();
+    expect(warnings).toEqual([]);
+    const info = statSync(file);
+    expect(info.mtimeMs).not.toBe(before);
+    const fd = openSync(file, 'r');
+    let meta;
+    try {
+      meta = newestMeta(fd, statSync(file));
+    } finally {
+      closeSync(fd);
+    }
+    if (typeof meta === 'string') throw new Error(meta);
+    expect(JSON.parse(readFileSync(`${file}-checked`, 'utf8'))).toEqual({ txnid: String(meta.txnid), size: info.size, mtimeMs: info.mtimeMs });
   });
 
   it('garbage in the lock file is repaired by LMDB', async () => {
