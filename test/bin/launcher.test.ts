@@ -66,11 +66,12 @@ describe('launcher code cache', () => {
     expect(JSON.parse(lookup.stdout)).toMatchObject({ number: '12015550123', ok: true });
     const files = cacheFiles(dir).sort();
     expect(files).toHaveLength(2);
-    // The lookup sent its request (to the built-in sandbox): its cache holds the HTTP client too.
-    expect(files[0]).toMatch(/-lookup-nostore-sent\.cache$/);
+    // The lookup of a number given as an argument sent its request (to the built-in sandbox): its
+    // cache holds the HTTP client too.
+    expect(files[0]).toMatch(/-lookup-nostore-args-sent\.cache$/);
     expect(files[1]).toMatch(/-other\.cache$/);
     // Both belong to the same build: writing the second left the first alone.
-    expect(files[0]!.replace(/-lookup-nostore-sent\.cache$/, '')).toBe(files[1]!.replace(/-other\.cache$/, ''));
+    expect(files[0]!.replace(/-lookup-nostore-args-sent\.cache$/, '')).toBe(files[1]!.replace(/-other\.cache$/, ''));
     const mtime = statSync(join(dir, files[0]!)).mtimeMs;
     expect((await runCli(['cnam', '12015550123', '--sandbox', '-f', 'jsonl'], { env })).code).toBe(0);
     expect(statSync(join(dir, files[0]!)).mtimeMs).toBe(mtime);
@@ -94,14 +95,14 @@ describe('launcher code cache', () => {
     await lrn('12015550123');
     expect(await lrnRequests()).toBe(sent);
     const [plain] = cacheFiles(dir);
-    expect(plain).toMatch(/-lookup\.cache$/);
+    expect(plain).toMatch(/-lookup-args\.cache$/);
     const plainSize = statSync(join(dir, plain!)).size;
     // A new number is sent: its run compiled the HTTP client too, and its cache takes the place.
     await lrn('12015550124');
     expect(await lrnRequests()).toBe(sent + 1);
     const [full, ...more] = cacheFiles(dir);
     expect(more).toEqual([]);
-    expect(full).toBe(plain!.replace(/-lookup\.cache$/, '-lookup-sent.cache'));
+    expect(full).toBe(plain!.replace(/-lookup-args\.cache$/, '-lookup-args-sent.cache'));
     const path = join(dir, full!);
     const fullSize = statSync(path).size;
     expect(fullSize).toBeGreaterThan(plainSize);
@@ -112,24 +113,30 @@ describe('launcher code cache', () => {
     expect(statSync(path).mtimeMs).toBe(mtime);
     expect(cacheFiles(dir)).toEqual([full]);
     // Those runs left LMDB unopened (their numbers waited in pending/: src/store/light-store.ts). A
-    // run of numbers on stdin reads them with the streaming readers and opens LMDB: written once
-    // more, holding all three, and kept from then on, by a run that opens LMDB for a number its
-    // file holds too.
+    // run of numbers on stdin is a kind of its own (the streaming readers, LMDB opened): a cache
+    // of its own, the arguments' one left as it is.
     await lrn('12015550126', dir, 'stdin');
-    const [both, ...others] = cacheFiles(dir);
-    expect(others).toEqual([]);
-    expect(both).toBe(full!.replace(/-lookup-sent\.cache$/, '-lookup-sent-stream-lmdb.cache'));
-    const bothPath = join(dir, both!);
-    expect(statSync(bothPath).size).toBeGreaterThan(fullSize);
-    const bothTime = statSync(bothPath).mtimeMs;
+    const streamed = full!.replace(/-lookup-args-sent\.cache$/, '-lookup-stream-lmdb.cache');
+    expect(cacheFiles(dir).sort()).toEqual([full, streamed].sort());
+    expect(statSync(path).mtimeMs).toBe(mtime);
+    // That run put its number in the file: given as an argument now, it opens LMDB, a part the
+    // arguments' cache lacks. Written once more, holding that part too, and kept from then on.
+    await lrn('12015550126');
+    const withLmdb = full!.replace(/-lookup-args-sent\.cache$/, '-lookup-args-sent-lmdb.cache');
+    expect(cacheFiles(dir).sort()).toEqual([withLmdb, streamed].sort());
+    const lmdbPath = join(dir, withLmdb);
+    expect(statSync(lmdbPath).size).toBeGreaterThan(fullSize);
+    const lmdbTime = statSync(lmdbPath).mtimeMs;
+    const streamTime = statSync(join(dir, streamed)).mtimeMs;
     await lrn('12015550126');
     await lrn('12015550127');
     await lrn('12015550128', dir, 'stdin');
-    expect(statSync(bothPath).mtimeMs).toBe(bothTime);
-    expect(cacheFiles(dir)).toEqual([both]);
+    expect(statSync(lmdbPath).mtimeMs).toBe(lmdbTime);
+    expect(statSync(join(dir, streamed)).mtimeMs).toBe(streamTime);
+    expect(cacheFiles(dir).sort()).toEqual([withLmdb, streamed].sort());
   });
 
-  it('a lookup cache written by a run of numbers on stdin is written once more by the first number sent as an argument, and by the first table', async () => {
+  it('runs of numbers on stdin and of numbers given as arguments keep caches of their own; the first table adds its part to its kind', async () => {
     const sb = await sandbox();
     const dir = join(tempDir(), 'code');
     const env = sandboxEnv(sb, { NUMINTEL_CACHE_DIR: join(tempDir(), 'lookups'), NUMINTEL_CODE_CACHE_DIR: dir });
@@ -138,31 +145,30 @@ describe('launcher code cache', () => {
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
     };
-    const only = () => {
-      const files = cacheFiles(dir);
-      expect(files).toHaveLength(1);
-      const path = join(dir, files[0]!);
-      return { name: files[0]!, size: statSync(path).size, mtime: statSync(path).mtimeMs };
-    };
-    // A script's first run: numbers on stdin. Its cache lacks the HTTP client that sends a number
-    // given as an argument, which every later one-number run would compile from source.
+    const file = (name: string) => ({ name, size: statSync(join(dir, name)).size, mtime: statSync(join(dir, name)).mtimeMs });
+    // A script's first run: numbers on stdin.
     await ok(['-f', 'jsonl'], '12015550123\n');
-    const streamed = only();
-    expect(streamed.name).toMatch(/-lookup-stream-lmdb\.cache$/);
+    const [first, ...none] = cacheFiles(dir);
+    expect(none).toEqual([]);
+    expect(first).toMatch(/-lookup-stream-lmdb\.cache$/);
+    const streamed = file(first!);
+    // A number given as an argument runs other code (the light cache, the socket wire): its own
+    // cache, beside the stream's, which stays as it was.
     await ok(['12015550124', '-f', 'jsonl']);
-    const sent = only();
-    expect(sent.name).toBe(streamed.name.replace(/-lookup-stream-lmdb\.cache$/, '-lookup-sent-stream-lmdb.cache'));
-    expect(sent.size).toBeGreaterThan(streamed.size);
+    const sent = file(streamed.name.replace(/-lookup-stream-lmdb\.cache$/, '-lookup-args-sent.cache'));
+    expect(cacheFiles(dir).sort()).toEqual([streamed.name, sent.name].sort());
+    expect(file(streamed.name)).toEqual(streamed);
     await ok(['12015550125', '-f', 'jsonl']);
-    expect(only()).toEqual(sent);
+    expect(file(sent.name)).toEqual(sent);
     // An analyst's table (a terminal's default; -f table here): once more, then kept.
     await ok(['12015550126', '-f', 'table']);
-    const table = only();
-    expect(table.name).toBe(sent.name.replace(/-lookup-sent-stream-lmdb\.cache$/, '-lookup-sent-stream-table-lmdb.cache'));
+    const table = file(sent.name.replace(/-lookup-args-sent\.cache$/, '-lookup-args-sent-table.cache'));
     expect(table.size).toBeGreaterThan(sent.size);
+    expect(cacheFiles(dir).sort()).toEqual([streamed.name, table.name].sort());
     await ok(['12015550127', '-f', 'table']);
     await ok(['-f', 'jsonl'], '12015550128\n');
-    expect(only()).toEqual(table);
+    expect(file(table.name)).toEqual(table);
+    expect(file(streamed.name)).toEqual(streamed);
   });
 
   it('runs without a writable cache directory (its parent is a file), writing nothing', async () => {
