@@ -14,6 +14,8 @@ type Connect = (options: ConnectionOptions) => Socket;
 /** One request on its way: the connection it holds, the parser reading its answer, and how it ends. */
 interface Exchange {
   readonly req: PostRequest;
+  /** The request's bytes (requestText). */
+  readonly text: string;
   readonly resolve: (outcome: PostOutcome) => void;
   readonly reject: (err: Error) => void;
   conn?: Connection | undefined;
@@ -183,18 +185,19 @@ export async function createSocketWire(origin: string, options: WireOptions): Pr
     ex.parser = parserFor(ex, conn);
     conn.exchange = ex;
     ex.phase = conn.socket.connecting ? 'connect' : 'headers';
-    conn.socket.write(requestText(url.host, ex.req));
+    conn.socket.write(ex.text);
   }
 
   function post(req: PostRequest): Promise<PostOutcome> {
     return new Promise((resolve, reject) => {
-      const ex: Exchange = { req, resolve, reject, phase: 'queued', status: 0, headers: {}, keepAlive: false, settled: false };
       if (closed) return reject(codedError('UND_ERR_CLOSED', 'the client is closed'));
+      let text: string;
       try {
-        requestText(url.host, req);
+        text = requestText(url.host, req);
       } catch (err) {
         return reject(err as Error);
       }
+      const ex: Exchange = { req, text, resolve, reject, phase: 'queued', status: 0, headers: {}, keepAlive: false, settled: false };
       ex.cancel = () => fail(ex, codedError('ABORT_ERR', 'the request was cancelled'));
       if (req.signal?.aborted) return ex.cancel();
       req.signal?.addEventListener('abort', ex.cancel, { once: true });
