@@ -82,7 +82,7 @@ bundle.exports.main();
  * arguments (a script's loop: the light cache, the socket wire) and of numbers read from a file or
  * stdin (the streaming readers): a run of one kind uses little of the other's code, and in one
  * cache the first kind's left the other's to compile in every run (a cache hit after a run of
- * stdin 159 M instructions against 151.5 M). Only a guess from the words: a wrong one costs time,
+ * stdin 159 M instructions against 152 M). Only a guess from the words: a wrong one costs time,
  * never a result.
  */
 function runKind(args) {
