@@ -81,9 +81,9 @@ bundle.exports.main();
  * `--sandbox`) and everything else keep caches of their own, and so do lookups of numbers given as
  * arguments (a script's loop: the light cache, the socket wire) and of numbers read from a file or
  * stdin (the streaming readers): a run of one kind uses little of the other's code, and in one
- * cache the first kind's left the other's to compile in every run (a cache hit after a run of
- * stdin 159 M instructions against 152 M). Only a guess from the words: a wrong one costs time,
- * never a result.
+ * cache the first kind's left the other's to compile in every run (bench/startup.js's cache hit,
+ * which follows a run of stdin: 162.6 → 159.7 M instructions). Only a guess from the words: a
+ * wrong one costs time, never a result.
  */
 function runKind(args) {
   if (!['lrn', 'cnam', 'trust', 'enrich'].includes(args[0])) return 'other';

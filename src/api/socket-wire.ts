@@ -1,8 +1,9 @@
 // The wire for a run of a few numbers: each POST written on a plain socket (node:net, or node:tls
-// for https) and its answer read by http-parser-js. Node's own http client answers alike but costs
-// a one-number run about a fifth of its start-up: V8 compiles on first call the functions of its
-// agent, outgoing and incoming messages and their streams (Node's code caches hold only what runs
-// as its modules load). undici's pool carries bulk runs and proxies (undici-wire.ts).
+// for https) and its answer read by http-parser-js. Node's own http client answers alike but was
+// about a fifth of what a one-number run adds to Node's start-up: V8 compiles on first call the
+// functions of its agent, outgoing and incoming messages and their streams (Node's code caches
+// hold only what runs as its modules load). undici's pool carries bulk runs and proxies
+// (undici-wire.ts).
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { HTTPParser, type OnHeadersCompleteParser } from 'http-parser-js';

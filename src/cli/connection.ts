@@ -72,7 +72,7 @@ export async function connect(
     timeoutMs: settings.timeout * 1000,
     connections: settings.concurrency,
     // Numbers given as arguments are a handful, often one per process (a script's loop): the socket
-    // wire loads in a millisecond or two, undici in about thirty (see socket-wire.ts), which is
+    // wire loads little more than node:net (see socket-wire.ts), undici about thirty milliseconds,
     // more than such a run spends on the wire. Files and stdin may hold millions: undici's pool
     // carries those.
     httpClient: req.numbers.length > 0 ? 'socket' : 'undici',

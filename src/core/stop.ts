@@ -1,8 +1,8 @@
 // A stop signal for numintel's own runs: what its code reads of an AbortSignal (aborted, reason,
 // 'abort' listeners, throwIfAborted), without Node's EventTarget. A one-number run made four
 // AbortControllers and aborted two, and Node compiled its EventTarget, Event and AbortSignal code
-// on their first calls: ~4 M instructions of the run (README, Start-up). What takes a signal takes
-// either kind: a library caller's AbortSignal, or a Stop.
+// on their first calls, in every run (README, Design › Start-up). What takes a signal takes either
+// kind: a library caller's AbortSignal, or a Stop.
 
 /** The part of an AbortSignal numintel reads: an AbortSignal is one, and so is a Stop. */
 export interface StopSignal {

@@ -801,7 +801,6 @@ export class LmdbAnswerStore extends SlottedStore {
   }
 }
 
-
 /** The directory (0700 when made here) and the data and lock files, 0600, before LMDB opens them. */
 function prepareFiles(dir: string, path: string): void {
   makeDir(dir);

@@ -21,7 +21,7 @@ async function setup(script: Script, opts: Partial<ClientOptions> = {}): Promise
   return { server, t, lines };
 }
 
-// Every case runs on both HTTP clients: a run of a few numbers uses Node's, a bulk run undici's.
+// Every case runs on both HTTP clients: a run of a few numbers uses the socket wire, a bulk run undici's.
 describe.each(['undici', 'socket'] as const)('REST transport on the %s HTTP client', (httpClient) => {
   const on = (script: Script, opts: Partial<ClientOptions> = {}) => setup(script, { httpClient, ...opts });
 

@@ -6,7 +6,6 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { asciiWidth } from '../../src/output/ascii-width.js';
 
-
 const colours = [1, 2, 3].map((level) => new Chalk({ level: level as 1 | 2 | 3 }));
 const painted = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom('bold', 'dim', 'red', 'green', 'cyan', 'underline'), fc.string({ maxLength: 6 })).map(([level, style, text]) => {
   const c = colours[level]!;
