@@ -169,7 +169,7 @@ export function createClient(config: ClientConfig): NumintelClient {
 
   // The client's pacer: one per key and service, shared by every run and call, so bulk(),
   // enrich() and parallel lookup() calls together keep to the limits the service enforces.
-  const pacer = pacerFor(Object.values(LOOKUPS), config.rates, clock.now());
+  const pacer = pacerFor(Object.values(LOOKUPS), config.rates, clock.now(), undefined, config.transport);
   // And its concurrency limit, shared the same way: `concurrency` requests in flight at most,
   // whatever number of bulk(), enrich() and lookup() calls are running.
   const gate = new ConcurrencyGate(config.concurrency ?? 16);

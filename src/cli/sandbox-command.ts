@@ -47,7 +47,7 @@ const choicesHelp = () => {
   ['Values', 'carrier_type WIRELESS|LANDLINE|VOIP|TOLLFREE; trust spam_type SPAM|ROBOCALL|SCAM|null, reputation_score 0-100, trust_level high|medium|low. Same number + seed = same answer.'],
   ['GraphQL', 'POST /graphql; errors carry extensions.code (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, INVALID_NUMBER, UNAUTHENTICATED, PAYMENT_REQUIRED, RATE_LIMITED, INTERNAL_SERVER_ERROR) with the same statuses and headers as REST.'],
   ['Error style', '--error-style vri: the real service\'s error bodies instead, taken in turn: {"error","code","details"}, {"error":{"code","message"}} and {"data":null,"errors"}; codes INVALID_API_KEY 401, INSUFFICIENT_BALANCE 402, rate_limited and RATE_LIMIT_EXCEEDED 429, INVALID_PHONE_NUMBER and INTERNATIONAL_NOT_SUPPORTED 400, INTERNAL_ERROR 500, SERVER_ERROR 502, PROVIDER_ERROR 503 (GraphQL codes likewise); values carrier_type WRS (wireless) and spam_type TELEMARKETER (some spam numbers).'],
-  ['Faults', '--fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset; --hang-rate: no answer; --rate-429: spurious 429s with the usual hints, whose rate headers show the window\'s real room (a gateway\'s 429, not a spent window).'],
+  ['Faults', '--fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset; --hang-rate: no answer; --rate-429: spurious 429s with the usual hints, whose rate headers show the window\'s real room (a gateway\'s 429, not a spent window); --rate-429-bare: those 429s give no hint at all (no Retry-After, no retry_after). A hinted 429 holds its endpoint for the key: a request that arrives before the hint has passed (50 ms after the 429 left) is counted as early in the stats.'],
   ['Admin', 'sandbox-only, no key on loopback (an accepted key on any other interface): GET /__sandbox/stats, POST /__sandbox/reset, POST /__sandbox/config (JSON patch of limits, quota, faults), POST /__sandbox/revoke.'],
   ['TLS', '--tls: HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1 made at start; its PEM file is printed (trust it with NODE_EXTRA_CA_CERTS or --ca-file).'],
 ])}${examples([
@@ -75,6 +75,7 @@ interface SandboxFlags {
   resetRate?: string;
   hangRate?: string;
   rate429?: string;
+  rate429Bare?: boolean;
   verbose?: boolean;
   errorStyle: ErrorStyle;
   tls?: boolean;
@@ -110,6 +111,7 @@ export function sandboxCommand(world: World, setExitCode: SetExitCode): Command 
     .option('--reset-rate <p>', 'probability 0..1 of a reset connection')
     .option('--hang-rate <p>', 'probability 0..1 of never answering')
     .option('--rate-429 <p>', 'probability 0..1 of a spurious 429')
+    .option('--rate-429-bare', 'spurious 429s carry no wait hint')
     .addOption(
       new Option('--error-style <style>', "error bodies: numintel (each endpoint's own envelope) or vri (the real service's codes and three body formats)")
         .choices(ERROR_STYLES)
@@ -246,6 +248,7 @@ function sandboxOptions(flags: SandboxFlags, limits: SandboxLimits, world: Pick<
     resetRate: probability('reset-rate', flags.resetRate),
     hangRate: probability('hang-rate', flags.hangRate),
     rate429: probability('rate-429', flags.rate429),
+    rate429Bare: flags.rate429Bare === true,
     verbose: flags.verbose === true,
     errorStyle: flags.errorStyle,
     log: (line) => world.stderr.write(`${line}\n`),

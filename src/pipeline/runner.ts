@@ -223,7 +223,7 @@ class Run {
     this.reserving = plan.mode === 'enrich' && deps.cap !== undefined;
     const random = deps.random ?? Math.random;
     const now = deps.clock.now();
-    const pacer = deps.pacer ?? pacerFor(plan.lookups, deps.rates, now, random);
+    const pacer = deps.pacer ?? pacerFor(plan.lookups, deps.rates, now, random, deps.transport.name);
     this.dispatcher = new Dispatcher<LookupTask>(
       { transport: deps.transport, clock: deps.clock, stats: deps.stats, pacer, gate, retries, maxWaitMs: deps.maxWaitMs ?? DEFAULT_MAX_WAIT_MS, random, halt: this.halt.signal, cap: deps.cap, queueAhead: queueAhead(gate.limit) },
       {

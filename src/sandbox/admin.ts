@@ -67,6 +67,7 @@ function publicConfig(o: SandboxOptions): Record<string, unknown> {
     resetRate: o.resetRate,
     hangRate: o.hangRate,
     rate429: o.rate429,
+    rate429Bare: o.rate429Bare,
     verbose: o.verbose,
   };
 }

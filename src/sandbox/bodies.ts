@@ -18,7 +18,8 @@ export function errorBody(d: LookupDescriptor, short: string, detail: string): s
 
 /** What a 429 says of the budget that ran out: the wait, the window's length, and whose budget it is. */
 export interface RateRefusal {
-  readonly retryAfter: number;
+  /** Seconds to wait; absent for a refusal that gives no hint. */
+  readonly retryAfter?: number | undefined;
   /** The refusing window in seconds: the rate window, or 1 when a burst cap refused. */
   readonly windowSeconds: number;
   /** The one budget every lookup of the key spends (--shared-limit). */
@@ -31,7 +32,7 @@ export const perSecond = (retryAfter: number): RateRefusal => ({ retryAfter, win
 export function rateLimitedMessage(d: LookupDescriptor, r: RateRefusal): string {
   const whose = r.shared ? 'all lookups (shared)' : `${d.title} lookups`;
   const per = r.windowSeconds === 1 ? 'per second' : `per ${r.windowSeconds} s window`;
-  return `rate limit of ${whose} ${per} for this API key exceeded; retry in ${r.retryAfter} s`;
+  return `rate limit of ${whose} ${per} for this API key exceeded${r.retryAfter === undefined ? '' : `; retry in ${r.retryAfter} s`}`;
 }
 
 export function rateLimitedBody(d: LookupDescriptor, r: RateRefusal): string {

@@ -18,6 +18,12 @@ export function acceptNumber(kind: LookupKind, value: string): string | undefine
   return value.length === 10 ? `1${value}` : value;
 }
 
+/**
+ * Requests reaching an endpoint this soon after a hinted 429 left were on their way already: sent
+ * before the client read it (seen on loopback with both processes busy: up to ~50 ms).
+ */
+const EARLY_GRACE_MS = 50;
+
 export class SandboxEngine {
   options: SandboxOptions;
   readonly keys: KeyRing;
@@ -85,18 +91,41 @@ export class SandboxEngine {
    * The rate verdict of one request: counted in the key's window, or refused without counting when
    * the server injects a spurious 429 (a fault, counted as rate-limited like a real refusal).
    */
-  admit(kind: LookupKind, key: KeyState, injected429: boolean): RateVerdict {
-    if (!injected429) return this.take(kind, key);
+  admit(kind: LookupKind, key: KeyState, injected429: boolean, endpoint: string = kind): RateVerdict {
+    const v = injected429 ? this.injected429(kind, key) : this.take(kind, key);
+    // The client reads the hint when the answer arrives; it may send nothing to the endpoint before it passes.
+    if (!v.allowed && !v.bare) {
+      const now = this.now();
+      const held = key.holds[endpoint];
+      const until = now + v.resetIn * 1000;
+      key.holds[endpoint] = held && held.until > now ? { from: held.from, until: Math.max(held.until, until) } : { from: now, until };
+    }
+    return v;
+  }
+
+  private injected429(kind: LookupKind, key: KeyState): RateVerdict {
     this.stats.count('rateLimited');
     this.stats.fault('rate429');
     // A gateway's 429: the headers it passes on show the window's real room.
-    return { ...this.peek(kind, key), allowed: false };
+    return { ...this.peek(kind, key), allowed: false, ...(this.options.rate429Bare ? { bare: true } : {}) };
+  }
+
+  /**
+   * A request of `key` reached `endpoint`: counted as early when a 429's hint still held the
+   * endpoint (past a grace for requests already on their way when that 429 left).
+   */
+  arrived(endpoint: string, key: KeyState): void {
+    const held = key.holds[endpoint];
+    if (held === undefined) return;
+    const now = this.now();
+    if (now >= held.until) delete key.holds[endpoint];
+    else if (now >= held.from + EARLY_GRACE_MS) this.stats.early();
   }
 
   /** What a refused request's 429 says of the budget: a burst cap refuses for its second, a window for its length. */
   refusal(v: RateVerdict): RateRefusal {
     const byBurst = v.burstLimit !== undefined && v.remaining > 0;
-    return { retryAfter: v.resetIn, windowSeconds: byBurst ? 1 : Math.round(this.options.windowMs / 1000), shared: this.options.sharedLimit > 0 };
+    return { retryAfter: v.bare ? undefined : v.resetIn, windowSeconds: byBurst ? 1 : Math.round(this.options.windowMs / 1000), shared: this.options.sharedLimit > 0 };
   }
 
   peek(kind: LookupKind, key: KeyState | undefined): RateVerdict {

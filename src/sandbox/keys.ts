@@ -10,6 +10,8 @@ export interface KeyState {
   readonly windows: Partial<Record<LookupKind, RateWindow>>;
   /** The window every lookup counts in when the limit is shared (sandbox --shared-limit). */
   readonly shared: RateWindow;
+  /** Per endpoint: the last hinted 429's hold (when the first of its run left, and until when). */
+  readonly holds: Partial<Record<string, { from: number; until: number }>>;
   billed: number;
 }
 
@@ -31,7 +33,7 @@ export class KeyRing {
       let label = kept?.label ?? maskSecret(key);
       for (let n = 2; labels.has(label); n++) label = `${maskSecret(key)} #${n}`;
       labels.add(label);
-      this.keys.set(key, kept ?? { label, windows: {}, shared: newWindow(), billed: 0 });
+      this.keys.set(key, kept ?? { label, windows: {}, shared: newWindow(), holds: {}, billed: 0 });
     }
   }
 

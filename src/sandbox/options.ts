@@ -52,6 +52,8 @@ export interface SandboxOptions {
   hangRate: number;
   /** Probability of a spurious 429 with the endpoint's usual hints. */
   rate429: number;
+  /** Spurious 429s carry no hint (no Retry-After, no retry_after): a gateway's bare refusal. */
+  rate429Bare: boolean;
   /**
    * The error bodies: `numintel` (each endpoint its own envelope, as our description has it) or
    * `vri` (the real service's codes and three body formats, in turn). Fixed at start.
@@ -87,6 +89,7 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
   resetRate: 0,
   hangRate: 0,
   rate429: 0,
+  rate429Bare: false,
   errorStyle: 'numintel',
   verbose: false,
 };
@@ -108,6 +111,7 @@ const RUNTIME_KEYS = [
   'resetRate',
   'hangRate',
   'rate429',
+  'rate429Bare',
   'verbose',
   'log',
 ] as const;
@@ -156,6 +160,7 @@ export function optionProblems(patch: Readonly<Record<string, unknown>>): string
         break;
       case 'verbose':
       case 'hideLimit':
+      case 'rate429Bare':
         if (typeof value !== 'boolean') bad(name, 'true or false');
         break;
       case 'errorStyle':

@@ -42,6 +42,8 @@ export interface RateVerdict {
   /** The burst cap, and what is left of it this second (when there is one). */
   readonly burstLimit?: number;
   readonly burstRemaining?: number;
+  /** A refusal that gives no hint: no Retry-After (a spurious 429 with --rate-429-bare). */
+  readonly bare?: boolean;
 }
 
 export function newWindow(): RateWindow {
@@ -106,7 +108,7 @@ function judge(w: RateWindow, rule: WindowRule, nowMs: number, count: boolean): 
  * as a second policy.
  */
 export function rateHeaders(kind: LookupKind, v: RateVerdict, limited: boolean): string[] {
-  if (v.limit === 0) return limited ? ['Retry-After', String(v.resetIn)] : [];
+  if (v.limit === 0) return limited && !v.bare ? ['Retry-After', String(v.resetIn)] : [];
   const rule = v.rule ?? { limit: v.limit };
   const style = rule.headers ?? 'x';
   const h: string[] = [];
@@ -127,6 +129,6 @@ export function rateHeaders(kind: LookupKind, v: RateVerdict, limited: boolean):
     h.push('RateLimit', room.join(', '));
     if (!rule.hideLimit) h.push('RateLimit-Policy', policy.join(', '));
   }
-  if (limited) h.push('Retry-After', String(v.resetIn));
+  if (limited && !v.bare) h.push('Retry-After', String(v.resetIn));
   return h;
 }

@@ -93,12 +93,13 @@ export function handleGraphql(
       return;
     }
     let verdict: { kind: LookupKind; v: RateVerdict } | undefined;
+    engine.arrived('graphql', key);
     for (const kind of kinds) {
-      const v = engine.admit(kind, key, spurious429);
+      const v = engine.admit(kind, key, spurious429, 'graphql');
       verdict ??= { kind, v };
       if (!v.allowed) {
         const message = rateLimitedMessage(LOOKUPS[kind], engine.refusal(v));
-        sendJson(res, 429, graphqlError(engine.bodies.graphqlCode('RATE_LIMITED'), message, { retryAfter: v.resetIn }), rateHeaders(kind, v, true));
+        sendJson(res, 429, graphqlError(engine.bodies.graphqlCode('RATE_LIMITED'), message, v.bare ? {} : { retryAfter: v.resetIn }), rateHeaders(kind, v, true));
         return;
       }
     }

@@ -38,6 +38,7 @@ export function handleRest(
     return;
   }
   meta.key = key.label;
+  engine.arrived(kind, key);
   const verdict = engine.admit(kind, key, spurious429);
   if (!verdict.allowed) {
     sendJson(res, 429, engine.bodies.rateLimited(d, engine.refusal(verdict)), rateHeaders(kind, verdict, true));

@@ -14,6 +14,11 @@ export interface SandboxStats {
   lookups: Record<LookupKind, number>;
   /** 429 answers, real and injected. */
   rateLimited: number;
+  /**
+   * Requests that reached an endpoint while a 429's hint to their key still held it (those within
+   * 50 ms of the 429 left before it arrived, and are not counted).
+   */
+  early: number;
   /** Billed lookups in all. */
   billed: number;
   /** Answers refused because the number was invalid (never billed). */
@@ -41,7 +46,7 @@ export class StatsRecorder {
   private byKey = new Map<string, number>();
   private byNumber = new Map<string, number>();
   private lookups = perLookup(() => 0);
-  private counters = { rateLimited: 0, billed: 0, invalid: 0, unauthorized: 0, paymentRequired: 0, tlsFailures: 0 };
+  private counters = { rateLimited: 0, early: 0, billed: 0, invalid: 0, unauthorized: 0, paymentRequired: 0, tlsFailures: 0 };
   private faults = { reset: 0, hang: 0, error: 0, rate429: 0, delayed: 0 };
   private windows = { counted: 0, first: null as number | null, last: null as number | null, busiest: 0 };
   /** Per "budget:window start (epoch ms)": the requests it counted. */
@@ -81,6 +86,10 @@ export class StatsRecorder {
 
   count(what: 'rateLimited' | 'invalid' | 'unauthorized' | 'paymentRequired' | 'tlsFailures'): void {
     this.counters[what]++;
+  }
+
+  early(): void {
+    this.counters.early++;
   }
 
   fault(kind: FaultKind | 'delayed'): void {

@@ -1,8 +1,8 @@
 // 429s end to end, for each endpoint's own hint style (LRN: retry_after in the body and a delta
 // reset; CNAM and trust: Retry-After and a Unix-time reset): every row ends ok, few 429s when the
 // client can learn the limit from the headers, and never a request of that key and kind before
-// the advertised retry time once a 429 was answered (judged from the client's own timed --verbose
-// trace). The CLI runs in-process and the sandbox on the same virtual clock: the windows, the
+// the advertised retry time once a 429 with a hint was answered, whatever room its headers showed
+// (judged from the client's own timed --verbose trace). The CLI runs in-process and the sandbox on the same virtual clock: the windows, the
 // waits and the trace's times are all virtual, so a loaded machine cannot blur them, and no test
 // waits out a real second.
 import { describe, expect, it } from 'vitest';
@@ -20,12 +20,12 @@ const LIMIT = 10;
 /** What every sandbox 429 advertises: Retry-After 1 (and the window's end, no later). */
 const RETRY_AFTER_MS = 1000;
 
-async function run(kind: LookupKind, rate429: number, rows: number, from: number) {
+async function run(kind: LookupKind, rate429: number, rows: number, from: number, rate429Bare = false) {
   const clock = new FakeClock();
-  const sb = await startSandbox({ port: 0, limits: { ...DEFAULT_LIMITS, [kind]: LIMIT }, rate429, seed: from }, clock);
+  const sb = await startSandbox({ port: 0, limits: { ...DEFAULT_LIMITS, [kind]: LIMIT }, rate429, rate429Bare, seed: from }, clock);
   try {
     const input = mixedNumbers(rows, from);
-    const path = writeList(dir, `${kind}-${rate429}.txt`, input);
+    const path = writeList(dir, `${kind}-${rate429}-${rate429Bare}.txt`, input);
     const r = await runInProcess([kind, '-i', path, '--rate', '100', '--retries', '10', '--verbose'], { env: sandboxEnv(sb), clock });
     return { input, r, stats: sb.stats(), key: sb.apiKey };
   } finally {
@@ -44,9 +44,9 @@ const clockMs = (hms: string) => {
 };
 
 /**
- * From the trace: every request of this kind sent after a 429 that showed the window spent was read
- * but before the wait that 429 advertised (the sandbox always says Retry-After: 1, so never less
- * than RETRY_AFTER_MS); and every 429 read with at least that wait for its own retry.
+ * From the trace: every request of this kind sent after a 429 with a hint was read but before the
+ * wait that 429 advertised (the sandbox's hinted 429s say Retry-After: 1, so never less than
+ * RETRY_AFTER_MS); and every hinted 429 read with at least that wait for its own retry.
  */
 function early(stderr: string, kind: LookupKind): { read: number; bad: { after: string; early: Sent; waitMs: number }[] } {
   const bad: { after: string; early: Sent; waitMs: number }[] = [];
@@ -56,11 +56,11 @@ function early(stderr: string, kind: LookupKind): { read: number; bad: { after: 
     if (!m?.[1] || !m[2]?.endsWith(`/api/v1/${kind}`)) continue;
     const at = clockMs(m[1]);
     if (m[2].startsWith('←')) {
-      const waitMs = Number(/wait=(\d+)ms/.exec(line)?.[1] ?? 0);
-      // A 429 whose headers show room left in the window (a spurious one) holds only its own
-      // retry, by the wait read here (checked below); one that shows the window spent holds the kind.
+      const wait = /wait=(\d+)ms/.exec(line)?.[1];
+      // Only a hint-less 429 whose headers show room left (a gateway's) holds nothing but its own retry.
       const room = Number(/remaining=(\d+)/.exec(line)?.[1] ?? 0);
-      holds.push({ line, until: room > 0 ? 0 : at + waitMs, waitMs });
+      if (wait === undefined && room > 0) continue;
+      holds.push({ line, until: at + Number(wait ?? 0), waitMs: Number(wait ?? 0) });
       continue;
     }
     for (const h of holds) if (at < h.until) bad.push({ after: h.line, early: { at, line }, waitMs: h.waitMs });
@@ -94,5 +94,18 @@ describe('under a 10/s limit with --rate 100', () => {
     expect(storm.r.stderr).not.toContain(storm.key);
     // The limit in the headers wins over --rate 100: a handful of 429s at the start at most.
     expect(calm.stats.rateLimited).toBeLessThanOrEqual(Math.ceil(calm.input.length * 0.2));
+  }, 60_000);
+
+  it.concurrent.each(['lrn', 'cnam', 'trust'] as const)('%s: hint-less spurious 429s with room left cost only their own number: all rows ok', async (kind) => {
+    const from = { lrn: 1300, cnam: 1400, trust: 1500 }[kind];
+    const { r, input, stats } = await run(kind, 0.3, 20, from, true);
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonl(r.stdout).map((x) => x.input)).toEqual(input);
+    expect(stats.billed).toBe(input.length);
+    expect(stats.faults.rate429).toBeGreaterThan(0);
+    // Bare 429s are traced without a wait: nothing to hold the kind for.
+    expect(r.stderr).toMatch(/← 429 (?!.*wait=)/);
+    // The sandbox's spent-window 429s still carry hints, and those still hold the kind.
+    expect(early(r.stderr, kind).bad).toEqual([]);
   }, 60_000);
 });

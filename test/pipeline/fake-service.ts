@@ -25,6 +25,8 @@ export interface ServiceShape {
   readonly shared?: boolean;
   /** Probability of a 429 that is not the window's (its headers show the real room). */
   readonly spurious?: number;
+  /** A spurious 429 says "retry after 1 s" (a hint that holds the endpoint) rather than nothing. */
+  readonly spuriousHint?: boolean;
   readonly random?: () => number;
 }
 
@@ -42,6 +44,12 @@ export class FakeService {
   served = 0;
   limited = 0;
   spurious = 0;
+  /**
+   * Requests sent after a 429 of their budget reached the client that arrived before the time its
+   * hint gave (those in flight when it came back could not know of it).
+   */
+  early = 0;
+  private readonly holds = new Map<string, { from: number; until: number }[]>();
   /** Answered (not 429) requests, with the server time they were counted at. */
   readonly counted: number[] = [];
 
@@ -55,9 +63,12 @@ export class FakeService {
     const { index, end } = s.anchor === 'first' ? this.anchor(budget, at) : this.clockWindow(at);
     const w = bump(this.windows, budget, index);
     const rate = (count: number): RateInfo | undefined => this.info(Math.max(0, s.limit - count), end, now);
+    if (this.holds.get(budget)?.some((h) => call.at > h.from && at < h.until)) this.early += 1;
     if (s.spurious && (s.random ?? Math.random)() < s.spurious) {
       this.limited += 1;
       this.spurious += 1;
+      if (!s.spuriousHint) return tooMany(undefined, rate(w.count));
+      this.hold(budget, now, now + 1000);
       return tooMany(1000, rate(w.count));
     }
     const over = w.count >= s.limit;
@@ -71,12 +82,21 @@ export class FakeService {
     if (over || burstOver) {
       this.limited += 1;
       const until = over ? end : (Math.floor(at / 1000) + 1) * 1000;
-      return tooMany(Math.max(1, until - now), rate(w.count));
+      const wait = Math.max(1, until - now);
+      this.hold(budget, now, now + wait);
+      return tooMany(wait, rate(w.count));
     }
     w.count += 1;
     this.maxInWindow = Math.max(this.maxInWindow, w.count);
     this.counted.push(at);
     return ok({ n: this.counted.length }, rate(w.count));
+  }
+
+  /** A 429 that reached the client at `from` told it to wait until `until`. */
+  private hold(budget: string, from: number, until: number): void {
+    const holds = (this.holds.get(budget) ?? []).filter((h) => h.until > from);
+    holds.push({ from, until });
+    this.holds.set(budget, holds);
   }
 
   private clockWindow(at: number): { index: number; end: number } {

@@ -61,6 +61,44 @@ describe('fault injection', () => {
     expect(sb.stats().billed).toBe(0);
   });
 
+  it('rate429Bare: the spurious 429s give no hint at all, in any endpoint dialect', async () => {
+    const sb = await sandbox({ rate429: 1, rate429Bare: true });
+    const l = await lrn(sb, { phone_number: '12125550123' });
+    expect(l.status).toBe(429);
+    expect(l.json.retry_after).toBeUndefined();
+    expect(l.headers.get('retry-after')).toBeNull();
+    expect(l.headers.get('x-ratelimit-remaining')).toBe('200');
+    const t = await trust(sb, { phone_number: '12125550123' });
+    expect(t.status).toBe(429);
+    expect(t.headers.get('retry-after')).toBeNull();
+    expect(JSON.stringify(t.json)).not.toMatch(/retry in/);
+    const g = await gql(sb, '{ trustLookup(phoneNumber: "12125550123") { trustLevel } }');
+    expect(g.json.errors[0].extensions.retryAfter).toBeUndefined();
+    // Nothing was hinted, so nothing sent after these is early.
+    await lrn(sb, { phone_number: '12125550123' });
+    expect(sb.stats().early).toBe(0);
+  });
+
+  it("a request that reaches an endpoint while a hinted 429 still holds it is counted early; one after the hint, or to another endpoint, is not", async () => {
+    let now = 1_700_000_000_000;
+    const sb = await sandbox({ rate429: 1 }, { now: () => now });
+    await lrn(sb, { phone_number: '12125550123' });
+    now += 10;
+    await lrn(sb, { phone_number: '12125550123' });
+    // Within the grace: on its way before the 429 arrived.
+    expect(sb.stats().early).toBe(0);
+    now += 100;
+    await lrn(sb, { phone_number: '12125550123' });
+    await cnam(sb, { phone_number: '12125550123' });
+    expect(sb.stats().early).toBe(1);
+    now += 1000;
+    sb.configure({ rate429: 0 });
+    await lrn(sb, { phone_number: '12125550123' });
+    now += 1000;
+    await lrn(sb, { phone_number: '12125550123' });
+    expect(sb.stats().early).toBe(1);
+  });
+
   it('a probability between 0 and 1 hits some requests, not all', async () => {
     const sb = await sandbox({ failRate: 0.5, limits: { lrn: 0, cnam: 0, trust: 0 } });
     const replies = await Promise.all(Array.from({ length: 60 }, () => lrn(sb, { phone_number: '12125550123' })));

@@ -10,7 +10,7 @@ export interface EnvelopeStyle {
   /** A 4xx/5xx body other than 401/402/429. */
   error(short: string, detail: string): string;
   /** A 429 body. */
-  rateLimited(message: string, retryAfter: number): string;
+  rateLimited(message: string, retryAfter: number | undefined): string;
   /** The answer to a refused number; `invalidResult`: the result the envelope carries with it, if any. */
   invalidNumber(rule: string, invalidResult: Readonly<Record<string, unknown>> | undefined): string;
   /** How its bodies look, for the sandbox's help: a 429, a 400 for a refused number. */

@@ -8,15 +8,17 @@
 // rises to whatever limit the service advertises. Kinds whose answers show they spend one budget
 // (a CNAM request lowers LRN's remaining) are merged onto one budget.
 //
-// A 429 is read with its headers: one that shows room left in the window (a gateway's, a fault)
-// costs only its own retry; one that shows the window spent stops the kind until the window
-// ends (the accounting already has room ≤ 0); one with no headers at all, from a service that never
-// sent any, halves the bucket's pace (additive increase, multiplicative decrease; the climb back
-// stops just under the pace refused, rate-limiter.ts).
+// A 429 with a hint (Retry-After, retry_after, the reset of a spent window) holds its whole
+// endpoint for the key until the hint's time: no request of any kind sent there goes out before
+// it, since the service refuses them again and may throttle the key harder. Only a hint-less 429
+// whose headers show room left in the window (a gateway's) costs just its own number a backoff; a
+// hint-less one that shows no room holds the endpoint for a backoff. From a service that never
+// sent rate headers, a 429 also halves the bucket's pace (additive increase, multiplicative
+// decrease; the climb back stops just under the pace refused, rate-limiter.ts).
 import type { LookupKind } from '../../core/lookups.js';
 import type { RateInfo } from '../../core/transport.js';
 import { RateLimiter } from './rate-limiter.js';
-import type { Random } from './retry.js';
+import { backoffMs, type Random } from './retry.js';
 import { WindowBudget, type Ticket } from './window-model.js';
 
 /** What the runner hands back with each request; opaque to it. */
@@ -37,6 +39,7 @@ export interface PaceAnswer {
   readonly rate: RateInfo | undefined;
   readonly rateLimited: boolean;
   readonly ok: boolean;
+  /** The service's hint, ms from now (see waitHintMs): set only when it gave one. */
   readonly waitMs?: number | undefined;
 }
 
@@ -47,6 +50,11 @@ export interface PacerOptions {
   readonly ceilings?: Partial<Record<LookupKind, number>>;
   readonly now: number;
   readonly random?: Random;
+  /**
+   * The endpoint each kind's requests go to: kinds on one endpoint (GraphQL's) are held together by
+   * a 429's hint. Default: each kind its own.
+   */
+  readonly endpointOf?: (kind: LookupKind) => string;
 }
 
 interface Lane {
@@ -56,8 +64,11 @@ interface Lane {
   readonly bucket: RateLimiter;
   /** The user's --rate, checked even once the window rules. */
   readonly ceiling: RateLimiter | undefined;
-  /** A 429 that showed the window spent (or said nothing of it): nothing of this kind before its hint. */
+  readonly endpoint: string;
+  /** A 429's hint on this lane's budget: nothing of this kind before this time. */
   holdUntil: number;
+  /** Hint-less 429s in a row that showed no room: the endpoint's backoff grows with them. */
+  refusals: number;
 }
 
 /** Kinds are merged when one's answers show a drop in room this large a share of another's sends. */
@@ -65,6 +76,8 @@ const SHARED_EVIDENCE = 0.5;
 
 export class Pacer implements Pacing {
   private readonly lanes = new Map<LookupKind, Lane>();
+  /** Per endpoint: a 429's hint holds it until this time, also for kinds not yet sent. */
+  private readonly holds = new Map<string, number>();
 
   constructor(private readonly options: PacerOptions) {}
 
@@ -79,7 +92,9 @@ export class Pacer implements Pacing {
       budget: new WindowBudget(this.options.defaults[kind] ?? start),
       bucket: new RateLimiter(start, now, random),
       ceiling: ceiling === undefined || ceiling === 0 ? undefined : new RateLimiter(ceiling, now, random),
+      endpoint: this.options.endpointOf?.(kind) ?? kind,
       holdUntil: 0,
+      refusals: 0,
     };
     this.lanes.set(kind, lane);
     return lane;
@@ -88,7 +103,8 @@ export class Pacer implements Pacing {
   take(kind: LookupKind, now: number): PaceTicket | number {
     const lane = this.lane(kind, now);
     const budget = lane.budget;
-    if (now < lane.holdUntil) return lane.holdUntil - now;
+    const held = Math.max(lane.holdUntil, this.holds.get(lane.endpoint) ?? 0);
+    if (now < held) return held - now;
     if (budget.known) {
       const wait = budget.wait(now);
       if (wait > 0) return wait;
@@ -113,19 +129,32 @@ export class Pacer implements Pacing {
     ticket.budget.target().answered(ticket.window, answer.rate, now, answer.rateLimited);
     const budget = lane.budget;
     if (budget.known && budget.foreign > 0) this.findSharing(lane);
+    if (answer.rateLimited) this.refused(lane, answer, now);
+    else if (answer.ok) lane.refusals = 0;
     if (!budget.known) {
       // The service says nothing of its windows: the bucket is all there is.
       lane.bucket.observe(answer.rate, now);
       if (answer.rateLimited) lane.bucket.rateLimited(answer.waitMs, now);
       else if (answer.ok) lane.bucket.succeeded(now);
+    }
+  }
+
+  /** A 429: how long it holds the endpoint (see the top of this file). */
+  private refused(lane: Lane, answer: PaceAnswer, now: number): void {
+    if (answer.waitMs !== undefined) {
+      this.hold(lane, now + answer.waitMs);
       return;
     }
-    // Room left in the window: a gateway's 429, not the budget's; only its own retry waits.
-    const spent = answer.rate?.remaining === undefined || answer.rate.remaining <= 0;
-    if (answer.rateLimited && spent && answer.waitMs !== undefined) {
-      // Every lane on this budget waits as long as the service asked (Retry-After is a floor).
-      for (const l of this.lanes.values()) if (l.budget === budget) l.holdUntil = Math.max(l.holdUntil, now + answer.waitMs);
-    }
+    const roomLeft = answer.rate?.remaining !== undefined && answer.rate.remaining > 0;
+    if (roomLeft) return;
+    lane.refusals += 1;
+    this.hold(lane, now + backoffMs(lane.refusals, this.options.random ?? Math.random));
+  }
+
+  /** Every kind on this lane's endpoint or budget waits until `until` (never shortened). */
+  private hold(lane: Lane, until: number): void {
+    if ((this.holds.get(lane.endpoint) ?? 0) < until) this.holds.set(lane.endpoint, until);
+    for (const l of this.lanes.values()) if (l.budget === lane.budget && l.holdUntil < until) l.holdUntil = until;
   }
 
   /**
@@ -145,14 +174,18 @@ export class Pacer implements Pacing {
   }
 }
 
-/** A pacer for one run's lookups: `rates` are the user's ceilings (--rate), defaults the documented limits. */
+/**
+ * A pacer for one run's lookups: `rates` are the user's ceilings (--rate), defaults the documented
+ * limits; with GraphQL every kind goes to one endpoint.
+ */
 export function pacerFor(
   kinds: readonly { readonly kind: LookupKind; readonly defaultRate: number }[],
   rates: Partial<Record<LookupKind, number>> | undefined,
   now: number,
   random?: Random,
+  transport: 'rest' | 'graphql' = 'rest',
 ): Pacer {
   const defaults: Partial<Record<LookupKind, number>> = {};
   for (const d of kinds) defaults[d.kind] = d.defaultRate;
-  return new Pacer({ defaults, ...(rates ? { ceilings: rates } : {}), now, ...(random ? { random } : {}) });
+  return new Pacer({ defaults, ...(rates ? { ceilings: rates } : {}), now, ...(random ? { random } : {}), ...(transport === 'graphql' ? { endpointOf: () => 'graphql' } : {}) });
 }

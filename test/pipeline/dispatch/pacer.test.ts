@@ -98,11 +98,28 @@ describe('pacer: one-second windows', () => {
     expect(r.fraction).toBeGreaterThanOrEqual(0.99);
   });
 
-  it.each([3, 337])('spurious 429s (5 in 100) at 200/s, starting %i ms into a second, do not cost the run its pace: ≥ 0.90', async (offsetMs) => {
+  it.each([3, 337])('hint-less spurious 429s (5 in 100) with room left, at 200/s, starting %i ms into a second, do not cost the run its pace: ≥ 0.90', async (offsetMs) => {
     const r = await run({ shape: { limit: 200, windowMs: 1000, reset: 'delta', spurious: 0.05 }, rows: 4000, offsetMs });
     expect(r.ok).toBe(4000);
     expect(r.service.maxInWindow).toBeLessThanOrEqual(200);
     expect(r.fraction).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it.each([
+    ['a delta', 'delta'],
+    ['a Unix time', 'timestamp'],
+  ] as const)('spurious 429s (1 in 10) that say "retry after 1 s", reset as %s: no request reaches the endpoint before the hint, every row answered', async (_name, reset) => {
+    const r = await run({ shape: { limit: 200, windowMs: 1000, reset, spurious: 0.1, spuriousHint: true }, rows: 600 });
+    expect(r.ok).toBe(600);
+    expect(r.service.spurious).toBeGreaterThan(10);
+    // In flight when the 429 came back, at most the concurrency's worth per 429; nothing sent after.
+    expect(r.service.early).toBe(0);
+  });
+
+  it('a window spent by another process on the key: its 429s hold the endpoint until the reset', async () => {
+    const r = await run({ shape: { limit: 50, windowMs: 1000, reset: 'timestamp' }, rows: 600, lookups: [CNAM], processes: 2 });
+    expect(r.ok).toBe(600);
+    expect(r.service.early).toBe(0);
   });
 
   it('a service that says nothing: the documented pace as a token bucket, no window over', async () => {
@@ -272,21 +289,59 @@ describe('pacer: longer windows, shared budgets, several processes', () => {
 });
 
 describe('pacer: what a 429 costs', () => {
-  const answer = (remaining: number, rateLimited: boolean) => ({ rate: { limit: 200, remaining, resetAt: 1000 }, rateLimited, ok: !rateLimited, waitMs: rateLimited ? 1000 : undefined });
+  const answer = (remaining: number | undefined, rateLimited: boolean, waitMs?: number) => ({
+    rate: remaining === undefined ? undefined : { limit: 200, remaining, resetAt: 1000 },
+    rateLimited,
+    ok: !rateLimited,
+    waitMs,
+  });
+  const ticket = (p: Pacer, kind: 'lrn' | 'cnam' | 'trust', now: number) => {
+    const t = p.take(kind, now);
+    if (typeof t === 'number') throw new Error(`a ${kind} request waits ${t} ms at ${now}`);
+    return t;
+  };
 
-  it('one whose headers show room holds nothing; one that shows the window spent holds the kind until its Retry-After', () => {
+  it('a hint-less 429 whose headers show room holds nothing: only its own number backs off', () => {
     const p = new Pacer({ defaults: { lrn: 200 }, now: 0 });
-    const first = p.take('lrn', 0);
-    if (typeof first === 'number') throw new Error('the first request waits');
-    p.settle(first, answer(199, false), 1);
-    const spurious = p.take('lrn', 2);
-    if (typeof spurious === 'number') throw new Error('a request with room waits');
-    p.settle(spurious, answer(190, true), 3);
-    const next = p.take('lrn', 4);
-    expect(typeof next).toBe('object');
-    if (typeof next === 'number') return;
-    p.settle(next, answer(0, true), 5);
-    expect(p.take('lrn', 6)).toBe(999);
-    expect(p.take('cnam', 6)).toBeTypeOf('object');
+    p.settle(ticket(p, 'lrn', 0), answer(199, false), 1);
+    p.settle(ticket(p, 'lrn', 2), answer(190, true), 3);
+    expect(p.take('lrn', 4)).toBeTypeOf('object');
+  });
+
+  it("a hinted 429 holds its endpoint until the hint's time, even with room left; other endpoints go on", () => {
+    const p = new Pacer({ defaults: { lrn: 200, cnam: 50 }, now: 0 });
+    p.settle(ticket(p, 'lrn', 0), answer(199, false), 1);
+    p.settle(ticket(p, 'lrn', 2), answer(190, true, 1000), 3);
+    expect(p.take('lrn', 4)).toBe(999);
+    expect(p.take('lrn', 1002)).toBe(1);
+    expect(p.take('cnam', 4)).toBeTypeOf('object');
+    expect(p.take('lrn', 1003)).toBeTypeOf('object');
+  });
+
+  it('a later, shorter hint never shortens a hold', () => {
+    const p = new Pacer({ defaults: { lrn: 200 }, now: 0 });
+    const [a, b] = [ticket(p, 'lrn', 0), ticket(p, 'lrn', 0)];
+    p.settle(a, answer(0, true, 5000), 10);
+    p.settle(b, answer(0, true, 100), 20);
+    expect(p.take('lrn', 30)).toBe(4980);
+  });
+
+  it('a hint-less 429 without rate headers holds the endpoint for a backoff that grows', () => {
+    const p = new Pacer({ defaults: { lrn: 200 }, now: 0, random: () => 0.999 });
+    p.settle(ticket(p, 'lrn', 0), answer(199, false), 1);
+    p.settle(ticket(p, 'lrn', 2), answer(undefined, true), 10);
+    const first = p.take('lrn', 10);
+    expect(first).toBeTypeOf('number');
+    expect(first).toBeGreaterThan(200);
+    p.settle(ticket(p, 'lrn', 10 + (first as number)), answer(undefined, true), 300);
+    expect(p.take('lrn', 300)).toBeGreaterThan(first as number);
+  });
+
+  it('on GraphQL one hint holds every kind, also one not sent yet', () => {
+    const p = pacerFor([LRN, CNAM, TRUST], undefined, 0, () => 0.5, 'graphql');
+    p.settle(ticket(p, 'lrn', 0), answer(100, true, 2000), 5);
+    expect(p.take('cnam', 6)).toBe(1999);
+    expect(p.take('trust', 6)).toBe(1999);
+    expect(p.take('lrn', 2005)).toBeTypeOf('object');
   });
 });
