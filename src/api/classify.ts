@@ -24,6 +24,8 @@ export interface ClassifyContext {
   readonly secret?: string | undefined;
   /** The user's names for the settings a message tells them to change. Default: the command line's. */
   readonly advice?: Advice | undefined;
+  /** The number asked (as sent): a result that echoes another number is not its answer. */
+  readonly number?: string | undefined;
 }
 
 /** A body as read once: every envelope and every message works from this. */
@@ -208,8 +210,29 @@ export function classifyWith(
   if ('wrong' in shaped) {
     return failure('bad_response', r, `the result has ${shaped.wrong.join(', ')} of the wrong type: ${excerpt(raw.text, ctx.secret)}`);
   }
+  const other = ctx.number === undefined ? undefined : echoOfAnother(d, shaped.result, ctx.number);
+  if (other !== undefined) {
+    // An answer meant for another request (a desynchronised connection): never this number's.
+    return failure('bad_response', r, `the answer names another number (${oneLine(other, ctx.secret, 40)}) than the one asked (${ctx.number})`);
+  }
   return { kind: 'ok', result: shaped.result, ...(r.rate ? { rate: r.rate } : {}) };
 }
+
+/** The echoed number of a result when it is not `asked` (compared as 11 digits); else undefined. */
+function echoOfAnother(d: LookupDescriptor, result: Readonly<Record<string, unknown>>, asked: string): string | undefined {
+  for (const f of d.fields) {
+    if (!f.echo) continue;
+    const echoed = result[f.name];
+    if (typeof echoed !== 'string' || !/\d/.test(echoed)) continue;
+    if (elevenDigits(echoed) !== elevenDigits(asked)) return echoed;
+  }
+  return undefined;
+}
+
+const elevenDigits = (s: string): string => {
+  const digits = s.replace(/\D/g, '');
+  return digits.length === 10 ? `1${digits}` : digits;
+};
 
 /** A body over the size cap: never parsed; the status still decides, else `bad_response`. */
 export function oversize(status: number, headers: HeaderBag, limitBytes: number, ctx: ClassifyContext): Attempt {

@@ -119,8 +119,8 @@ export function createTransport(options: ClientOptions): Transport {
   };
 
   /** What the service answered, as an Attempt. */
-  const answered = (d: LookupDescriptor, opts: LookupOptions, out: PostOutcome): Attempt => {
-    const ctx = { now: clock.now(), secret, advice };
+  const answered = (d: LookupDescriptor, number: string, opts: LookupOptions, out: PostOutcome): Attempt => {
+    const ctx = { now: clock.now(), secret, advice, number };
     return out.kind === 'oversize' ? oversize(out.status, out.headers, maxBytes, ctx) : codec.classify(d, opts, out, ctx);
   };
   /** What went wrong before an answer, as an Attempt. */
@@ -153,7 +153,7 @@ export function createTransport(options: ClientOptions): Transport {
     if (closing) return Promise.resolve(end({ kind: 'error', error: { code: 'network_error', message: `request to ${base.origin} failed (CLIENT_CLOSED: the client is closed)` } }, undefined));
     const post: PostRequest = { path: ep.path, headers, body: JSON.stringify(req.body), signal };
     return (wire ? wire.post(post) : load().then((w) => w.post(post))).then(
-      (out) => end(answered(d, opts, out), out.status),
+      (out) => end(answered(d, number, opts, out), out.status),
       (err: unknown) => {
         if (signal?.aborted) throw signal.reason;
         return end(failed(err), undefined);
