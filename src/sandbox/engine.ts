@@ -159,12 +159,21 @@ export class SandboxEngine {
     return false;
   }
 
-  /** Bills one lookup, or returns false when the key's quota is used up; `bulk`: answered by the bulk endpoint. */
-  bill(kind: LookupKind, key: KeyState, number11: string, bulk = false): boolean {
+  /** Bills one lookup, or returns false when the key's quota is used up. */
+  bill(kind: LookupKind, key: KeyState, number11: string): boolean {
     if (!this.covers(key, 1)) return false;
     key.billed++;
-    this.stats.bill(kind, number11, bulk);
+    this.stats.bill(kind, number11);
     return true;
+  }
+
+  /**
+   * Bills one number a bulk request answers, its quota reserved (covers); `cached` when this lookup
+   * of the number was billed before, as the service answers from its cache.
+   */
+  billBulk(kind: LookupKind, key: KeyState, number11: string): 'success' | 'cached' {
+    key.billed++;
+    return this.stats.bill(kind, number11, true) ? 'cached' : 'success';
   }
 
   /** The result object (REST field names, no envelope) of an accepted number. */

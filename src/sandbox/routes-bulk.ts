@@ -161,13 +161,12 @@ function answer(
       row.error = ROW_FAILURE_TEXT;
       return row;
     }
-    const cached = engine.stats.billedBefore(kind, g.number);
-    engine.bill(kind, key, g.number, true);
+    const status = engine.billBulk(kind, key, g.number);
     billed++;
-    engine.stats.bulkRow(cached ? 'cached' : 'success');
+    engine.stats.bulkRow(status);
     positions.succeeded += g.indices.length;
-    if (cached) positions.cached += g.indices.length;
-    row.status = cached ? 'cached' : 'success';
+    if (status === 'cached') positions.cached += g.indices.length;
+    row.status = status;
     addResultFields(d, engine.result(kind, g.number, opts), o.bulkRows, row);
     return row;
   });

@@ -100,11 +100,6 @@ export class StatsRecorder {
     this.bulk.rows[status]++;
   }
 
-  /** Whether this lookup of this number was billed before (since the start or the last reset). */
-  billedBefore(kind: LookupKind, number: string): boolean {
-    return this.byNumber.has(`${kind}:${number}`);
-  }
-
   /** An unknown endpoint still counts towards the total. */
   stray(): void {
     this.requests.total++;
@@ -114,12 +109,15 @@ export class StatsRecorder {
     this.byKey.set(label, (this.byKey.get(label) ?? 0) + 1);
   }
 
-  bill(kind: LookupKind, number: string, bulk = false): void {
+  /** Counts a billed lookup; says whether this lookup of this number was billed before (since the start or the last reset). */
+  bill(kind: LookupKind, number: string, bulk = false): boolean {
     const id = `${kind}:${number}`;
     if (bulk) this.bulk.billed[kind] = (this.bulk.billed[kind] ?? 0) + 1;
-    this.byNumber.set(id, (this.byNumber.get(id) ?? 0) + 1);
+    const before = this.byNumber.get(id) ?? 0;
+    this.byNumber.set(id, before + 1);
     this.lookups[kind] = (this.lookups[kind] ?? 0) + 1;
     this.counters.billed++;
+    return before > 0;
   }
 
   count(what: 'rateLimited' | 'invalid' | 'unauthorized' | 'paymentRequired' | 'tlsFailures'): void {
