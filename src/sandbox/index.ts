@@ -6,7 +6,7 @@ import { DEFAULT_OPTIONS, applyPatch, optionProblems, type SandboxOptions } from
 import { createSandboxServer } from './server.js';
 import type { SandboxStats } from './stats.js';
 
-export { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, optionProblems } from './options.js';
+export { DEFAULT_API_KEY, DEFAULT_BULK_LIMITS, DEFAULT_BULK_MAX, DEFAULT_LIMITS, DEFAULT_OPTIONS, optionProblems } from './options.js';
 export type { BulkRowStyle, SandboxLimits, SandboxOptions } from './options.js';
 export type { SandboxStats } from './stats.js';
 export { buildLookupSchema } from './graphql-schema.js';

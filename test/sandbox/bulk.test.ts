@@ -354,6 +354,37 @@ describe('bulk endpoints: faults', () => {
   });
 });
 
+describe('bulk endpoints: steering', () => {
+  it('a hanging bulk request never answers, and close() still ends it', async () => {
+    const sb = await sandbox({ hangRate: 1 });
+    const pending = lrnBulk(sb, { phone_numbers: ['12125550123'] }).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    for (let i = 0; i < 200 && sb.stats().faults.hang === 0; i++) await new Promise((r) => setImmediate(r));
+    expect(sb.stats().faults.hang).toBe(1);
+    await sb.close();
+    expect(await pending).toBe('failed');
+  });
+
+  it('POST /__sandbox/config changes the bulk options and refuses bad ones', async () => {
+    const sb = await sandbox();
+    const config = (body: unknown) => fetch(`${sb.url}/__sandbox/config`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const ok = await config({ bulkLimits: { lrn: 1 }, bulkRows: 'single', bulkMax: 2, bulkFailRate: 0 });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ bulk: true, bulkMax: 2, bulkLimits: { lrn: 1, cnam: 5 }, bulkRows: 'single', bulkFailRate: 0 });
+    const r = await lrnBulk(sb, { phone_numbers: ['12125550123'] });
+    expect(r.headers.get('x-ratelimit-limit')).toBe('1');
+    expect(r.json.results[0]).toHaveProperty('lrn');
+    for (const bad of [{ bulkLimits: { trust: 1 } }, { bulkLimits: { lrn: -1 } }, { bulkRows: 'flat' }, { bulkMax: 0 }, { bulkFailRate: 2 }, { bulk: 'no' }]) {
+      const res = await config(bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+    }
+    expect(((await (await config({ bulk: false })).json()) as { bulk: boolean }).bulk).toBe(false);
+    expect((await lrnBulk(sb, { phone_numbers: ['12125550123'] })).status).toBe(404);
+  });
+});
+
 describe('bulk endpoints: --no-bulk, stats, auth and quota', () => {
   it('bulk: false answers 404 on the bulk paths, as a server without them; the single endpoints stay', async () => {
     const sb = await sandbox({ bulk: false });
