@@ -354,6 +354,37 @@ describe('bulk endpoints: faults', () => {
   });
 });
 
+describe('bulk endpoints: hints', () => {
+  it('a hinted 429 of a bulk endpoint holds that endpoint only: a bulk request before the hint is early, a single one is not', async () => {
+    const clock = steppedClock(1_700_000_000_000);
+    const sb = await sandbox({ bulkLimits: { lrn: 1 } }, clock);
+    const body = { phone_numbers: ['12125550123'] };
+    expect((await lrnBulk(sb, body)).status).toBe(200);
+    const refused = await lrnBulk(sb, body);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    clock.advance(100);
+    expect((await lrn(sb, { phone_number: '12125550123' })).status).toBe(200);
+    expect((await cnamBulk(sb, body)).status).toBe(200);
+    expect(sb.stats().early).toBe(0);
+    expect((await lrnBulk(sb, body)).status).toBe(429);
+    expect(sb.stats().early).toBe(1);
+    clock.advance(1000);
+    expect((await lrnBulk(sb, body)).status).toBe(200);
+    expect(sb.stats().early).toBe(1);
+  });
+
+  it('rate429Bare: a spurious 429 of a bulk endpoint gives no hint', async () => {
+    const sb = await sandbox({ rate429: 1, rate429Bare: true });
+    const r = await lrnBulk(sb, { phone_numbers: ['12125550123'] });
+    expect(r.status).toBe(429);
+    expect(r.json.retry_after).toBeUndefined();
+    expect(r.headers.get('retry-after')).toBeNull();
+    await lrnBulk(sb, { phone_numbers: ['12125550123'] });
+    expect(sb.stats().early).toBe(0);
+  });
+});
+
 describe('bulk endpoints: steering', () => {
   it('a hanging bulk request never answers, and close() still ends it', async () => {
     const sb = await sandbox({ hangRate: 1 });
