@@ -6,7 +6,19 @@ import { BadOptionError, InputError, UsageError } from '../core/errors.js';
 import { LOOKUP_KINDS, LOOKUPS, isLookupKind, perLookup, type LookupDescriptor, type LookupKind } from '../core/lookups.js';
 import { maskSecret } from '../core/secret.js';
 // Only the options here: the server (and graphql) load when the command runs, not at every start-up.
-import { DEFAULT_API_KEY, DEFAULT_OPTIONS, ERROR_STYLES, optionProblems, type ErrorStyle, type SandboxLimits, type SandboxOptions } from '../sandbox/options.js';
+import {
+  BULK_ROW_STYLES,
+  DEFAULT_API_KEY,
+  DEFAULT_BULK_LIMITS,
+  DEFAULT_BULK_MAX,
+  DEFAULT_OPTIONS,
+  ERROR_STYLES,
+  optionProblems,
+  type BulkRowStyle,
+  type ErrorStyle,
+  type SandboxLimits,
+  type SandboxOptions,
+} from '../sandbox/options.js';
 import type { World } from './world.js';
 import { EXIT } from './exit.js';
 import type { SetExitCode } from './lookup-command.js';
@@ -34,6 +46,22 @@ function lookupHelp(): { reset: string; bodies429: string; numbers: string } {
   return { reset, bodies429, numbers };
 }
 
+const bulkLookups = () => LOOKUP_KINDS.map((k) => LOOKUPS[k]).filter((d) => d.bulk !== undefined);
+
+/** `POST /api/v1/lrn/bulk with phone_numbers (a list), include_enhanced, include_messaging; …`, from the descriptors. */
+function bulkHelp(): string {
+  const endpoints = bulkLookups().map((d) => `POST ${d.bulk?.path ?? ''} with ${[`${d.bulk?.numbersParam ?? ''} (a list)`, ...Object.values(d.bulk?.params ?? {})].join(', ')}`);
+  return `${endpoints.join('; ')}.`;
+}
+
+/** `lrn_value, voice_provider, …`: the bulk-style names that are not the single endpoint's. */
+function bulkNames(): string {
+  return bulkLookups()
+    .flatMap((d) => Object.entries(d.bulk?.rowNames ?? {}))
+    .flatMap(([field, [first]]) => (first === undefined || first === field || first === field.split('.').at(-1) ? [] : [first]))
+    .join(', ');
+}
+
 /** The sandbox's choices, wrapped when its help is shown (not at every start-up). */
 const choicesHelp = () => {
   const per = lookupHelp();
@@ -47,7 +75,8 @@ const choicesHelp = () => {
   ['Values', 'carrier_type WIRELESS|LANDLINE|VOIP|TOLLFREE; trust spam_type SPAM|ROBOCALL|SCAM|null, reputation_score 0-100, trust_level high|medium|low. Same number + seed = same answer.'],
   ['GraphQL', 'POST /graphql; errors carry extensions.code (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, INVALID_NUMBER, UNAUTHENTICATED, PAYMENT_REQUIRED, RATE_LIMITED, INTERNAL_SERVER_ERROR) with the same statuses and headers as REST.'],
   ['Error style', '--error-style vri: the real service\'s error bodies instead, taken in turn: {"error","code","details"}, {"error":{"code","message"}} and {"data":null,"errors"}; codes INVALID_API_KEY 401, INSUFFICIENT_BALANCE 402, rate_limited and RATE_LIMIT_EXCEEDED 429, INVALID_PHONE_NUMBER and INTERNATIONAL_NOT_SUPPORTED 400, INTERNAL_ERROR 500, SERVER_ERROR 502, PROVIDER_ERROR 503 (GraphQL codes likewise); values carrier_type WRS (wireless) and spam_type TELEMARKETER (some spam numbers).'],
-  ['Faults', '--fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset; --hang-rate: no answer; --rate-429: spurious 429s with the usual hints, whose rate headers show the window\'s real room (a gateway\'s 429, not a spent window); --rate-429-bare: those 429s give no hint at all (no Retry-After, no retry_after). A hinted 429 holds its endpoint for the key: a request that arrives before the hint has passed (50 ms after the 429 left) is counted as early in the stats.'],
+  ['Faults', '--fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset; --hang-rate: no answer; --rate-429: spurious 429s with the usual hints, whose rate headers show the window\'s real room (a gateway\'s 429, not a spent window); --rate-429-bare: those 429s give no hint at all (no Retry-After, no retry_after). A hinted 429 holds its endpoint for the key: a request that arrives before the hint has passed (50 ms after the 429 left) is counted as early in the stats. All of these apply to a bulk request as a whole too; --bulk-fail-rate: a number of a bulk request comes back as a row with status "failed" (not billed).'],
+  ['Bulk', `${bulkHelp()} One row per distinct number with input_indices and status success|cached (billed before, by any endpoint)|failed|invalid (with error); summary (per position), billing (distinct numbers answered), timing, job_id. Its own limit per key (--bulk-limit, default ${limitList(DEFAULT_BULK_LIMITS)} requests per window; --window, --burst and the header options apply, --shared-limit does not), the single endpoint's 401/402/429/5xx shapes; 400 past --bulk-max numbers (default ${DEFAULT_BULK_MAX}); 402 when the quota cannot cover the request's distinct valid numbers. Rows name fields the bulk way (${bulkNames()}); --bulk-rows single: the single endpoint's names. --no-bulk: 404 there, as a server without them.`],
   ['Admin', 'sandbox-only, no key on loopback (an accepted key on any other interface): GET /__sandbox/stats, POST /__sandbox/reset, POST /__sandbox/config (JSON patch of limits, quota, faults), POST /__sandbox/revoke.'],
   ['TLS', '--tls: HTTPS with a self-signed certificate for localhost, 127.0.0.1 and ::1 made at start; its PEM file is printed (trust it with NODE_EXTRA_CA_CERTS or --ca-file).'],
 ])}${examples([
@@ -81,6 +110,11 @@ interface SandboxFlags {
   tls?: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  bulk: boolean;
+  bulkMax: string;
+  bulkLimit?: string[];
+  bulkRows: BulkRowStyle;
+  bulkFailRate?: string;
 }
 
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
@@ -105,6 +139,10 @@ export function sandboxCommand(world: World, setExitCode: SetExitCode): Command 
     .option('--hide-limit', 'leave the limit out of the rate headers')
     .option('--rate-headers <style>', 'rate fields to send: x (X-RateLimit-*), ietf (RateLimit, RateLimit-Policy) or both', 'x')
     .option('--quota <n>', 'billed lookups per key before 402 (default unlimited)')
+    .option('--no-bulk', 'no bulk endpoints: 404 on their paths')
+    .option('--bulk-max <n>', 'most numbers one bulk request may carry (past it 400)', String(DEFAULT_BULK_MAX))
+    .option('--bulk-limit <n|lookup=n,...>', `bulk requests per window per key (0 = unlimited): one number for every bulk endpoint, or per lookup, repeatable (default ${limitList(DEFAULT_BULK_LIMITS)})`, collect)
+    .addOption(new Option('--bulk-rows <style>', "field names of bulk rows: bulk (the bulk endpoints' own) or single (the single endpoint's)").choices(BULK_ROW_STYLES).default('bulk'))
     .option('--latency <ms>', 'added latency per request')
     .option('--jitter <ms>', 'up to this much more latency, at random')
     .option('--fail-rate <p>', 'probability 0..1 of a 500/502/503')
@@ -112,6 +150,7 @@ export function sandboxCommand(world: World, setExitCode: SetExitCode): Command 
     .option('--hang-rate <p>', 'probability 0..1 of never answering')
     .option('--rate-429 <p>', 'probability 0..1 of a spurious 429')
     .option('--rate-429-bare', 'spurious 429s carry no wait hint')
+    .option('--bulk-fail-rate <p>', 'probability 0..1 that a number of a bulk request comes back as a failed row')
     .addOption(
       new Option('--error-style <style>', "error bodies: numintel (each endpoint's own envelope) or vri (the real service's codes and three body formats)")
         .choices(ERROR_STYLES)
@@ -211,6 +250,30 @@ function limitsOf(flags: SandboxFlags, aliases: ReadonlyMap<LookupKind, Option>)
   return limits;
 }
 
+const bulkMax = (v: string): number => {
+  const n = count('bulk-max', v);
+  if (n < 1 || n > 100_000) throw new BadOptionError(`--bulk-max must be from 1 to 100000 numbers, got "${v}"`);
+  return n;
+};
+
+/** --bulk-limit: a number for every bulk endpoint, or <lookup>=<n> items (the last given wins). */
+function bulkLimitsOf(flags: SandboxFlags): SandboxLimits {
+  const limits: SandboxLimits = { ...DEFAULT_BULK_LIMITS };
+  for (const item of (flags.bulkLimit ?? []).flatMap((v) => v.split(','))) {
+    const parts = item.split('=').map((p) => p.trim());
+    if (parts.length === 1) {
+      const n = count('bulk-limit', parts[0] ?? '');
+      for (const kind of Object.keys(limits) as LookupKind[]) limits[kind] = n;
+      continue;
+    }
+    const [kind = '', n, extra] = parts;
+    if (n === undefined || extra !== undefined) throw new BadOptionError(`--bulk-limit takes <n> or <lookup>=<n>, got "${item}"`, `e.g. --bulk-limit ${limitList(DEFAULT_BULK_LIMITS)}`);
+    if (!isLookupKind(kind) || LOOKUPS[kind].bulk === undefined) throw new BadOptionError(`--bulk-limit names a lookup without a bulk endpoint "${kind}"`, `known: ${Object.keys(DEFAULT_BULK_LIMITS).join(', ')}`);
+    limits[kind] = count(`bulk-limit ${kind}`, n);
+  }
+  return limits;
+}
+
 /** Flags to options, refusing bad values as usage errors that quote them. */
 function sandboxOptions(flags: SandboxFlags, limits: SandboxLimits, world: Pick<World, 'stderr'>): Partial<SandboxOptions> {
   // Flags with a default in commander always have a value: they go through count() directly.
@@ -241,6 +304,11 @@ function sandboxOptions(flags: SandboxFlags, limits: SandboxLimits, world: Pick<
     burst: factor('burst', flags.burst),
     hideLimit: flags.hideLimit === true,
     rateHeaders: headerStyle(flags.rateHeaders),
+    bulk: flags.bulk,
+    bulkMax: bulkMax(flags.bulkMax),
+    bulkLimits: bulkLimitsOf(flags),
+    bulkRows: flags.bulkRows,
+    bulkFailRate: probability('bulk-fail-rate', flags.bulkFailRate),
     quota: whole('quota', flags.quota),
     latencyMs: whole('latency', flags.latency),
     jitterMs: whole('jitter', flags.jitter),

@@ -57,6 +57,37 @@ export type Envelope =
   | 'data-errors' // CNAM: { data, errors: string[] }
   | 'success-data'; // trust: { success, data }
 
+/**
+ * A lookup's bulk endpoint (shared/spec/bulk-endpoints.md): many numbers in one request, one row
+ * per distinct number, the rows naming the result's fields their own way.
+ */
+export interface BulkSpec {
+  /** POST path. */
+  readonly path: string;
+  /** The request body's list of numbers. */
+  readonly numbersParam: string;
+  /** The request body's field for each option (not the single endpoint's restParam). */
+  readonly params: Readonly<Partial<Record<OptionName, string>>>;
+  /** Most numbers one request may carry: past it the service answers 400. */
+  readonly maxNumbers: number;
+  /** Documented per-key limit, bulk requests per second (300 a minute): the default client rate. */
+  readonly defaultRate: number;
+  /** The sandbox's limit, bulk requests per second per key (its --bulk-limit default). */
+  readonly sandboxLimit: number;
+  /**
+   * Where a row carries the result's fields. Key: a result field (`lrn`), an object field
+   * (`enhanced_lrn_data`: the names of that object in a row) or an object's sub-field
+   * (`enhanced_lrn_data.carrier`). Value: the names rows are known to use for it, the sandbox's
+   * bulk-style name first; a dotted name is a field inside an object of the row. Reading a row:
+   * a field is at the first of its names present, else under its own name; a sub-field at the
+   * first of its names present, else under its own name inside the first of its object's names
+   * (or the object's own name) present. Writing (the sandbox's bulk style): at the first name; a
+   * field not listed under its own name (a sub-field inside its object's first name); an empty
+   * list: bulk rows do not carry it.
+   */
+  readonly rowNames: Readonly<Record<string, readonly string[]>>;
+}
+
 export interface LookupDescriptor {
   readonly kind: LookupKind;
   readonly title: string;
@@ -84,9 +115,14 @@ export interface LookupDescriptor {
   readonly maxAgeMs: number;
   readonly options: readonly OptionSpec[];
   readonly fields: readonly FieldSpec[];
+  /** Its bulk endpoint, when the service has one. */
+  readonly bulk?: BulkSpec;
 }
 
 const DAY = 86_400_000;
+/** Bulk endpoints: 1,000 numbers a request, 300 requests a minute per key (the docs' tiered page). */
+const BULK_MAX_NUMBERS = 1000;
+const BULK_RATE = 5;
 const ELEVEN_DIGITS = { pattern: /^1\d{10}$/, rule: 'must be 11 digits starting with 1' };
 const TEN_OR_ELEVEN_DIGITS = { pattern: /^1?\d{10}$/, rule: 'must be 10 digits, or 11 digits starting with 1' };
 
@@ -166,6 +202,25 @@ export const LRN: LookupDescriptor = {
       ],
     },
   ],
+  bulk: {
+    path: '/api/v1/lrn/bulk',
+    numbersParam: 'phone_numbers',
+    params: { enhanced: 'include_enhanced', messaging: 'include_messaging' },
+    maxNumbers: BULK_MAX_NUMBERS,
+    defaultRate: BULK_RATE,
+    sandboxLimit: BULK_RATE,
+    rowNames: {
+      lrn: ['lrn_value', 'lrn'],
+      enhanced_lrn_data: ['enhanced_lrn', 'enhanced_lrn_data', 'enhanced'],
+      'enhanced_lrn_data.carrier': ['voice_provider', 'carrier'],
+      messaging: ['messaging'],
+      'messaging.provider': ['messaging_provider', 'messaging.messaging_provider'],
+      'messaging.enabled': ['messaging_enabled', 'messaging.messaging_enabled'],
+      'messaging.country': ['messaging_country', 'messaging.messaging_country'],
+      'messaging.country_code': ['messaging_country_code', 'messaging.messaging_country_code'],
+      'messaging.reference_id': [],
+    },
+  },
 };
 
 export const CNAM: LookupDescriptor = {
@@ -192,6 +247,18 @@ export const CNAM: LookupDescriptor = {
     },
   ],
   fields: [s('number', { echo: true }), s('cnam', { nullable: true }), s('spam_type', { option: 'spam' })],
+  bulk: {
+    path: '/api/v1/cnam/bulk',
+    numbersParam: 'phone_numbers',
+    params: { spam: 'include_spam' },
+    maxNumbers: BULK_MAX_NUMBERS,
+    defaultRate: BULK_RATE,
+    sandboxLimit: BULK_RATE,
+    rowNames: {
+      number: ['phone_number', 'number'],
+      cnam: ['cnam_record', 'cnam'],
+    },
+  },
 };
 
 export const TRUST: LookupDescriptor = {

@@ -24,13 +24,15 @@ export interface RateRefusal {
   readonly windowSeconds: number;
   /** The one budget every lookup of the key spends (--shared-limit). */
   readonly shared: boolean;
+  /** The budget of the lookup's bulk endpoint. */
+  readonly bulk?: boolean;
 }
 
 /** A plain one-second refusal of a lookup's own budget (the defaults). */
 export const perSecond = (retryAfter: number): RateRefusal => ({ retryAfter, windowSeconds: 1, shared: false });
 
 export function rateLimitedMessage(d: LookupDescriptor, r: RateRefusal): string {
-  const whose = r.shared ? 'all lookups (shared)' : `${d.title} lookups`;
+  const whose = r.bulk ? `${d.title} bulk requests` : r.shared ? 'all lookups (shared)' : `${d.title} lookups`;
   const per = r.windowSeconds === 1 ? 'per second' : `per ${r.windowSeconds} s window`;
   return `rate limit of ${whose} ${per} for this API key exceeded${r.retryAfter === undefined ? '' : `; retry in ${r.retryAfter} s`}`;
 }

@@ -32,6 +32,7 @@ export class SandboxEngine {
   /** The error bodies of the chosen style (options.errorStyle, fixed at start). */
   readonly bodies: ErrorBodies;
   private seed: number;
+  private jobs = 0;
 
   constructor(
     options: SandboxOptions,
@@ -65,25 +66,34 @@ export class SandboxEngine {
     return state;
   }
 
-  /** How this lookup's budget is enforced and reported: its own, or the one all lookups share. */
-  rule(kind: LookupKind): WindowRule {
+  /**
+   * How this lookup's budget is enforced and reported: its own, or the one all lookups share;
+   * `bulk`: its bulk endpoint's, counted in requests and never shared with single requests.
+   */
+  rule(kind: LookupKind, bulk = false): WindowRule {
     const o = this.options;
     // A lookup registered after the options were made has its descriptor's limit.
-    const limit = o.sharedLimit > 0 ? o.sharedLimit : (o.limits[kind] ?? LOOKUPS[kind].sandboxLimit);
+    const limit = bulk
+      ? (o.bulkLimits[kind] ?? LOOKUPS[kind].bulk?.sandboxLimit ?? 0)
+      : o.sharedLimit > 0
+        ? o.sharedLimit
+        : (o.limits[kind] ?? LOOKUPS[kind].sandboxLimit);
     return { limit, windowMs: o.windowMs, burst: o.burst, headers: o.rateHeaders, hideLimit: o.hideLimit };
   }
 
-  private window(kind: LookupKind, key: KeyState): RateWindow {
+  private window(kind: LookupKind, key: KeyState, bulk: boolean): RateWindow {
+    if (bulk) return (key.bulkWindows[kind] ??= newWindow());
     return this.options.sharedLimit > 0 ? key.shared : (key.windows[kind] ??= newWindow());
   }
 
-  /** Counts a request in the key's window for this lookup. */
-  take(kind: LookupKind, key: KeyState): RateVerdict {
+  /** Counts a request in the key's window for this lookup (or its bulk endpoint). */
+  take(kind: LookupKind, key: KeyState, bulk = false): RateVerdict {
     const now = this.now();
-    const w = this.window(kind, key);
-    const v = take(w, this.rule(kind), now);
+    const w = this.window(kind, key, bulk);
+    const v = take(w, this.rule(kind, bulk), now);
+    const budget = bulk ? `${kind}-bulk` : this.options.sharedLimit > 0 ? 'shared' : kind;
     if (!v.allowed) this.stats.count('rateLimited');
-    else if (v.limit > 0) this.stats.counted(now, w.count, `${this.options.sharedLimit > 0 ? 'shared' : kind}:${w.index * this.options.windowMs}`);
+    else if (v.limit > 0) this.stats.counted(now, w.count, `${budget}:${w.index * this.options.windowMs}`);
     return v;
   }
 
@@ -91,8 +101,8 @@ export class SandboxEngine {
    * The rate verdict of one request: counted in the key's window, or refused without counting when
    * the server injects a spurious 429 (a fault, counted as rate-limited like a real refusal).
    */
-  admit(kind: LookupKind, key: KeyState, injected429: boolean, endpoint: string = kind): RateVerdict {
-    const v = injected429 ? this.injected429(kind, key) : this.take(kind, key);
+  admit(kind: LookupKind, key: KeyState, injected429: boolean, endpoint: string = kind, bulk = false): RateVerdict {
+    const v = injected429 ? this.injected429(kind, key, bulk) : this.take(kind, key, bulk);
     // The client reads the hint when the answer arrives; it may send nothing to the endpoint before it passes.
     if (!v.allowed && !v.bare) {
       const now = this.now();
@@ -103,11 +113,11 @@ export class SandboxEngine {
     return v;
   }
 
-  private injected429(kind: LookupKind, key: KeyState): RateVerdict {
+  private injected429(kind: LookupKind, key: KeyState, bulk: boolean): RateVerdict {
     this.stats.count('rateLimited');
     this.stats.fault('rate429');
     // A gateway's 429: the headers it passes on show the window's real room.
-    return { ...this.peek(kind, key), allowed: false, ...(this.options.rate429Bare ? { bare: true } : {}) };
+    return { ...this.peek(kind, key, bulk), allowed: false, ...(this.options.rate429Bare ? { bare: true } : {}) };
   }
 
   /**
@@ -123,34 +133,47 @@ export class SandboxEngine {
   }
 
   /** What a refused request's 429 says of the budget: a burst cap refuses for its second, a window for its length. */
-  refusal(v: RateVerdict): RateRefusal {
+  refusal(v: RateVerdict, bulk = false): RateRefusal {
     const byBurst = v.burstLimit !== undefined && v.remaining > 0;
-    return { retryAfter: v.bare ? undefined : v.resetIn, windowSeconds: byBurst ? 1 : Math.round(this.options.windowMs / 1000), shared: this.options.sharedLimit > 0 };
+    return { retryAfter: v.bare ? undefined : v.resetIn, windowSeconds: byBurst ? 1 : Math.round(this.options.windowMs / 1000), shared: !bulk && this.options.sharedLimit > 0, ...(bulk ? { bulk } : {}) };
   }
 
-  peek(kind: LookupKind, key: KeyState | undefined): RateVerdict {
-    return peek(key && this.window(kind, key), this.rule(kind), this.now());
+  peek(kind: LookupKind, key: KeyState | undefined, bulk = false): RateVerdict {
+    return peek(key && this.window(kind, key, bulk), this.rule(kind, bulk), this.now());
   }
 
   /**
    * The rate headers of an answer no key's window counts (wrong method, no key, server error): the
    * room the request's key still has when it names an accepted one, else a fresh window's.
    */
-  uncountedRateHeaders(kind: LookupKind, authorization?: string): string[] {
+  uncountedRateHeaders(kind: LookupKind, authorization?: string, bulk = false): string[] {
     const key = bearerKey(authorization);
-    return rateHeaders(kind, this.peek(kind, key === undefined ? undefined : this.keys.find(key)), false);
+    return rateHeaders(kind, this.peek(kind, key === undefined ? undefined : this.keys.find(key), bulk), false);
+  }
+
+  /** Whether the key's quota covers `count` more billed lookups (a bulk request reserves its numbers first); counts a refusal. */
+  covers(key: KeyState, count: number): boolean {
+    const quota = this.options.quota;
+    if (quota === undefined || key.billed + count <= quota) return true;
+    this.stats.count('paymentRequired');
+    return false;
   }
 
   /** Bills one lookup, or returns false when the key's quota is used up. */
   bill(kind: LookupKind, key: KeyState, number11: string): boolean {
-    const quota = this.options.quota;
-    if (quota !== undefined && key.billed >= quota) {
-      this.stats.count('paymentRequired');
-      return false;
-    }
+    if (!this.covers(key, 1)) return false;
     key.billed++;
     this.stats.bill(kind, number11);
     return true;
+  }
+
+  /**
+   * Bills one number a bulk request answers, its quota reserved (covers); `cached` when this lookup
+   * of the number was billed before, as the service answers from its cache.
+   */
+  billBulk(kind: LookupKind, key: KeyState, number11: string): 'success' | 'cached' {
+    key.billed++;
+    return this.stats.bill(kind, number11, true) ? 'cached' : 'success';
   }
 
   /** The result object (REST field names, no envelope) of an accepted number. */
@@ -158,6 +181,11 @@ export class SandboxEngine {
     const data = sandboxData(kind);
     const result = data.result(subject(number11, this.seed), opts);
     return this.options.errorStyle === 'vri' && data.realService ? data.realService(result) : result;
+  }
+
+  /** A new bulk request's job id. */
+  jobId(kind: LookupKind): string {
+    return `job_${kind}_${(++this.jobs).toString().padStart(8, '0')}`;
   }
 
   resetStats(): void {

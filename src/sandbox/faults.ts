@@ -5,7 +5,7 @@ import type { SandboxOptions } from './options.js';
 
 export type FaultKind = 'reset' | 'hang' | 'error' | 'rate429';
 
-export type FaultOptions = Pick<SandboxOptions, 'latencyMs' | 'jitterMs' | 'failRate' | 'resetRate' | 'hangRate' | 'rate429'>;
+export type FaultOptions = Pick<SandboxOptions, 'latencyMs' | 'jitterMs' | 'failRate' | 'resetRate' | 'hangRate' | 'rate429' | 'bulkFailRate'>;
 
 const ERROR_STATUSES = [500, 502, 503] as const;
 
@@ -31,10 +31,17 @@ export class FaultInjector {
     return undefined;
   }
 
+  /** Whether one number of a bulk request comes back as a `failed` row. */
+  rowFails(o: FaultOptions): boolean {
+    return o.bulkFailRate > 0 && this.random() < o.bulkFailRate;
+  }
+
   errorStatus(): number {
     return ERROR_STATUSES[Math.floor(this.random() * ERROR_STATUSES.length)] ?? 500;
   }
 }
+
+export const ROW_FAILURE_TEXT = 'upstream provider timeout (injected fault): retry the number later';
 
 export const ERROR_TEXT: Readonly<Record<number, string>> = {
   500: 'internal server error (injected fault)',

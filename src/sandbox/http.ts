@@ -15,10 +15,10 @@ export function sendJson(res: ServerResponse, status: number, body: string, head
 
 export type BodyOutcome = { ok: true; text: string } | { ok: false; tooLarge: true } | { ok: false; tooLarge: false };
 
-/** Reads the whole body up to MAX_BODY; past it, stops keeping bytes and reports tooLarge. */
-export function readBody(req: IncomingMessage, res: ServerResponse, done: (outcome: BodyOutcome) => void): void {
+/** Reads the whole body up to `max` bytes; past it, stops keeping bytes and reports tooLarge. */
+export function readBody(req: IncomingMessage, res: ServerResponse, done: (outcome: BodyOutcome) => void, max = MAX_BODY): void {
   const declared = Number(req.headers['content-length']);
-  if (declared > MAX_BODY) {
+  if (declared > max) {
     stopReading(req);
     safely(res, () => done({ ok: false, tooLarge: true }));
     return;
@@ -35,7 +35,7 @@ export function readBody(req: IncomingMessage, res: ServerResponse, done: (outco
   req.on('data', (chunk: Buffer) => {
     if (finished) return;
     size += chunk.length;
-    if (size > MAX_BODY) {
+    if (size > max) {
       chunks.length = 0;
       stopReading(req);
       finish({ ok: false, tooLarge: true });

@@ -6,8 +6,8 @@ import { DEFAULT_OPTIONS, applyPatch, optionProblems, type SandboxOptions } from
 import { createSandboxServer } from './server.js';
 import type { SandboxStats } from './stats.js';
 
-export { DEFAULT_API_KEY, DEFAULT_LIMITS, DEFAULT_OPTIONS, optionProblems } from './options.js';
-export type { SandboxLimits, SandboxOptions } from './options.js';
+export { DEFAULT_API_KEY, DEFAULT_BULK_LIMITS, DEFAULT_BULK_MAX, DEFAULT_LIMITS, DEFAULT_OPTIONS, optionProblems } from './options.js';
+export type { BulkRowStyle, SandboxLimits, SandboxOptions } from './options.js';
 export type { SandboxStats } from './stats.js';
 export { buildLookupSchema } from './graphql-schema.js';
 
@@ -31,7 +31,7 @@ export interface Sandbox {
 export async function startSandbox(options: Partial<SandboxOptions> = {}, { now }: { now?: () => number } = {}): Promise<Sandbox> {
   const problems = optionProblems(options as Record<string, unknown>);
   if (problems.length > 0) throw new TypeError(`invalid sandbox options: ${problems.join('; ')}`);
-  const merged = applyPatch({ ...DEFAULT_OPTIONS, limits: { ...DEFAULT_OPTIONS.limits } }, options);
+  const merged = applyPatch({ ...DEFAULT_OPTIONS, limits: { ...DEFAULT_OPTIONS.limits }, bulkLimits: { ...DEFAULT_OPTIONS.bulkLimits } }, options);
   const engine = new SandboxEngine(merged, now);
   // The certificate code (and its X.509 library) loads only for a TLS sandbox.
   const certificates = merged.tls ? await import('./certificate.js') : undefined;

@@ -8,6 +8,8 @@ export interface KeyState {
   readonly label: string;
   /** Its window per lookup, made at the lookup's first request. */
   readonly windows: Partial<Record<LookupKind, RateWindow>>;
+  /** Its window per bulk endpoint, made at the endpoint's first request. */
+  readonly bulkWindows: Partial<Record<LookupKind, RateWindow>>;
   /** The window every lookup counts in when the limit is shared (sandbox --shared-limit). */
   readonly shared: RateWindow;
   /** Per endpoint: the last hinted 429's hold (when the first of its run left, and until when). */
@@ -33,7 +35,7 @@ export class KeyRing {
       let label = kept?.label ?? maskSecret(key);
       for (let n = 2; labels.has(label); n++) label = `${maskSecret(key)} #${n}`;
       labels.add(label);
-      this.keys.set(key, kept ?? { label, windows: {}, shared: newWindow(), holds: {}, billed: 0 });
+      this.keys.set(key, kept ?? { label, windows: {}, bulkWindows: {}, shared: newWindow(), holds: {}, billed: 0 });
     }
   }
 
@@ -51,7 +53,7 @@ export class KeyRing {
   resetUsage(): void {
     for (const state of this.keys.values()) {
       state.billed = 0;
-      for (const w of [...Object.values(state.windows), state.shared]) if (w) w.count = 0;
+      for (const w of [...Object.values(state.windows), ...Object.values(state.bulkWindows), state.shared]) if (w) w.count = 0;
     }
   }
 }

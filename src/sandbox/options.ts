@@ -2,7 +2,7 @@
 // checks, so a bad value is refused the same way wherever it comes from.
 import { isKeyShaped } from '../core/secret.js';
 import { isObject } from '../core/json.js';
-import { isLookupKind, perLookup, type LookupKind } from '../core/lookups.js';
+import { LOOKUPS, isLookupKind, perLookup, type LookupKind } from '../core/lookups.js';
 import type { RateHeaderStyle } from './rate-window.js';
 
 /** The error bodies the sandbox sends (see error-styles.ts). */
@@ -11,6 +11,10 @@ export type ErrorStyle = (typeof ERROR_STYLES)[number];
 
 /** Requests per second per API key and lookup; 0 = unlimited; a lookup not named: its descriptor's sandboxLimit. */
 export type SandboxLimits = Partial<Record<LookupKind, number>>;
+
+/** How bulk rows name the result's fields: the bulk endpoints' own names, or the single endpoint's. */
+export const BULK_ROW_STYLES = ['bulk', 'single'] as const;
+export type BulkRowStyle = (typeof BULK_ROW_STYLES)[number];
 
 export interface SandboxOptions {
   /** Interface to listen on: loopback unless told otherwise. */
@@ -38,6 +42,16 @@ export interface SandboxOptions {
   hideLimit: boolean;
   /** Which fields report the budget: X-RateLimit-* (default), the IETF RateLimit/RateLimit-Policy, or both. */
   rateHeaders: RateHeaderStyle;
+  /** Serve the bulk endpoints (false: 404 there, as a server without them). */
+  bulk: boolean;
+  /** Most numbers one bulk request may carry; past it 400. */
+  bulkMax: number;
+  /** Bulk requests per window per API key and lookup; 0 = unlimited; a lookup not named: its descriptor's bulk.sandboxLimit. */
+  bulkLimits: SandboxLimits;
+  /** The field names of bulk rows. */
+  bulkRows: BulkRowStyle;
+  /** Probability (0..1) that a distinct valid number of a bulk request comes back as a `failed` row. */
+  bulkFailRate: number;
   /** Billed lookups allowed per key; undefined = unlimited. Past it: 402. */
   quota: number | undefined;
   /** Added to every lookup/GraphQL response, in ms. */
@@ -70,6 +84,15 @@ export const DEFAULT_API_KEY = 'sandbox-key-0000';
 /** Each lookup's sandboxLimit (a lookup registered later falls back to its own: SandboxEngine.rule). */
 export const DEFAULT_LIMITS: Readonly<Record<LookupKind, number>> = perLookup((d) => d.sandboxLimit);
 
+/** Each bulk endpoint's sandboxLimit, for the lookups that have one. */
+export const DEFAULT_BULK_LIMITS: Readonly<SandboxLimits> = Object.fromEntries(
+  Object.entries(perLookup((d) => d.bulk?.sandboxLimit)).filter(([, n]) => n !== undefined),
+) as SandboxLimits;
+
+/** Most numbers a bulk request may carry by default: the service's. */
+export const DEFAULT_BULK_MAX = 1000;
+const BULK_MAX_CAP = 100_000;
+
 export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
   host: '127.0.0.1',
   port: 0,
@@ -82,6 +105,11 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
   burst: undefined,
   hideLimit: false,
   rateHeaders: 'x',
+  bulk: true,
+  bulkMax: DEFAULT_BULK_MAX,
+  bulkLimits: { ...DEFAULT_BULK_LIMITS },
+  bulkRows: 'bulk',
+  bulkFailRate: 0,
   quota: undefined,
   latencyMs: 0,
   jitterMs: 0,
@@ -104,6 +132,11 @@ const RUNTIME_KEYS = [
   'burst',
   'hideLimit',
   'rateHeaders',
+  'bulk',
+  'bulkMax',
+  'bulkLimits',
+  'bulkRows',
+  'bulkFailRate',
   'quota',
   'latencyMs',
   'jitterMs',
@@ -119,7 +152,7 @@ const RUNTIME_KEYS = [
 /** The subset the unauthenticated admin endpoint may change (not the keys, not the log sink). */
 export const ADMIN_KEYS: readonly string[] = RUNTIME_KEYS.filter((k) => k !== 'apiKeys' && k !== 'log');
 
-const PROBABILITIES = ['failRate', 'resetRate', 'hangRate', 'rate429'] as const;
+const PROBABILITIES = ['failRate', 'resetRate', 'hangRate', 'rate429', 'bulkFailRate'] as const;
 const DURATIONS = ['latencyMs', 'jitterMs'] as const;
 
 const isCount = (v: unknown, max: number): v is number =>
@@ -153,7 +186,16 @@ export function optionProblems(patch: Readonly<Record<string, unknown>>): string
         if (!(typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) bad(name, 'a number or a string');
         break;
       case 'limits':
-        limitProblems(value, problems);
+        limitProblems(name, value, problems, () => true);
+        break;
+      case 'bulkLimits':
+        limitProblems(name, value, problems, (kind) => LOOKUPS[kind].bulk !== undefined);
+        break;
+      case 'bulkMax':
+        if (!isCount(value, BULK_MAX_CAP) || value < 1) bad(name, `a whole number from 1 to ${BULK_MAX_CAP}`);
+        break;
+      case 'bulkRows':
+        if (!(BULK_ROW_STYLES as readonly unknown[]).includes(value)) bad(name, BULK_ROW_STYLES.map((x) => JSON.stringify(x)).join(' or '));
         break;
       case 'quota':
         if (value !== undefined && value !== null && !isCount(value, Number.MAX_SAFE_INTEGER)) bad(name, 'a whole number ≥ 0, or null for unlimited');
@@ -161,6 +203,7 @@ export function optionProblems(patch: Readonly<Record<string, unknown>>): string
       case 'verbose':
       case 'hideLimit':
       case 'rate429Bare':
+      case 'bulk':
         if (typeof value !== 'boolean') bad(name, 'true or false');
         break;
       case 'errorStyle':
@@ -194,14 +237,16 @@ export function optionProblems(patch: Readonly<Record<string, unknown>>): string
   return problems;
 }
 
-function limitProblems(value: unknown, problems: string[]): void {
+/** `known`: the lookups this table may name (bulkLimits: those with a bulk endpoint). */
+function limitProblems(name: string, value: unknown, problems: string[], known: (kind: LookupKind) => boolean): void {
   if (!isObject(value)) {
-    problems.push(`limits must be an object like ${JSON.stringify(perLookup((d) => d.sandboxLimit))}`);
+    problems.push(`${name} must be an object like ${JSON.stringify(name === 'limits' ? perLookup((d) => d.sandboxLimit) : DEFAULT_BULK_LIMITS)}`);
     return;
   }
   for (const [kind, n] of Object.entries(value)) {
-    if (!isLookupKind(kind)) problems.push(`limits.${kind}: unknown lookup`);
-    else if (!isCount(n, 1_000_000_000)) problems.push(`limits.${kind} must be a whole number ≥ 0 (0 = unlimited), got ${JSON.stringify(n)}`);
+    if (!isLookupKind(kind)) problems.push(`${name}.${kind}: unknown lookup`);
+    else if (!known(kind)) problems.push(`${name}.${kind}: this lookup has no bulk endpoint`);
+    else if (!isCount(n, 1_000_000_000)) problems.push(`${name}.${kind} must be a whole number ≥ 0 (0 = unlimited), got ${JSON.stringify(n)}`);
   }
 }
 
@@ -214,10 +259,11 @@ function validKey(k: unknown): boolean {
   return typeof k === 'string' && k.length >= 12 && k.length <= 200 && isKeyShaped(k);
 }
 
-/** Applies a checked patch; `limits` merges per lookup so `{limits:{lrn:5}}` keeps the others. */
+/** Applies a checked patch; `limits` and `bulkLimits` merge per lookup so `{limits:{lrn:5}}` keeps the others. */
 export function applyPatch(base: SandboxOptions, patch: Partial<SandboxOptions>): SandboxOptions {
   const next: SandboxOptions = { ...base, ...stripUndefined(patch) };
   if (patch.limits) next.limits = { ...base.limits, ...patch.limits };
+  if (patch.bulkLimits) next.bulkLimits = { ...base.bulkLimits, ...patch.bulkLimits };
   if ('quota' in patch) next.quota = patch.quota ?? undefined;
   if ('burst' in patch) next.burst = patch.burst ?? undefined;
   return next;

@@ -11,16 +11,22 @@ import type { SandboxEngine } from './engine.js';
 import { ERROR_TEXT, type FaultKind } from './faults.js';
 import { safely, sendJson } from './http.js';
 import { handleGraphql } from './routes-graphql.js';
+import { handleBulk } from './routes-bulk.js';
 import { handleRest, type RequestMeta } from './routes-rest.js';
 
-type Route = { kind: 'rest'; d: LookupDescriptor } | { kind: 'graphql' } | { kind: 'admin' };
+type Route = { kind: 'rest' | 'bulk'; d: LookupDescriptor } | { kind: 'graphql' } | { kind: 'admin' };
+type LookupRoute = Route & { kind: 'rest' | 'bulk' | 'graphql' };
 
-/** Every registered lookup's REST path, GraphQL and the admin paths; made again when a lookup is registered (the registry only grows). */
+/** Every registered lookup's REST path (and bulk path), GraphQL and the admin paths; made again when a lookup is registered (the registry only grows). */
 let routes: { lookups: number; map: Map<string, Route> } | undefined;
 function routeOf(path: string): Route | undefined {
   if (routes?.lookups !== LOOKUP_KINDS.length) {
     const map = new Map<string, Route>([
       ...LOOKUP_KINDS.map((k): [string, Route] => [LOOKUPS[k].restPath, { kind: 'rest', d: LOOKUPS[k] }]),
+      ...LOOKUP_KINDS.flatMap((k): Array<[string, Route]> => {
+        const path = LOOKUPS[k].bulk?.path;
+        return path === undefined ? [] : [[path, { kind: 'bulk', d: LOOKUPS[k] }]];
+      }),
       ['/graphql', { kind: 'graphql' }],
       ...ADMIN_PATHS.map((p): [string, Route] => [p, { kind: 'admin' }]),
     ]);
@@ -40,7 +46,7 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
   let closing = false;
   const adminNeedsKey = !isLoopback(engine.options.host);
 
-  const serve = (route: Route & { kind: 'rest' | 'graphql' }, fault: FaultKind | undefined, req: IncomingMessage, res: ServerResponse, meta: RequestMeta) => {
+  const serve = (route: LookupRoute, fault: FaultKind | undefined, req: IncomingMessage, res: ServerResponse, meta: RequestMeta) => {
     if (fault === 'reset') {
       engine.stats.fault('reset');
       req.socket.destroy();
@@ -57,10 +63,11 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
       const status = engine.faults.errorStatus();
       const text = ERROR_TEXT[status] ?? 'server error';
       if (route.kind === 'graphql') sendJson(res, status, graphqlError(engine.bodies.graphqlCode('INTERNAL_SERVER_ERROR'), text));
-      else sendJson(res, status, engine.bodies.serverError(route.d, status), engine.uncountedRateHeaders(route.d.kind, req.headers.authorization));
+      else sendJson(res, status, engine.bodies.serverError(route.d, status), engine.uncountedRateHeaders(route.d.kind, req.headers.authorization, route.kind === 'bulk'));
       return;
     }
     if (route.kind === 'graphql') handleGraphql(engine, req, res, fault === 'rate429', meta);
+    else if (route.kind === 'bulk') handleBulk(engine, route.d, req, res, fault === 'rate429', meta);
     else handleRest(engine, route.d, req, res, fault === 'rate429', meta);
   };
 
@@ -71,7 +78,8 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
     const route = routeOf(path);
     const meta: RequestMeta = {};
     if (engine.options.verbose) logWhenDone(engine, req, res, path, meta);
-    if (!route) {
+    // --no-bulk: a server without bulk endpoints, whose bulk paths are unknown paths.
+    if (!route || (route.kind === 'bulk' && !engine.options.bulk)) {
       engine.stats.stray();
       sendJson(res, 404, plainError('not_found', `no such endpoint: ${req.method ?? ''} ${path.slice(0, 200)}`));
       return;
@@ -86,7 +94,8 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
       handleAdmin(engine, path, req, res);
       return;
     }
-    engine.stats.request(route.kind === 'rest' ? route.d.kind : 'graphql');
+    if (route.kind === 'bulk') engine.stats.bulkRequest(route.d.kind);
+    else engine.stats.request(route.kind === 'rest' ? route.d.kind : 'graphql');
     const o = engine.options;
     const delay = o.latencyMs > 0 || o.jitterMs > 0 ? engine.faults.delay(o) : 0;
     const fault = engine.faults.draw(o);

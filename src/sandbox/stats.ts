@@ -1,6 +1,6 @@
 // What the sandbox saw: served as GET /__sandbox/stats and by stats(), so tests (in-process or
 // not) can check what a client really sent and what it was billed for.
-import { perLookup, type LookupKind } from '../core/lookups.js';
+import { LOOKUP_KINDS, LOOKUPS, type LookupKind, perLookup } from '../core/lookups.js';
 import type { FaultKind } from './faults.js';
 
 export interface SandboxStats {
@@ -33,7 +33,24 @@ export interface SandboxStats {
    * null before any), and the most that one window of one budget counted.
    */
   windows: { counted: number; first: number | null; last: number | null; busiest: number; counts: Record<string, number> };
+  /**
+   * The bulk endpoints, per lookup that has one: HTTP requests (also in requests.total), numbers
+   * submitted in the requests answered (phone_numbers entries, duplicates included), numbers billed
+   * (also in billed, lookups and byNumber); and the rows answered, by status.
+   */
+  bulk: {
+    requests: Partial<Record<LookupKind, number>>;
+    numbers: Partial<Record<LookupKind, number>>;
+    billed: Partial<Record<LookupKind, number>>;
+    rows: Record<BulkRowStatus, number>;
+  };
 }
+
+export type BulkRowStatus = 'success' | 'cached' | 'failed' | 'invalid';
+
+/** Zero per lookup with a bulk endpoint. */
+const perBulkLookup = (): Partial<Record<LookupKind, number>> =>
+  Object.fromEntries(LOOKUP_KINDS.filter((k) => LOOKUPS[k].bulk).map((k) => [k, 0])) as Partial<Record<LookupKind, number>>;
 
 /** Windows whose counts the stats keep (the latest first out past this). */
 const KEPT_WINDOWS = 100_000;
@@ -51,6 +68,7 @@ export class StatsRecorder {
   private windows = { counted: 0, first: null as number | null, last: null as number | null, busiest: 0 };
   /** Per "budget:window start (epoch ms)": the requests it counted. */
   private counts = new Map<string, number>();
+  private bulk = { requests: perBulkLookup(), numbers: perBulkLookup(), billed: perBulkLookup(), rows: { success: 0, cached: 0, failed: 0, invalid: 0 } };
 
   /** A request a rate window counted at `at`, the `inWindow`-th of the window `window` ("budget:start"). */
   counted(at: number, inWindow: number, window: string): void {
@@ -68,6 +86,20 @@ export class StatsRecorder {
     this.requests.total++;
   }
 
+  bulkRequest(kind: LookupKind): void {
+    this.bulk.requests[kind] = (this.bulk.requests[kind] ?? 0) + 1;
+    this.requests.total++;
+  }
+
+  /** A bulk request answered: the numbers it carried. */
+  bulkAnswered(kind: LookupKind, numbers: number): void {
+    this.bulk.numbers[kind] = (this.bulk.numbers[kind] ?? 0) + numbers;
+  }
+
+  bulkRow(status: BulkRowStatus): void {
+    this.bulk.rows[status]++;
+  }
+
   /** An unknown endpoint still counts towards the total. */
   stray(): void {
     this.requests.total++;
@@ -77,11 +109,15 @@ export class StatsRecorder {
     this.byKey.set(label, (this.byKey.get(label) ?? 0) + 1);
   }
 
-  bill(kind: LookupKind, number: string): void {
+  /** Counts a billed lookup; says whether this lookup of this number was billed before (since the start or the last reset). */
+  bill(kind: LookupKind, number: string, bulk = false): boolean {
     const id = `${kind}:${number}`;
-    this.byNumber.set(id, (this.byNumber.get(id) ?? 0) + 1);
+    if (bulk) this.bulk.billed[kind] = (this.bulk.billed[kind] ?? 0) + 1;
+    const before = this.byNumber.get(id) ?? 0;
+    this.byNumber.set(id, before + 1);
     this.lookups[kind] = (this.lookups[kind] ?? 0) + 1;
     this.counters.billed++;
+    return before > 0;
   }
 
   count(what: 'rateLimited' | 'invalid' | 'unauthorized' | 'paymentRequired' | 'tlsFailures'): void {
@@ -105,6 +141,7 @@ export class StatsRecorder {
       ...this.counters,
       faults: { ...this.faults },
       windows: { ...this.windows, counts: Object.fromEntries(this.counts) },
+      bulk: { requests: { ...this.bulk.requests }, numbers: { ...this.bulk.numbers }, billed: { ...this.bulk.billed }, rows: { ...this.bulk.rows } },
     };
   }
 }

@@ -149,6 +149,45 @@ describe('numintel sandbox', () => {
     }
   });
 
+  it('--bulk-max, --bulk-limit, --bulk-rows and --no-bulk shape the bulk endpoints; bad values are usage errors', async () => {
+    const started = async (args: string[]) => {
+      const { world, out, abort } = fakeWorld();
+      const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', ...args], { from: 'user' });
+      await until('the listening line', () => out.length > 0, 10_000, 2);
+      const url = /on (\S+) /.exec(out.join(''))![1]!;
+      const bulk = (kind: string, numbers: string[]) =>
+        fetch(`${url}/api/v1/${kind}/bulk`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer sandbox-key-0000', 'content-type': 'application/json' },
+          body: JSON.stringify({ phone_numbers: numbers }),
+        });
+      return { bulk, stop: async () => (abort(), await run) };
+    };
+    const a = await started(['--bulk-max', '2', '--bulk-limit', '7', '--bulk-limit', 'cnam=3', '--bulk-rows', 'single', '--bulk-fail-rate', '1']);
+    const l = await a.bulk('lrn', ['12125550123', '12125550124']);
+    expect(l.status).toBe(200);
+    expect(l.headers.get('x-ratelimit-limit')).toBe('7');
+    expect(((await l.json()) as { results: Array<{ status: string }> }).results.map((r) => r.status)).toEqual(['failed', 'failed']);
+    expect((await a.bulk('cnam', ['12125550123'])).headers.get('x-ratelimit-limit')).toBe('3');
+    expect((await a.bulk('lrn', ['12125550123', '12125550124', '12125550125'])).status).toBe(400);
+    await a.stop();
+    const b = await started(['--bulk-rows', 'single']);
+    const row = ((await (await b.bulk('lrn', ['12125550123'])).json()) as { results: Array<Record<string, unknown>> }).results[0];
+    expect(row).toHaveProperty('lrn');
+    expect(row).not.toHaveProperty('lrn_value');
+    await b.stop();
+    const c = await started(['--no-bulk']);
+    expect((await c.bulk('lrn', ['12125550123'])).status).toBe(404);
+    await c.stop();
+    for (const args of [['--bulk-max', '0'], ['--bulk-max', '100001'], ['--bulk-limit', 'trust=3'], ['--bulk-limit', 'x'], ['--bulk-limit', 'lrn=1=2'], ['--bulk-fail-rate', '2']]) {
+      const err = await sandboxCommand(fakeWorld().world, ignoreExitCode).exitOverride().parseAsync(['--port', '0', ...args], { from: 'user' }).catch((e: unknown) => e);
+      expect(err, args.join(' ')).toBeInstanceOf(NumintelError);
+      expect((err as NumintelError).kind, args.join(' ')).toBe('usage');
+    }
+    const err = await sandboxCommand(fakeWorld().world, ignoreExitCode).exitOverride().configureOutput({ writeErr: () => {} }).parseAsync(['--port', '0', '--bulk-rows', 'flat'], { from: 'user' }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/--bulk-rows.*flat/);
+  });
+
   it('a --window out of range is told in the flag\'s own name and unit, not the option object\'s', async () => {
     for (const value of ['0', '86401']) {
       const { world } = fakeWorld();
@@ -162,7 +201,7 @@ describe('numintel sandbox', () => {
     let text = '';
     cmd.configureOutput({ writeOut: (s) => (text += s) }).exitOverride();
     expect(() => cmd.parse(['--help'], { from: 'user' })).toThrow();
-    for (const word of ['--fail-rate', '--limit-trust', '401', '402', 'WWW-Authenticate', 'timestamp for CNAM and Trust', 'retry_after', 'INVALID_NUMBER', '/__sandbox/stats', 'TOLLFREE', 'high|medium|low', '--window', '--shared-limit', '--burst', '--hide-limit', '--rate-headers', 'RateLimit-Policy']) {
+    for (const word of ['--fail-rate', '--limit-trust', '401', '402', 'WWW-Authenticate', 'timestamp for CNAM and Trust', 'retry_after', 'INVALID_NUMBER', '/__sandbox/stats', 'TOLLFREE', 'high|medium|low', '--window', '--shared-limit', '--burst', '--hide-limit', '--rate-headers', 'RateLimit-Policy', '--no-bulk', '--bulk-max', '--bulk-limit', '--bulk-rows', '--bulk-fail-rate', '/api/v1/lrn/bulk', 'include_enhanced', 'input_indices', 'lrn_value', 'voice_provider', 'cnam_record']) {
       expect(text).toContain(word);
     }
   });

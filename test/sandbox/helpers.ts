@@ -39,3 +39,5 @@ export const cnam = (sb: Sandbox, body: Record<string, unknown>, opts?: PostOpti
 export const trust = (sb: Sandbox, body: Record<string, unknown>, opts?: PostOptions) => post(sb, '/api/v1/trust', body, opts);
 export const gql = (sb: Sandbox, query: string, variables?: Record<string, unknown>, opts?: PostOptions) =>
   post(sb, '/graphql', variables ? { query, variables } : { query }, opts);
+export const lrnBulk = (sb: Sandbox, body: Record<string, unknown>, opts?: PostOptions) => post(sb, '/api/v1/lrn/bulk', body, opts);
+export const cnamBulk = (sb: Sandbox, body: Record<string, unknown>, opts?: PostOptions) => post(sb, '/api/v1/cnam/bulk', body, opts);
