@@ -219,7 +219,7 @@ export function classifyWith(
 }
 
 /** The echoed number of a result when it is not `asked` (compared as 11 digits); else undefined. */
-function echoOfAnother(d: LookupDescriptor, result: Readonly<Record<string, unknown>>, asked: string): string | undefined {
+export function echoOfAnother(d: LookupDescriptor, result: Readonly<Record<string, unknown>>, asked: string): string | undefined {
   for (const f of d.fields) {
     if (!f.echo) continue;
     const echoed = result[f.name];

@@ -4,7 +4,8 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { BadOptionError, NumintelError, ProxyError, TlsError } from '../core/errors.js';
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import type { Advice } from '../core/advice.js';
-import type { Attempt, SetupFailure, Transport } from '../core/transport.js';
+import type { Attempt, BatchAttempt, SetupFailure, Transport } from '../core/transport.js';
+import { bulkRequest, classifyBulk } from './bulk.js';
 import { VERSION } from '../core/version.js';
 import { checkBaseUrl, endpoint, type Endpoint } from './base-url.js';
 import { oversize, type ClassifyContext, type RawResponse } from './classify.js';
@@ -20,8 +21,13 @@ export interface ClientOptions {
   /** Service root, optionally with a path prefix (`https://proxy.example/numintel`). */
   readonly baseUrl: string;
   readonly apiKey?: string | undefined;
-  /** Default 'rest'. */
-  readonly transport?: 'rest' | 'graphql' | undefined;
+  /**
+   * Default 'rest'. 'bulk': lookups with a bulk endpoint (LRN, CNAM) send many numbers a request
+   * (sendBatch, batchSize); the others go to their single endpoint as with 'rest'.
+   */
+  readonly transport?: 'rest' | 'graphql' | 'bulk' | undefined;
+  /** With 'bulk': numbers a request carries at most (1–1000). Default 1000. */
+  readonly batchSize?: number | undefined;
   /** The whole request, connect to the last byte, ms. Default 15000. */
   readonly timeoutMs?: number | undefined;
   /** Keep-alive connections in the pool. Default 16. */
@@ -90,7 +96,9 @@ export function createTransport(options: ClientOptions): Transport {
   const connections = positive('connections', options.connections, 16, true);
   const maxBytes = positive('maxResponseBytes', options.maxResponseBytes, 1024 * 1024, true);
   const name = options.transport ?? 'rest';
-  const codec = CODECS[name];
+  const codec = CODECS[name === 'bulk' ? 'rest' : name];
+  const batchSize = positive('batchSize', options.batchSize, 1000, true);
+  if (batchSize > 1000) throw new BadOptionError(`batchSize must be at most 1000 (the bulk endpoints' limit), got ${batchSize}`);
   const clock = options.clock ?? systemClock;
   const trace = options.trace;
   const proxy = proxyFromEnv(options.env);
@@ -161,6 +169,40 @@ export function createTransport(options: ClientOptions): Transport {
     );
   }
 
+  /** One bulk request for `numbers` (distinct, at most batchSize). */
+  function sendBatch(d: LookupDescriptor, numbers: readonly string[], opts: LookupOptions, signal?: StopSignal): Promise<BatchAttempt> {
+    try {
+      signal?.throwIfAborted();
+      const req = bulkRequest(d, numbers, opts);
+      const ep = endpointOf(req.path);
+      const sink = trace;
+      const started = clock.now();
+      sink?.(requestLine(ep.href, `${numbers.length} numbers`, { ...req.body, phone_numbers: `[${numbers[0] ?? ''} …]` }, secret));
+      const end = (b: BatchAttempt, status: number | undefined): BatchAttempt => {
+        if (sink) {
+          const attempt: Attempt = b.kind === 'whole' ? b.attempt : { kind: 'ok', result: {}, ...(b.rate ? { rate: b.rate } : {}) };
+          const now = clock.now();
+          sink(responseLine({ status, path: ep.path, label: `${numbers.length} numbers`, elapsedMs: now - started, now, attempt }, secret));
+        }
+        return b;
+      };
+      if (closing) return Promise.resolve(end({ kind: 'whole', attempt: { kind: 'error', error: { code: 'network_error', message: `request to ${base.origin} failed (CLIENT_CLOSED: the client is closed)` } } }, undefined));
+      const post: PostRequest = { path: ep.path, headers, body: JSON.stringify(req.body), signal };
+      return (wire ? wire.post(post) : load().then((w) => w.post(post))).then(
+        (out) => {
+          const ctx = { now: clock.now(), secret, advice };
+          return end(out.kind === 'oversize' ? { kind: 'whole', attempt: oversize(out.status, out.headers, maxBytes, ctx) } : classifyBulk(d, opts, out, ctx, numbers), out.status);
+        },
+        (err: unknown) => {
+          if (signal?.aborted) throw signal.reason;
+          return end({ kind: 'whole', attempt: failed(err) }, undefined);
+        },
+      );
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
   /** Whatever goes wrong is a rejection, never a throw, as from an async function. */
   function send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: StopSignal): Promise<Attempt> {
     try {
@@ -173,6 +215,12 @@ export function createTransport(options: ClientOptions): Transport {
   return {
     name,
     send,
+    ...(name === 'bulk'
+      ? {
+          batchSize: (d: LookupDescriptor) => (d.bulk ? Math.min(batchSize, d.bulk.maxNumbers) : 1),
+          sendBatch,
+        }
+      : {}),
     close() {
       // Idempotent: the pipeline and a finally block may both close.
       closing ??= loading ? loading.then((w) => w.close(), () => undefined) : Promise.resolve();

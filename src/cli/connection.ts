@@ -69,6 +69,7 @@ export async function connect(
     baseUrl,
     apiKey,
     transport: settings.transport,
+    batchSize: settings.batchSize,
     timeoutMs: settings.timeout * 1000,
     connections: settings.concurrency,
     // Numbers given as arguments are a handful, often one per process (a script's loop): the socket

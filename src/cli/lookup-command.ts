@@ -139,7 +139,8 @@ function addRunOptions(cmd: Command): void {
     .option('--base-url <url>', 'service base URL (or NUMINTEL_BASE_URL, or the config file)')
     .option('--api-key-file <path>', 'read the API key from a file (- for stdin); or NUMINTEL_API_KEY')
     .option('--profile <name>', 'config profile (or NUMINTEL_PROFILE)')
-    .addOption(new Option('--transport <transport>', 'rest or graphql (default rest; or NUMINTEL_TRANSPORT)').choices(['rest', 'graphql']))
+    .addOption(new Option('--transport <transport>', 'rest, graphql or bulk: LRN and CNAM many numbers a request (default rest; or NUMINTEL_TRANSPORT)').choices(['rest', 'graphql', 'bulk']))
+    .option('--batch-size <n>', 'with --transport bulk: numbers a request carries at most, 1-1000 (default 1000)', intOption(1))
     .option('--ca-file <pem>', 'trust the CA certificates of this PEM file for HTTPS, besides the system ones (or NUMINTEL_CA_FILE)')
     .option('--sandbox', 'run against the built-in sandbox (no key, no network)')
     .optionsGroup('Messages:')
@@ -239,6 +240,7 @@ function toRunRequest(
     apiKeyFile: str(flags.apiKeyFile),
     profile: str(flags.profile),
     transport: str(flags.transport) as RunRequest['transport'],
+    batchSize: num(flags.batchSize),
     caFile: str(flags.caFile),
     sandbox: flags.sandbox === true,
     dryRun: flags.dryRun === true,

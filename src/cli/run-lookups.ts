@@ -34,6 +34,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     flags: {
       'base-url': req.baseUrl,
       transport: req.transport,
+      'batch-size': req.batchSize,
       format: req.format,
       concurrency: req.concurrency,
       rate: req.rate,
@@ -167,6 +168,10 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       quit: world.quitNow,
       closed: closed.signal,
       onEvent: (event) => {
+        if (event.type === 'unbatched') {
+          world.stderr.write(`numintel: warning: ${event.message}; ${event.lookup} numbers go one a request for the rest of the run\n`);
+          return;
+        }
         if (event.reason !== 'interrupted') return;
         // Said at once, not when the requests in flight are back: the user must know the key was heard.
         progress.stop();

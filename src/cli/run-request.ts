@@ -42,7 +42,8 @@ export interface RunRequest {
   readonly baseUrl?: string;
   readonly apiKeyFile?: string;
   readonly profile?: string;
-  readonly transport?: 'rest' | 'graphql';
+  readonly transport?: 'rest' | 'graphql' | 'bulk';
+  readonly batchSize?: number;
   /** --ca-file: a PEM of CA certificates trusted besides the default. */
   readonly caFile?: string;
   readonly sandbox: boolean;

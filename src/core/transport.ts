@@ -46,9 +46,22 @@ export type Attempt =
   /** Any other failure that a retry would not change (another 4xx, an unreadable body). */
   | { readonly kind: 'error'; readonly error: LookupError; readonly rate?: RateInfo; readonly unsent?: boolean };
 
+/** The answer to one request for several numbers of one lookup (a bulk endpoint). */
+export type BatchAttempt =
+  /** Every number, in the order asked, has its own answer. */
+  | { readonly kind: 'rows'; readonly answers: readonly Attempt[]; readonly rate?: RateInfo }
+  /** The request as a whole was answered or failed so (401, 402, 429, 5xx, the wire): every number shares it. */
+  | { readonly kind: 'whole'; readonly attempt: Attempt }
+  /** The service has no bulk endpoint (404/405): these numbers and the rest go one a request. */
+  | { readonly kind: 'unsupported'; readonly message: string; readonly rate?: RateInfo };
+
 export interface Transport {
-  readonly name: 'rest' | 'graphql';
+  readonly name: 'rest' | 'graphql' | 'bulk';
   /** One request, never retried here; never throws for what the service answered. */
   send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: StopSignal): Promise<Attempt>;
+  /** Numbers one request carries for this lookup: more than 1 only where sendBatch serves it. */
+  batchSize?(d: LookupDescriptor): number;
+  /** One request for several distinct numbers (at most batchSize); never throws for what the service answered. */
+  sendBatch?(d: LookupDescriptor, numbers: readonly string[], opts: LookupOptions, signal?: StopSignal): Promise<BatchAttempt>;
   close(): Promise<void>;
 }

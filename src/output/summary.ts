@@ -5,7 +5,8 @@
 // It counts what the service saw: "lookups sent" are the first tries of requests that went out,
 // "retries" the requests sent again, and the rate is both together over the elapsed time. "Cache
 // hits" were answered from the persistent cache (no request), "lookups billed" are the answers the
-// service gave (what it charges for).
+// service gave (what it charges for). Bulk requests (--transport bulk) carry many numbers each: the
+// rate line then adds the numbers per second and the requests they took.
 import type { RunStats } from '../core/run.js';
 
 /** `850ms` is `0.9s`; under 10 s one decimal, then whole seconds, `3m 05s`, `1h 02m 03s`. */
@@ -32,10 +33,12 @@ export function formatRate(count: number, ms: number): string {
 /** The summary's lines, without a final newline. `rows` counts rows read; written ones when fewer. */
 export function formatSummary(stats: RunStats, now: number): string {
   const elapsed = now - stats.startedAt;
+  // Numbers sent, first tries and retries: more than the requests when bulk requests carried several.
+  const batched = stats.lookups + stats.retries;
   const rows = stats.written < stats.rows ? `${stats.rows} (${stats.written} written)` : `${stats.rows}`;
   return [
     `rows: ${rows}, lookups sent: ${stats.lookups}, duplicates saved: ${stats.duplicates}, cache hits: ${stats.cacheHits}`,
     `invalid: ${stats.invalid}, failed: ${stats.failed}, retries: ${stats.retries}, 429s: ${stats.rateLimited}, lookups billed: ${stats.billed}`,
-    `elapsed: ${formatElapsed(elapsed)}, rate: ${formatRate(stats.requests, elapsed)} requests/s`,
+    `elapsed: ${formatElapsed(elapsed)}, rate: ${formatRate(stats.requests, elapsed)} requests/s${batched > stats.requests ? `, ${formatRate(batched, elapsed)} numbers/s in ${stats.requests} requests` : ''}`,
   ].join('\n');
 }

@@ -32,7 +32,10 @@ export interface RunPlan {
 }
 
 /** `inFlight`: requests still out when the run stopped, which it waits for (up to `drainMs`). */
-export type RunEvent = { readonly type: 'stopped'; readonly reason: StopReason; readonly error?: LookupError; readonly inFlight: number };
+export type RunEvent =
+  | { readonly type: 'stopped'; readonly reason: StopReason; readonly error?: LookupError; readonly inFlight: number }
+  /** The service has no bulk endpoint for this lookup: its numbers go one a request from now on. */
+  | { readonly type: 'unbatched'; readonly lookup: LookupDescriptor['kind']; readonly message: string };
 
 export interface RunDeps {
   readonly transport: Transport;
@@ -212,7 +215,9 @@ class Run {
     checkCount('retries', retries, 0);
     if (plan.lookups.length === 0) throw new RangeError('a run needs at least one lookup');
     if (plan.mode === 'single' && plan.lookups.length !== 1) throw new RangeError(`a single-lookup run takes one lookup, got ${plan.lookups.length}`);
-    this.window = new ReorderWindow(deps.window ?? windowSize(gate.limit));
+    // Batches of a bulk endpoint fill from the rows read ahead: room for a few of them in flight and filling.
+    const batch = Math.max(1, ...plan.lookups.map((d) => deps.transport.batchSize?.(d) ?? 1));
+    this.window = new ReorderWindow(deps.window ?? Math.max(windowSize(gate.limit), 4 * batch));
     this.refillAt = this.window.capacity - Math.max(1, Math.floor(this.window.capacity / 8));
     this.cache = deps.dedup<LookupTask>(plan.lookups.length);
     this.breaker = new CircuitBreaker(deps.breakerThreshold ?? 20);
@@ -240,6 +245,7 @@ class Run {
         capped: () => this.stop('cap'),
         retrying: deps.onRetry && ((info) => deps.onRetry?.(info)),
         hungry: () => this.space.notify(),
+        unbatched: (d, message) => deps.onEvent?.({ type: 'unbatched', lookup: d.kind, message }),
       },
       plan.lookups.map((d) => d.kind),
     );
@@ -390,6 +396,7 @@ class Run {
       this.stop(null);
     } finally {
       this.fed = true;
+      this.dispatcher.inputEnded();
       this.changed.notify();
     }
   }

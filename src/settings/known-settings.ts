@@ -20,6 +20,8 @@ export interface SettingValues {
   /** Without a trailing slash. */
   baseUrl?: string;
   transport: TransportName;
+  /** Numbers a bulk request carries at most (transport bulk). */
+  batchSize: number;
   /** Absent: chosen by the output stage (table on a terminal, else csv/jsonl). */
   format?: OutputFormat;
   concurrency: number;
@@ -152,9 +154,22 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--transport',
     env: 'NUMINTEL_TRANSPORT',
     default: 'rest',
-    expects: 'rest or graphql',
-    description: 'how to talk to the service',
-    parse: oneOf<TransportName>(['rest', 'graphql']),
+    expects: 'rest, graphql or bulk',
+    description: 'how to talk to the service (bulk: LRN and CNAM up to batch-size numbers a request)',
+    parse: oneOf<TransportName>(['rest', 'graphql', 'bulk']),
+  },
+  {
+    name: 'batch-size',
+    property: 'batchSize',
+    flag: '--batch-size',
+    env: 'NUMINTEL_BATCH_SIZE',
+    default: 1000,
+    expects: 'an integer from 1 to 1000',
+    description: 'numbers a bulk request carries at most (transport bulk)',
+    parse: (raw) => {
+      const n = integerAtLeast(1)(raw);
+      return n !== undefined && n <= 1000 ? n : undefined;
+    },
   },
   {
     // No NUMINTEL_FORMAT: an inherited variable silently changing what a script parses is a trap;

@@ -41,7 +41,7 @@ const CASES: [line: string, want: string[] | ((got: string[]) => void)][] = [
   ['numintel lrn --fo', ['--format']],
   ['numintel lrn -f ', [...OUTPUT_FORMATS]],
   ['numintel lrn -f csv --trans', ['--transport']],
-  ['numintel enrich --transport ', ['rest', 'graphql']],
+  ['numintel enrich --transport ', ['rest', 'graphql', 'bulk']],
   ['numintel lrn -i le', ['leads.csv']],
   ['numintel enrich ', (got) => expect(got).toEqual(expect.arrayContaining(['leads.csv', 'list.txt']))],
   ['numintel config ', ['set', 'get', 'list', 'unset', 'profiles', 'path']],

@@ -64,7 +64,7 @@ describe('runner: stopping', () => {
     const handle = start(h, inputs, {
       concurrency: 8,
       signal: ac.signal,
-      onEvent: (e) => events.push({ reason: e.reason, inFlight: e.inFlight }),
+      onEvent: (e) => e.type === 'stopped' && events.push({ reason: e.reason, inFlight: e.inFlight }),
     });
     const seen: string[] = [];
     for await (const r of handle.records) {

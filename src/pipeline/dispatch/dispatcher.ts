@@ -2,14 +2,19 @@
 // kind are both free, and come back classified. Nothing here costs a timer while tokens are free;
 // a kind that must wait (no token, a 429 pause, a spent window) gets ONE wakeup, whatever its queue
 // length. Retries re-enter at the front of their kind's queue, through the same limiter.
+//
+// A kind the transport batches (a bulk endpoint) sends up to its batch size of numbers in one
+// request: one slot, one pacing token of its bulk lane. A batch goes when full, when the input
+// ended, or once no task has joined its queue for LINGER_MS (the input paused: `tail -f` still
+// streams). First tries and retries share batches; each number's answer is then decided alone.
 import type { Clock } from '../../core/clock.js';
 import type { LookupDescriptor, LookupOptions } from '../../core/lookups.js';
 import type { LookupError } from '../../core/records.js';
 import type { RunStats } from '../../core/run.js';
-import type { Attempt, SetupFailure, Transport } from '../../core/transport.js';
+import type { Attempt, BatchAttempt, SetupFailure, Transport } from '../../core/transport.js';
 import type { Finished } from '../../store/answer-store.js';
 import type { ConcurrencyGate } from './gate.js';
-import type { PaceTicket, Pacing } from './pacer.js';
+import { laneOf, type PaceTicket, type Pacing } from './pacer.js';
 import { decideRetry, type Random } from './retry.js';
 import type { SpendCap } from './spend-cap.js';
 import type { StopSignal } from '../../core/stop.js';
@@ -58,6 +63,8 @@ export interface DispatchHooks<T extends Task> {
    * the answer itself is final (a success whose window is spent) and was already handed to `done`.
    */
   waitTooLong(task: T, hintMs: number, error: LookupError | undefined, done: boolean): void;
+  /** The service has no bulk endpoint for this lookup: its numbers go one a request from now on. */
+  unbatched?(d: LookupDescriptor, message: string): void;
 }
 
 export interface DispatchConfig {
@@ -114,6 +121,9 @@ export class Fifo<T> {
 
 const noop = () => {};
 
+/** A partial batch waits this long for more numbers before it goes. */
+export const LINGER_MS = 50;
+
 export class Dispatcher<T extends Task> {
   /** This run's requests in flight (the gate counts the client's). */
   inFlight = 0;
@@ -127,6 +137,11 @@ export class Dispatcher<T extends Task> {
   private turn = 0;
   /** How the gate wakes this run when a slot frees up. */
   private readonly wake = () => this.pump();
+  /** Per kind: numbers a request carries (0 until its first task tells), and when a task last joined its queues. */
+  private readonly sizes: number[] = [];
+  private readonly joinedAt: number[] = [];
+  /** No more first tries will come: partial batches go at once. */
+  private ended = false;
 
   /** `kinds`: the lookup kinds of the run, in plan order (a task's `lookup` indexes them). */
   constructor(
@@ -138,11 +153,27 @@ export class Dispatcher<T extends Task> {
       this.fresh.push(new Fifo());
       this.again.push(new Fifo());
       this.waking.push(false);
+      this.sizes.push(0);
+      this.joinedAt.push(0);
     }
   }
 
   enqueue(task: T): void {
-    this.fresh[task.lookup]?.push(task);
+    const i = task.lookup;
+    if (this.sizes[i] === 0) this.sizes[i] = Math.max(1, this.cfg.transport.batchSize?.(task.d) ?? 1);
+    this.joinedAt[i] = this.cfg.clock.now();
+    this.fresh[i]?.push(task);
+  }
+
+  /** The input is over: no batch waits for more numbers. */
+  inputEnded(): void {
+    this.ended = true;
+    this.pump();
+  }
+
+  /** First tries worth keeping queued for kind i: at least two batches' worth where it batches. */
+  private ahead(i: number): number {
+    return Math.max(this.cfg.queueAhead, 2 * (this.sizes[i] ?? 1));
   }
 
   /**
@@ -151,7 +182,7 @@ export class Dispatcher<T extends Task> {
    * generation, its answer with it, for the full collections to sweep (see Run.feed).
    */
   get wantsWork(): boolean {
-    for (const queue of this.fresh) if (queue.length < this.cfg.queueAhead) return true;
+    for (let i = 0; i < this.fresh.length; i++) if ((this.fresh[i] as Fifo<T>).length < this.ahead(i)) return true;
     return false;
   }
 
@@ -200,6 +231,15 @@ export class Dispatcher<T extends Task> {
         continue;
       }
       const kind = this.kinds[i] as LookupDescriptor['kind'];
+      const size = this.sizes[i] ?? 1;
+      if (size > 1) {
+        const wait = this.batchWait(i, size);
+        if (wait > 0) {
+          this.wakeIn(i, wait);
+          idle += 1;
+          continue;
+        }
+      }
       // The spend cap first: a request it refuses takes no pace slot, and the run stops. A first
       // try its row reserved is already paid for.
       const reserved = queue.peek()?.reserved === true;
@@ -207,7 +247,7 @@ export class Dispatcher<T extends Task> {
         this.hooks.capped?.();
         return;
       }
-      const ticket = pacer.take(kind, clock.now());
+      const ticket = pacer.take(laneOf(kind, size > 1), clock.now());
       if (typeof ticket === 'number') {
         if (!reserved) this.cfg.cap?.giveBack(kind);
         this.wakeIn(i, ticket);
@@ -215,12 +255,98 @@ export class Dispatcher<T extends Task> {
         continue;
       }
       idle = 0;
-      const task = queue.shift() as T;
-      task.ticket = ticket;
-      this.send(task);
+      const fresh = this.fresh[i] as Fifo<T>;
+      const before = fresh.length;
+      if (size > 1) this.sendBatch(i, size, ticket, queue.shift() as T);
+      else {
+        const task = queue.shift() as T;
+        task.ticket = ticket;
+        this.send(task);
+      }
       // Told once per half queue, not per request: one wakeup of the reader for that many rows.
-      if (queue === this.fresh[i] && queue.length === this.cfg.queueAhead >> 1) this.hooks.hungry?.();
+      const half = this.ahead(i) >> 1;
+      if (before > half && fresh.length <= half) this.hooks.hungry?.();
     }
+  }
+
+  /** Ms a partial batch of kind i still waits for more numbers; 0 = it goes now. */
+  private batchWait(i: number, size: number): number {
+    const waiting = (this.again[i] as Fifo<T>).length + (this.fresh[i] as Fifo<T>).length;
+    if (waiting >= size || this.ended) return 0;
+    return Math.max(0, (this.joinedAt[i] ?? 0) + LINGER_MS - this.cfg.clock.now());
+  }
+
+  /**
+   * Fills a batch of kind i after `first` (already taken from the cap): retries first, then first
+   * tries, each taken from the spend cap (the last batch is cut to what it allows).
+   */
+  private sendBatch(i: number, size: number, ticket: PaceTicket, first: T): void {
+    const kind = this.kinds[i] as LookupDescriptor['kind'];
+    const tasks = [first];
+    let capped = false;
+    for (const queue of [this.again[i] as Fifo<T>, this.fresh[i] as Fifo<T>]) {
+      while (tasks.length < size && queue.length > 0 && !capped) {
+        const next = queue.peek() as T;
+        if (this.cfg.cap && !next.reserved && !this.cfg.cap.take(kind)) capped = true;
+        else tasks.push(queue.shift() as T);
+      }
+    }
+    const { transport, stats, halt } = this.cfg;
+    this.inFlight += 1;
+    this.cfg.gate.take();
+    stats.requests += 1;
+    const retried = tasks.map((task) => this.leaving(task));
+    const send = transport.sendBatch;
+    const numbers = tasks.map((task) => task.number);
+    const sent = send ? send.call(transport, first.d, numbers, first.opts, halt) : Promise.reject(new Error('the transport sends no batches'));
+    sent.then(
+      (b) => this.batchAnswered(i, tasks, retried, ticket, b),
+      (err: unknown) => this.batchAnswered(i, tasks, retried, ticket, { kind: 'whole', attempt: thrown(err) }),
+    );
+    if (capped) this.hooks.capped?.();
+  }
+
+  /** A task's attempt leaves: counted as a lookup or a retry. Returns whether it is a retry. */
+  private leaving(task: T): boolean {
+    const retry = task.sent === true;
+    task.sent = true;
+    // The reservation is spent: if this attempt never leaves, what is given back is the cap's again.
+    task.reserved = false;
+    if (retry) this.cfg.stats.retries += 1;
+    else this.cfg.stats.lookups += 1;
+    return retry;
+  }
+
+  private batchAnswered(i: number, tasks: T[], retried: boolean[], ticket: PaceTicket, b: BatchAttempt): void {
+    this.inFlight -= 1;
+    this.cfg.gate.release(this.wake);
+    const now = this.cfg.clock.now();
+    const whole = b.kind === 'whole' ? b.attempt : undefined;
+    const rateLimited = whole?.kind === 'retry' && whole.rateLimited;
+    this.cfg.pacer.settle(ticket, { rate: b.kind === 'whole' ? b.attempt.rate : b.rate, rateLimited, ok: b.kind === 'rows', waitMs: whole?.kind === 'retry' ? whole.waitMs : undefined }, now);
+    const unsent = b.kind === 'unsupported' || (whole !== undefined && 'unsent' in whole && whole.unsent === true);
+    if (unsent) {
+      this.cfg.stats.requests -= 1;
+      tasks.forEach((task, k) => this.uncountAttempt(task, retried[k] === true));
+    }
+    if (this.cfg.halt.aborted) return;
+    if (b.kind === 'unsupported') {
+      this.sizes[i] = 1;
+      this.hooks.unbatched?.(tasks[0]?.d as LookupDescriptor, b.message);
+      // Not an attempt: they go again as they were, one a request.
+      const again = this.again[i] as Fifo<T>;
+      for (const task of tasks) again.push(task);
+      this.after(false);
+      return;
+    }
+    if (rateLimited) this.cfg.stats.rateLimited += 1;
+    let halted = false;
+    tasks.forEach((task, k) => {
+      const a = whole ?? (b.kind === 'rows' ? b.answers[k] : undefined) ?? missingRow();
+      if (!whole && a.kind === 'retry' && a.rateLimited) this.cfg.stats.rateLimited += 1;
+      halted = this.conclude(task, a, now) || halted;
+    });
+    this.after(halted);
   }
 
   private wakeIn(i: number, ms: number): void {
@@ -241,13 +367,8 @@ export class Dispatcher<T extends Task> {
     this.cfg.gate.take();
     // Counted here, where a request really leaves: rows never dispatched, duplicates and numbers
     // refused before sending never get this far. A retry is a request after one that arrived.
-    const retry = task.sent === true;
-    task.sent = true;
-    // The reservation is spent: if this attempt never leaves, what is given back is the cap's again.
-    task.reserved = false;
     stats.requests += 1;
-    if (retry) stats.retries += 1;
-    else stats.lookups += 1;
+    const retry = this.leaving(task);
     transport.send(task.d, task.number, task.opts, halt).then(
       (a) => this.answer(task, a, retry),
       (err: unknown) => this.answer(task, thrown(err), retry),
@@ -259,8 +380,8 @@ export class Dispatcher<T extends Task> {
     // Even after the run was halted: the slot belongs to the client, not to this run.
     this.cfg.gate.release(this.wake);
     if ('unsent' in a && a.unsent === true) {
-      this.uncount(task, retry);
-      this.cfg.cap?.giveBack(task.d.kind);
+      this.cfg.stats.requests -= 1;
+      this.uncountAttempt(task, retry);
     }
     const now = this.cfg.clock.now();
     const ticket = task.ticket;
@@ -269,16 +390,26 @@ export class Dispatcher<T extends Task> {
     // Even after the run was halted: a pacer that outlives the run must not count it in flight forever.
     if (ticket) this.cfg.pacer.settle(ticket, { rate: a.rate, rateLimited, ok: a.kind === 'ok', waitMs: a.kind === 'retry' ? a.waitMs : undefined }, now);
     if (this.cfg.halt.aborted) return;
+    if (rateLimited) this.cfg.stats.rateLimited += 1;
+    this.after(this.conclude(task, a, now));
+  }
+
+  /** After answers were decided: the run may end (`halted`: a stop was asked for), else more may go. */
+  private after(halted: boolean): void {
+    if (halted || this.stopped) this.hooks.settled();
+    else this.pump();
+  }
+
+  /** What one number's answer means for its task: final, another try, or a stop. True when the run must stop. */
+  private conclude(task: T, a: Attempt, now: number): boolean {
     const decision = decideRetry(a, { retries: task.retries, rateLimited: task.rateLimitedRetries ?? 0 }, this.cfg, now);
     if (decision.action === 'stop' && a.kind !== 'fatal') {
       // A hint past --max-wait is never handed to a timer: the run stops instead of sleeping for
       // a day. A final answer that carried it (a success whose window is spent until tomorrow)
       // is kept: it was received, and billed.
       if (a.kind !== 'retry') this.finish(task, a);
-      else if (a.rateLimited) this.cfg.stats.rateLimited += 1;
       if (!this.stopped) this.hooks.waitTooLong(task, decision.hintMs, 'error' in a ? a.error : undefined, a.kind !== 'retry');
-      this.hooks.settled();
-      return;
+      return true;
     }
     switch (a.kind) {
       case 'ok':
@@ -290,12 +421,10 @@ export class Dispatcher<T extends Task> {
         if (!this.stopped) this.hooks.fatal(task, a.error, a.setup);
         break;
       case 'retry':
-        if (a.rateLimited) this.cfg.stats.rateLimited += 1;
         this.retry(task, a, decision.action === 'retry' ? decision.waitMs : undefined);
         break;
     }
-    if (this.stopped) this.hooks.settled();
-    else this.pump();
+    return false;
   }
 
   /** A final answer: hands it to `done`. */
@@ -304,10 +433,10 @@ export class Dispatcher<T extends Task> {
     else this.hooks.done(task, { result: null, error: a.kind === 'invalid' ? invalidNumber(a.error) : a.error }, true);
   }
 
-  /** The request never left (no connection could be made): the service saw nothing to count. */
-  private uncount(task: T, retry: boolean): void {
+  /** The attempt never left (no connection could be made): the service saw nothing to count. */
+  private uncountAttempt(task: T, retry: boolean): void {
     const { stats } = this.cfg;
-    stats.requests -= 1;
+    this.cfg.cap?.giveBack(task.d.kind);
     if (retry) {
       stats.retries -= 1;
     } else {
@@ -344,6 +473,11 @@ export class Dispatcher<T extends Task> {
 /** The service said the number itself is wrong: the contract calls that invalid_number. */
 function invalidNumber(e: LookupError): LookupError {
   return e.status === undefined ? { code: 'invalid_number', message: e.message } : { code: 'invalid_number', message: e.message, status: e.status };
+}
+
+/** A bulk answer that left a number out: worth asking again. */
+function missingRow(): Attempt {
+  return { kind: 'retry', rateLimited: false, error: { code: 'server_error', message: 'the bulk answer has no row for this number' } };
 }
 
 /** A transport must not throw for what the service answered; if it does anyway, it is a network fault. */

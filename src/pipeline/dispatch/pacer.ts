@@ -16,6 +16,15 @@
 // sent rate headers, a 429 also halves the bucket's pace (additive increase, multiplicative
 // decrease; the climb back stops just under the pace refused, rate-limiter.ts).
 import type { LookupKind } from '../../core/lookups.js';
+
+/**
+ * What the pacer paces: a lookup kind's single requests (`lrn`), or its bulk requests
+ * (`lrn:bulk`, see laneOf), each with its own limit.
+ */
+export type Lane = LookupKind | `${LookupKind}:bulk`;
+
+/** The lane of a kind's requests: its bulk endpoint's when they carry several numbers. */
+export const laneOf = (kind: LookupKind, batched: boolean): Lane => (batched ? `${kind}:bulk` : kind);
 import type { RateInfo } from '../../core/transport.js';
 import { RateLimiter } from './rate-limiter.js';
 import { backoffMs, type Random } from './retry.js';
@@ -23,14 +32,14 @@ import { WindowBudget, type Ticket } from './window-model.js';
 
 /** What the runner hands back with each request; opaque to it. */
 export interface PaceTicket {
-  readonly kind: LookupKind;
+  readonly kind: Lane;
   readonly budget: WindowBudget;
   readonly window: Ticket;
 }
 
 export interface Pacing {
   /** A ticket when a request of `kind` may go now (it is counted); else the ms to wait first. */
-  take(kind: LookupKind, now: number): PaceTicket | number;
+  take(kind: Lane, now: number): PaceTicket | number;
   /** The answer to a request: its rate info, and whether it was a 429 (with the service's hint). */
   settle(ticket: PaceTicket, answer: PaceAnswer, now: number): void;
 }
@@ -45,19 +54,19 @@ export interface PaceAnswer {
 
 export interface PacerOptions {
   /** Each kind's start pace, requests/s, while the service has said nothing (its documented limit). */
-  readonly defaults: Partial<Record<LookupKind, number>>;
+  readonly defaults: Partial<Record<Lane, number>>;
   /** The user's --rate per kind: a hard ceiling, requests/s; 0 = no client-side limit. */
-  readonly ceilings?: Partial<Record<LookupKind, number>>;
+  readonly ceilings?: Partial<Record<Lane, number>>;
   readonly now: number;
   readonly random?: Random;
   /**
    * The endpoint each kind's requests go to: kinds on one endpoint (GraphQL's) are held together by
    * a 429's hint. Default: each kind its own.
    */
-  readonly endpointOf?: (kind: LookupKind) => string;
+  readonly endpointOf?: (kind: Lane) => string;
 }
 
-interface Lane {
+interface LaneState {
   /** The budget this kind spends (merged lanes point at the same one). */
   budget: WindowBudget;
   /** The pace while the service reports no budget: the ceiling, else the default. */
@@ -75,13 +84,13 @@ interface Lane {
 const SHARED_EVIDENCE = 0.5;
 
 export class Pacer implements Pacing {
-  private readonly lanes = new Map<LookupKind, Lane>();
+  private readonly lanes = new Map<Lane, LaneState>();
   /** Per endpoint: a 429's hint holds it until this time, also for kinds not yet sent. */
   private readonly holds = new Map<string, number>();
 
   constructor(private readonly options: PacerOptions) {}
 
-  private lane(kind: LookupKind, now: number): Lane {
+  private lane(kind: Lane, now: number): LaneState {
     let lane = this.lanes.get(kind);
     if (lane) return lane;
     const ceiling = this.options.ceilings?.[kind];
@@ -100,7 +109,7 @@ export class Pacer implements Pacing {
     return lane;
   }
 
-  take(kind: LookupKind, now: number): PaceTicket | number {
+  take(kind: Lane, now: number): PaceTicket | number {
     const lane = this.lane(kind, now);
     const budget = lane.budget;
     const held = Math.max(lane.holdUntil, this.holds.get(lane.endpoint) ?? 0);
@@ -140,7 +149,7 @@ export class Pacer implements Pacing {
   }
 
   /** A 429: how long it holds the endpoint (see the top of this file). */
-  private refused(lane: Lane, answer: PaceAnswer, now: number): void {
+  private refused(lane: LaneState, answer: PaceAnswer, now: number): void {
     if (answer.waitMs !== undefined) {
       this.hold(lane, now + answer.waitMs);
       return;
@@ -152,7 +161,7 @@ export class Pacer implements Pacing {
   }
 
   /** Every kind on this lane's endpoint or budget waits until `until` (never shortened). */
-  private hold(lane: Lane, until: number): void {
+  private hold(lane: LaneState, until: number): void {
     if ((this.holds.get(lane.endpoint) ?? 0) < until) this.holds.set(lane.endpoint, until);
     for (const l of this.lanes.values()) if (l.budget === lane.budget && l.holdUntil < until) l.holdUntil = until;
   }
@@ -161,7 +170,7 @@ export class Pacer implements Pacing {
    * Merges lanes that spend one budget: each one's room fell by about what the other sent in the
    * same window (a CNAM request lowered LRN's remaining, and an LRN request CNAM's).
    */
-  private findSharing(lane: Lane): void {
+  private findSharing(lane: LaneState): void {
     const a = lane.budget;
     for (const other of this.lanes.values()) {
       const b = other.budget;
@@ -179,13 +188,17 @@ export class Pacer implements Pacing {
  * limits; with GraphQL every kind goes to one endpoint.
  */
 export function pacerFor(
-  kinds: readonly { readonly kind: LookupKind; readonly defaultRate: number }[],
+  kinds: readonly { readonly kind: LookupKind; readonly defaultRate: number; readonly bulk?: { readonly defaultRate: number } | undefined }[],
   rates: Partial<Record<LookupKind, number>> | undefined,
   now: number,
   random?: Random,
-  transport: 'rest' | 'graphql' = 'rest',
+  transport: 'rest' | 'graphql' | 'bulk' = 'rest',
 ): Pacer {
-  const defaults: Partial<Record<LookupKind, number>> = {};
-  for (const d of kinds) defaults[d.kind] = d.defaultRate;
+  const defaults: Partial<Record<Lane, number>> = {};
+  for (const d of kinds) {
+    defaults[d.kind] = d.defaultRate;
+    // Counted in requests, whatever the numbers each carries; --rate (per number) is not its ceiling.
+    if (d.bulk) defaults[laneOf(d.kind, true)] = d.bulk.defaultRate;
+  }
   return new Pacer({ defaults, ...(rates ? { ceilings: rates } : {}), now, ...(random ? { random } : {}), ...(transport === 'graphql' ? { endpointOf: () => 'graphql' } : {}) });
 }

@@ -1,0 +1,145 @@
+// The bulk endpoints (shared/spec/bulk-endpoints.md): one request for many numbers of a lookup,
+// answered with one row per distinct number. Each row becomes the Attempt its number would have
+// had from the single endpoint: its fields read under the names the descriptor lists
+// (BulkSpec.rowNames) and shaped as every result is, so a record is the same whichever endpoint
+// answered, but for fields a bulk row does not carry.
+import { isObject, type JsonObject } from '../core/json.js';
+import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
+import type { Attempt, BatchAttempt } from '../core/transport.js';
+import { excerpt, oneLine, parseJson } from './body.js';
+import { classifyRest } from './rest.js';
+import { echoOfAnother, type ClassifyContext, type RawResponse } from './classify.js';
+import { parseRateInfo, rateFields } from './rate-headers.js';
+import { reportsInvalidNumber, shapeResult } from './result-shape.js';
+
+export interface BulkRequest {
+  readonly path: string;
+  readonly body: Record<string, unknown>;
+}
+
+export function bulkRequest(d: LookupDescriptor, numbers: readonly string[], opts: LookupOptions): BulkRequest {
+  const bulk = d.bulk;
+  if (!bulk) throw new TypeError(`the ${d.title} lookup has no bulk endpoint`);
+  const body: Record<string, unknown> = { [bulk.numbersParam]: numbers };
+  for (const o of d.options) {
+    const param = bulk.params[o.name];
+    if (param && opts[o.name]) body[param] = true;
+  }
+  return { path: bulk.path, body };
+}
+
+/** The keys a row names its number by, most exact first. */
+const NUMBER_KEYS = ['phone_number', 'number', 'e164_phone', 'original_input'] as const;
+
+const elevenDigits = (s: string): string => {
+  const digits = s.replace(/\D/g, '');
+  return digits.length === 10 ? `1${digits}` : digits;
+};
+
+/** The answer to a bulk request: rows per number, the request's own failure, or no bulk endpoint. Never throws. */
+export function classifyBulk(d: LookupDescriptor, opts: LookupOptions, raw: RawResponse, ctx: ClassifyContext, numbers: readonly string[]): BatchAttempt {
+  const rate = parseRateInfo(rateFields(raw.headers), ctx.now);
+  const withRate = rate ? { rate } : {};
+  if (raw.status === 404 || raw.status === 405) {
+    return { kind: 'unsupported', message: `the service answered ${raw.status} to POST ${d.bulk?.path ?? ''}: it has no bulk endpoint for ${d.title}`, ...withRate };
+  }
+  const json = raw.status >= 200 && raw.status < 300 ? parseJson(raw.text) : undefined;
+  const results = isObject(json) && Array.isArray(json.results) ? json.results : undefined;
+  if (!results) {
+    const whole = classifyRest(d, opts, raw, ctx);
+    // A body in the single endpoint's shape answers no number of a batch.
+    if (whole.kind !== 'ok' && whole.kind !== 'invalid') return { kind: 'whole', attempt: whole };
+    const message = `expected a bulk answer with a results list, got ${excerpt(raw.text, ctx.secret)}`;
+    return { kind: 'whole', attempt: { kind: 'error', error: { code: 'bad_response', message, status: raw.status }, ...withRate } };
+  }
+  const positions = new Map<string, number[]>();
+  numbers.forEach((n, k) => {
+    const key = elevenDigits(n);
+    const list = positions.get(key);
+    if (list) list.push(k);
+    else positions.set(key, [k]);
+  });
+  const answers: (Attempt | undefined)[] = new Array<Attempt | undefined>(numbers.length);
+  for (const row of results) {
+    if (!isObject(row)) continue;
+    const named = NUMBER_KEYS.map((k) => row[k]).find((v): v is string => typeof v === 'string' && /\d/.test(v));
+    for (const k of indicesOf(row, named, positions, numbers.length)) {
+      const asked = numbers[k] as string;
+      answers[k] = named !== undefined && elevenDigits(named) !== elevenDigits(asked) ? anotherNumber(named, asked, ctx) : rowAttempt(d, opts, row, ctx, asked);
+    }
+  }
+  return { kind: 'rows', answers: answers.map((a) => a ?? noRow()), ...withRate };
+}
+
+/** The positions of `numbers` a row answers: its input_indices when they are sound, else those of the number it names. */
+function indicesOf(row: JsonObject, named: string | undefined, positions: ReadonlyMap<string, number[]>, count: number): readonly number[] {
+  const listed = row.input_indices;
+  if (Array.isArray(listed) && listed.length > 0 && listed.every((i) => Number.isInteger(i) && (i as number) >= 0 && (i as number) < count)) return listed as number[];
+  return named === undefined ? [] : (positions.get(elevenDigits(named)) ?? []);
+}
+
+/** One row as its number's Attempt. */
+function rowAttempt(d: LookupDescriptor, opts: LookupOptions, row: JsonObject, ctx: ClassifyContext, asked: string): Attempt {
+  const status = typeof row.status === 'string' ? row.status.toLowerCase() : 'success';
+  const said = rowError(row, ctx);
+  if (status === 'invalid') return { kind: 'invalid', error: { code: 'invalid_number', message: said ?? 'the service reports this number invalid' } };
+  if (status !== 'success' && status !== 'cached') {
+    // Failed inside an answered request: worth another try in a later batch.
+    return { kind: 'retry', rateLimited: false, error: { code: 'server_error', message: `the service could not look this number up${said ? `: ${said}` : ` (row status ${oneLine(status, ctx.secret, 40)})`}` } };
+  }
+  const source = rowSource(d, row);
+  if (reportsInvalidNumber(d, source, 'rest')) return { kind: 'invalid', error: { code: 'invalid_number', message: said ?? 'the service reports INVALID_NUMBER for this number' } };
+  const shaped = shapeResult(d, opts, source, 'rest');
+  if ('missing' in shaped) return badRow(`the bulk row lacks ${shaped.missing.join(', ')}: ${excerpt(JSON.stringify(row), ctx.secret)}`);
+  if ('wrong' in shaped) return badRow(`the bulk row has ${shaped.wrong.join(', ')} of the wrong type: ${excerpt(JSON.stringify(row), ctx.secret)}`);
+  const other = echoOfAnother(d, shaped.result, asked);
+  if (other !== undefined) return anotherNumber(other, asked, ctx);
+  return { kind: 'ok', result: shaped.result };
+}
+
+function rowError(row: JsonObject, ctx: ClassifyContext): string | undefined {
+  const e = row.error ?? row.message;
+  if (typeof e === 'string' && e.trim() !== '') return oneLine(e, ctx.secret);
+  if (isObject(e) && typeof e.message === 'string') return oneLine(e.message, ctx.secret);
+  return undefined;
+}
+
+const badRow = (message: string): Attempt => ({ kind: 'error', error: { code: 'bad_response', message } });
+
+const anotherNumber = (other: string, asked: string, ctx: ClassifyContext): Attempt =>
+  badRow(`the answer names another number (${oneLine(other, ctx.secret, 40)}) than the one asked (${asked})`);
+
+const noRow = (): Attempt => ({ kind: 'retry', rateLimited: false, error: { code: 'server_error', message: 'the bulk answer has no row for this number' } });
+
+/** The value at a dotted path of a row. */
+function at(row: JsonObject, path: string): unknown {
+  let v: unknown = row;
+  for (const part of path.split('.')) v = isObject(v) ? v[part] : undefined;
+  return v;
+}
+
+/**
+ * A row's fields under the result's REST names: each at the first of the names its descriptor lists
+ * that is present, else under its own name; a sub-field likewise, else under its own name inside
+ * the first of its object's names present.
+ */
+export function rowSource(d: LookupDescriptor, row: JsonObject): JsonObject {
+  const names = d.bulk?.rowNames ?? {};
+  const first = (paths: readonly string[]) => paths.map((p) => at(row, p)).find((v) => v !== undefined);
+  const out: JsonObject = {};
+  for (const f of d.fields) {
+    if (f.type !== 'object') {
+      const v = first([...(names[f.name] ?? []), f.name]);
+      if (v !== undefined) out[f.name] = v;
+      continue;
+    }
+    const objects = [...(names[f.name] ?? []), f.name].map((p) => at(row, p)).filter(isObject);
+    const obj: JsonObject = {};
+    for (const sub of f.fields ?? []) {
+      const v = first(names[`${f.name}.${sub.name}`] ?? []) ?? objects.map((o) => o[sub.name]).find((x) => x !== undefined);
+      if (v !== undefined) obj[sub.name] = v;
+    }
+    if (Object.keys(obj).length > 0) out[f.name] = obj;
+  }
+  return out;
+}
