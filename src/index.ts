@@ -69,7 +69,14 @@ export { VERSION } from './core/version.js';
 export interface ClientConfig {
   readonly baseUrl: string;
   readonly apiKey: string;
-  readonly transport?: 'rest' | 'graphql';
+  /**
+   * Default 'rest'. 'bulk': LRN and CNAM go to the service's bulk endpoints, up to `batchSize`
+   * numbers a request (numbers of bulk(), enrich() and parallel lookup() calls share batches; a
+   * partial batch waits 50 ms for more).
+   */
+  readonly transport?: 'rest' | 'graphql' | 'bulk';
+  /** With transport 'bulk': numbers a request carries at most, 1–1000. Default 1000. */
+  readonly batchSize?: number;
   /** Per-request timeout, ms. Default 15000. */
   readonly timeoutMs?: number;
   /** Requests in flight at most. Default 16. */
@@ -158,6 +165,7 @@ export function createClient(config: ClientConfig): NumintelClient {
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
     transport: config.transport,
+    batchSize: config.batchSize,
     timeoutMs: config.timeoutMs,
     connections: config.concurrency,
     clock,
@@ -274,7 +282,8 @@ function checkConfig(config: ClientConfig): void {
   if (!isKeyShaped(config.apiKey)) {
     throw new BadOptionError(`Expected \`apiKey\` to be printable ASCII without spaces, got ${config.apiKey === '' ? 'an empty string' : `a key of ${config.apiKey.length} characters that is not`}`);
   }
-  if (config.transport !== undefined && config.transport !== 'rest' && config.transport !== 'graphql') throw expected('transport', '"rest" or "graphql"', config.transport);
+  if (config.transport !== undefined && config.transport !== 'rest' && config.transport !== 'graphql' && config.transport !== 'bulk') throw expected('transport', '"rest", "graphql" or "bulk"', config.transport);
+  checkNumber('batchSize', config.batchSize, 1, true, 1000);
   // A Node timer holds at most 2^31-1 ms (about 24.9 days); 1 ms is the least it can wait.
   checkNumber('timeoutMs', config.timeoutMs, 1, false, 2 ** 31 - 1);
   checkNumber('concurrency', config.concurrency, 1, true);

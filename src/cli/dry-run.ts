@@ -32,6 +32,10 @@ export interface KindPlan {
   readonly cache_hits: number;
   /** Distinct numbers to send: what is billed. */
   readonly billable: number;
+  /** Requests that carry them: one each, or a batch each with --transport bulk. */
+  readonly requests: number;
+  /** Numbers one request carries (batch-size with --transport bulk, else 1). */
+  readonly per_request: number;
   /** Requests per second the run keeps to; null = no client-side limit. */
   readonly rate_per_second: number | null;
   /** At least this long at that rate; null without a limit. */
@@ -61,7 +65,7 @@ export interface DryRunReport {
 
 export async function runDryRun(req: RunRequest, world: World): Promise<number> {
   const settings = await resolveSettings({
-    flags: { 'base-url': req.baseUrl, transport: req.transport, rate: req.rate, 'max-age': req.maxAge },
+    flags: { 'base-url': req.baseUrl, transport: req.transport, 'batch-size': req.batchSize, rate: req.rate, 'max-age': req.maxAge },
     env: world.env,
     home: world.home,
     profile: req.profile,
@@ -153,8 +157,11 @@ async function plan(
   const unpriced: LookupKind[] = [];
   req.lookups.forEach((d, i) => {
     const bill = distinct - (hits[i] as number);
-    const rate = settings.rate ?? d.defaultRate;
-    const time = rate > 0 ? bill / rate : null;
+    // A bulk endpoint's limit counts requests, each of up to batch-size numbers; --rate is not its ceiling.
+    const batch = settings.transport === 'bulk' && d.bulk ? Math.min(settings.batchSize, d.bulk.maxNumbers) : 1;
+    const requests = Math.ceil(bill / batch);
+    const rate = batch > 1 && d.bulk ? d.bulk.defaultRate : (settings.rate ?? d.defaultRate);
+    const time = rate > 0 ? requests / rate : null;
     const price = prices[d.kind] ?? null;
     const kindCost = price === null ? null : bill * price;
     lookups[d.kind] = {
@@ -162,6 +169,8 @@ async function plan(
       duplicates,
       cache_hits: hits[i] as number,
       billable: bill,
+      requests,
+      per_request: batch,
       rate_per_second: rate > 0 ? rate : null,
       seconds: time,
       price,
@@ -210,13 +219,14 @@ function figures(r: DryRunReport): Figures {
       ['cost', r.cost === null ? 'unknown (give --price lrn=0.0005,cnam=0.006 or set price.<lookup>)' : `${money(r.cost)}${r.unpriced.length ? ` + ${r.unpriced.join(', ')} (no price)` : ''}`],
     ],
     table: {
-      head: ['lookup', 'needed', 'duplicates', 'cache hits', 'billable', 'rate/s', 'time', 'price', 'cost'],
+      head: ['lookup', 'needed', 'duplicates', 'cache hits', 'billable', 'requests', 'rate/s', 'time', 'price', 'cost'],
       rows: kinds.map(([kind, k]) => [
         kind,
         count(k.needed),
         count(k.duplicates),
         count(k.cache_hits),
         count(k.billable),
+        k.per_request > 1 ? `${count(k.requests)} (bulk)` : count(k.requests),
         k.rate_per_second === null ? '-' : String(k.rate_per_second),
         duration(k.seconds),
         money(k.price),

@@ -38,6 +38,9 @@ export function progressLine(stats: RunStats, now: number): string {
   if (stats.total !== undefined && perSecond > 0 && done < stats.total) {
     parts.push(`ETA ${formatElapsed(((stats.total - done) / perSecond) * 1000)}`);
   }
+  // Bulk requests carry many numbers each: how many numbers went, in how many requests.
+  const numbers = stats.lookups + stats.retries;
+  if (numbers > stats.requests) parts.push(`${numbers} numbers in ${stats.requests} requests`);
   if (stats.cacheHits > 0) parts.push(`${stats.cacheHits} cached`);
   if (stats.billed > 0) parts.push(`${stats.billed} billed`);
   if (stats.invalid > 0) parts.push(`${stats.invalid} invalid`);

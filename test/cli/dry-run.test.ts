@@ -31,7 +31,7 @@ describe('--dry-run', () => {
     const r = JSON.parse(stdout);
     expect(r).toMatchObject({ dry_run: true, ...KNOWN, invalid_by_reason: BY_REASON, cache: 'off', billable: 5, cost: null, unpriced: ['lrn'] });
     expect(r.lookups).toEqual({
-      lrn: { needed: 8, duplicates: 3, cache_hits: 0, billable: 5, rate_per_second: 200, seconds: 5 / 200, price: null, cost: null },
+      lrn: { needed: 8, duplicates: 3, cache_hits: 0, billable: 5, requests: 5, per_request: 1, rate_per_second: 200, seconds: 5 / 200, price: null, cost: null },
     });
   });
 
@@ -98,6 +98,11 @@ describe('--dry-run', () => {
     expect((await dryRun(['lrn', '-i', 'tricky.csv', '--dry-run', '--sandbox', '-o', '-'])).stderr).toBe('');
   });
 
+  it('--transport bulk: the requests are batches, timed at the bulk limit', async () => {
+    const { stdout } = await dryRun(['lrn', '-i', 'tricky.csv', '--dry-run', '--transport', 'bulk', '--batch-size', '2', '-f', 'json']);
+    expect(JSON.parse(stdout).lookups.lrn).toMatchObject({ billable: 5, requests: 3, per_request: 2, rate_per_second: 5, seconds: 0.6 });
+  });
+
   it('plain text when piped, a table on a terminal', async () => {
     const text = await dryRun(['lrn', '-i', 'tricky.csv', '--dry-run', '--sandbox', '--price', 'lrn=0.0005']);
     expect(text.stdout).toContain('Dry run: nothing was sent\n');
@@ -106,7 +111,7 @@ describe('--dry-run', () => {
     expect(text.stdout).toMatch(/ {2}duplicates\s+3\n/);
     expect(text.stdout).toMatch(/ {2}billable\s+5\n/);
     expect(text.stdout).toMatch(/ {2}cost\s+0\.0025\n/);
-    expect(text.stdout).toMatch(/ {2}lrn\s+8\s+3\s+0\s+5\s+200\s+0\.0s\s+0\.0005\s+0\.0025\n/);
+    expect(text.stdout).toMatch(/ {2}lrn\s+8\s+3\s+0\s+5\s+5\s+200\s+0\.0s\s+0\.0005\s+0\.0025\n/);
     expect(text.stdout).not.toMatch(/[┌│]/);
     const table = await dryRun(['lrn', '-i', 'tricky.csv', '--dry-run', '--sandbox'], { tty: true });
     expect(table.stdout).toMatch(/│ lookup │ needed │ duplicates │ cache hits │ billable │/);
