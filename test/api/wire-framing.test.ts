@@ -138,6 +138,17 @@ describe.each(Object.keys(CLIENTS) as (keyof typeof CLIENTS)[])('the %s wire', (
     expect(seen.connections).toHaveLength(3);
   });
 
+  it.each([
+    ['with the answer', (n: number): string[] => [`HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n${n}${n === 0 ? 'HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nX' : ''}`]],
+    ['while idle', (n: number, socket: Socket): string[] => (n === 0 && setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nX'), 10), [`HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n${n}`])],
+  ])('never takes an answer nobody asked for (sent %s) as the next request\'s', async (_, answer) => {
+    const { url } = await rawServer((n, socket) => answer(n, socket));
+    const wire = await wireTo(url, 1);
+    expect(await wire.post(REQ)).toMatchObject({ kind: 'response', text: '0' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await wire.post(REQ)).toMatchObject({ kind: 'response', text: '1' });
+  });
+
   it('discard() closes the connection an answer came on: the next request goes out on a new one', async () => {
     const { url, seen } = await rawServer(() => [OK]);
     const wire = await wireTo(url);
@@ -149,6 +160,20 @@ describe.each(Object.keys(CLIENTS) as (keyof typeof CLIENTS)[])('the %s wire', (
     expect(await wire.post(REQ)).toMatchObject({ kind: 'response', text: '{}' });
     expect(await wire.post(REQ)).toMatchObject({ kind: 'response', text: '{}' });
     expect(seen.connections).toHaveLength(2);
+  });
+
+  it('discard() leaves a request under way on another connection to be answered, and sends nothing more on its own', async () => {
+    const { url, seen } = await rawServer((n, socket) => (setTimeout(() => socket.write(OK), n === 0 ? 30 : n === 1 ? 150 : 0), []));
+    const wire = await wireTo(url, 2);
+    const first = wire.post({ ...REQ, body: '{"first":1}' });
+    const second = wire.post(REQ);
+    (await first).discard();
+    expect(await second).toMatchObject({ kind: 'response', text: '{}' });
+    expect(await wire.post(REQ)).toMatchObject({ kind: 'response', text: '{}' });
+    const posts = (bytes: string) => bytes.split('POST ').length - 1;
+    const discarded = seen.connections.find((bytes) => bytes.includes('{"first":1}')) ?? '';
+    expect(posts(discarded)).toBe(1);
+    expect(posts(seen.connections.join(''))).toBe(3);
   });
 
   it.each(REFUSED)('fails a request on %s at once, as an answer that could not be read, and answers the next on a new connection', async (_, answer) => {
