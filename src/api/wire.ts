@@ -34,7 +34,8 @@ export type PostOutcome = (
 export interface Wire {
   /**
    * Sends one POST and reads the whole answer. Rejects only for what happened on the wire
-   * (timeouts, resets, refused connections), an abort of `signal`, or use after close; any status
+   * (timeouts, resets, refused connections, an answer no parser may read: see unreadableAnswer in
+   * net-errors.ts), an abort of `signal`, or use after close; any status
    * is a normal outcome. Timeouts reject with the code of the phase they ended (undici's
    * UND_ERR_CONNECT_TIMEOUT, UND_ERR_HEADERS_TIMEOUT, or NUMINTEL_ANSWER_TIMEOUT for a body not
    * whole by the deadline) whichever client sent the request.
@@ -53,7 +54,7 @@ export interface WireOptions {
   readonly maxBytes: number;
   /** HTTPS trust other than Node's default (a --ca-file added to it, see trust.ts). */
   readonly secureContext?: SecureContext | undefined;
-  /** Requests go through this proxy (undici's wire only: see wire-choice.ts). */
+  /** Requests go through this proxy (undici's wire only: the transport sends every request on it then). */
   readonly proxy?: ProxySettings | undefined;
   /** Called when a server sends an interim (1xx) answer: Node's client reads it, undici's pool refuses a 100. */
   readonly onInterim?: (() => void) | undefined;
