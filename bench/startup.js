@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Start-up cost: `numintel --version` and one `numintel lrn` against a running sandbox, beside a
-// bare `node -e 0` and a bare one-request script, median of repeated runs (interleaved so machine
-// noise hits all alike).
+// Start-up cost: `numintel --version` and one `numintel lrn` (the number given as an argument or
+// on one line of stdin) against a running sandbox, beside a bare `node -e 0` and a bare
+// one-request script, median of repeated runs (interleaved so machine noise hits all alike).
 // Run after `npm run build`: node bench/startup.js [runs] [--against=DIR] [--instructions]
 // --against=DIR also runs the lookups with the CLI of another built checkout (DIR/bin/numintel.js),
 // in the same rounds, each in caches of its own: a change measured beside the build before it.
@@ -52,6 +52,9 @@ const cases = [
   { name: 'numintel lrn <number waiting>', args: [cli, 'lrn', '12015550124'], env: { NUMINTEL_CACHE_DIR: waitCache } },
   // The same without the lookup cache: what opening the cache (LMDB) costs a one-number run.
   { name: 'numintel lrn … --no-cache', args: [cli, 'lrn', '12015550123', '--no-cache'] },
+  // One line on stdin (a shell loop's `echo $n | numintel lrn`): the cache hit, and without the cache.
+  { name: 'echo 12015550123 | numintel lrn', args: [cli, 'lrn'], stdin: '12015550123\n' },
+  { name: 'echo … | numintel lrn --no-cache', args: [cli, 'lrn', '--no-cache'], stdin: '12015550123\n' },
   // The same drawn as the table an analyst's terminal shows (here to a pipe, so asked for by -f),
   // with a code cache of its own: one that holds the table too is larger to read, and the line
   // above stays a script's run.
@@ -64,6 +67,7 @@ const cases = [
     ? [
         { name: 'before: lrn 12015550123', args: [other, 'lrn', '12015550123'], env: otherDirs('hit') },
         { name: 'before: lrn … --no-cache', args: [other, 'lrn', '12015550123', '--no-cache'], env: otherDirs('hit') },
+        { name: 'before: echo … | lrn --no-cache', args: [other, 'lrn', '--no-cache'], env: otherDirs('hit'), stdin: '12015550123\n' },
         // Its lookups in a cache of their own, its code cache the other build's one, as above.
         { name: 'before: lrn <new number>', args: (i) => [other, 'lrn', newNumber(i)], env: { ...otherDirs('hit'), NUMINTEL_CACHE_DIR: join(otherCache, 'miss') } },
       ]
@@ -74,10 +78,11 @@ const cases = [
  * Millions of instructions of one run under callgrind, less what V8 spends drawing its hash seed's
  * primes at random as it starts (`detail::sprp`, 4 to 13 M, different in every run).
  */
-function count(args, extra) {
+function count(args, extra, stdin) {
   const out = join(countDir, 'callgrind.out');
   return new Promise((resolve, reject) => {
-    const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...args], { env: { ...env, ...extra }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...args], { env: { ...env, ...extra }, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'ignore', 'pipe'] });
+    child.stdin?.end(stdin);
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
@@ -115,12 +120,12 @@ await time([cli, 'lrn', '12015550124'], { NUMINTEL_CACHE_DIR: waitCache });
 if (other) await time([other, 'lrn'], otherDirs('hit'), '12015550123\n');
 const argsOf = (c, i) => (typeof c.args === 'function' ? c.args(i) : c.args);
 const samples = cases.map(() => []);
-for (let i = 0; i < runs; i++) for (const [j, c] of cases.entries()) samples[j].push(await time(argsOf(c, i), c.env));
+for (let i = 0; i < runs; i++) for (const [j, c] of cases.entries()) samples[j].push(await time(argsOf(c, i), c.env, c.stdin));
 // After the timed rounds, so the code caches are the ones those runs left; new numbers past theirs.
 // The fewer of two runs: one of two runs of new numbers may be the one in 16 that moves the waiting
 // answers into LMDB.
 const counts = [];
-if (instructions) for (const c of cases) counts.push(Math.min(await count(argsOf(c, runs), c.env), await count(argsOf(c, runs + 1), c.env)));
+if (instructions) for (const c of cases) counts.push(Math.min(await count(argsOf(c, runs), c.env, c.stdin), await count(argsOf(c, runs + 1), c.env, c.stdin)));
 await sandbox.close();
 for (const dir of [missCache, waitCache, otherCache, countDir]) rmSync(dir, { recursive: true, force: true });
 

@@ -23,12 +23,24 @@ const TRANSIENT = new Set([
   'ECONNABORTED',
   'EPIPE',
   'UND_ERR_SOCKET',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
   'EHOSTUNREACH',
   'ENETUNREACH',
   'ENETDOWN',
   'EAI_AGAIN',
 ]);
+
+/**
+ * An answer arrived but could not be read: a framing no HTTP parser may read on (Node's llhttp and
+ * undici's give HPE_ codes, or undici an HTTPParserError without one), a body longer or shorter
+ * than its Content-Length, headers past the size cap, or an interim 100 Continue, which undici's
+ * pool refuses (undici-wire.ts).
+ */
+const UNREADABLE = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_HEADERS_OVERFLOW', 'NUMINTEL_INTERIM_REFUSED']);
+
+/** Whether `err` says the service answered and its answer could not be read (see UNREADABLE). */
+export function unreadableAnswer(err: unknown): boolean {
+  return codesOf(err).some((c) => c.startsWith('HPE_') || UNREADABLE.has(c)) || (err instanceof Error && err.name === 'HTTPParserError');
+}
 
 /** OpenSSL's verdicts on a certificate chain that no trusted CA vouches for. */
 const UNTRUSTED = new Set([
@@ -181,6 +193,12 @@ export function wireFailure(err: unknown, ctx: WireContext): Attempt {
   const text = oneLine(err instanceof Error ? err.message : String(err), ctx.secret);
   const setup = tlsFailure(codes, err, ctx) ?? proxyAnswer(text, ctx);
   if (setup) return setup;
+  if (unreadableAnswer(err)) {
+    // It may have been billed: tried once more at most (see Attempt's `once`), as an answer, not a network fault.
+    const label = codes[0] ?? (err instanceof Error ? err.name : 'error');
+    const message = `${ctx.origin} answered but the answer could not be read (${label}: ${text}); retried once at most, as it may have been billed`;
+    return { kind: 'retry', rateLimited: false, once: true, error: { code: 'bad_response', message } };
+  }
   const timeout = codes.find((c) => c in TIMEOUTS);
   if (timeout !== undefined) {
     const message = `${TIMEOUTS[timeout]} from ${ctx.origin} within ${ctx.timeoutMs}ms (${timeout}); try again later or raise ${(ctx.advice ?? CLI_ADVICE).timeout}`;

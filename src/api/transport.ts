@@ -15,6 +15,7 @@ import { proxyFor, proxyFromEnv } from './proxy.js';
 import { classifyRest, restRequest } from './rest.js';
 import { requestLine, responseLine, type TraceSink } from './trace.js';
 import type { PostOutcome, PostRequest, Wire, WireOptions } from './wire.js';
+import { chooseWire, type HttpClient } from './wire-choice.js';
 import type { StopSignal } from '../core/stop.js';
 
 export interface ClientOptions {
@@ -38,11 +39,10 @@ export interface ClientOptions {
   readonly userAgent?: string | undefined;
   readonly clock?: Clock | undefined;
   /**
-   * The HTTP client: 'undici' (a keep-alive pool, the default) for throughput, or 'socket' (requests
-   * written on a plain socket, see socket-wire.ts), which starts about 30 ms sooner: for a few
-   * requests in a short-lived process.
+   * The HTTP client. Default: Node's own until the service has answered once, then undici's
+   * keep-alive pool (see wire-choice.ts). 'node' or 'undici' sends every request on that one.
    */
-  readonly httpClient?: 'undici' | 'socket' | undefined;
+  readonly httpClient?: HttpClient | undefined;
   /** --verbose: receives one line per request and one per response. */
   readonly trace?: TraceSink | undefined;
   /**
@@ -52,7 +52,7 @@ export interface ClientOptions {
   readonly ca?: string | readonly string[] | undefined;
   /**
    * The environment whose HTTPS_PROXY, HTTP_PROXY and NO_PROXY apply (either case); none when
-   * absent. With a proxy, requests go through undici whatever `httpClient` says.
+   * absent. With a proxy, requests go through undici's pool whatever `httpClient` says.
    */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** The user's names for the settings an error tells them to change. Default: the command line's flags. */
@@ -104,13 +104,9 @@ export function createTransport(options: ClientOptions): Transport {
   const proxy = proxyFromEnv(options.env);
   const proxyUrl = proxy ? proxyFor(proxy, base.origin) || undefined : undefined;
   const ca = base.origin.startsWith('https:') && options.ca !== undefined ? [options.ca].flat() : undefined;
-  const wireOptions: WireOptions = { connections, timeoutMs, maxBytes, proxy };
-  // The HTTP client is loaded at the first request, so a process loads only the one it uses.
-  let loading: Promise<Wire> | undefined;
-  let wire: Wire | undefined;
+  // Each HTTP client is loaded at its first request, so a process loads only the ones it uses.
+  const wire = httpWire(base.origin, { connections, timeoutMs, maxBytes, proxy }, ca, options.env, proxy ? 'undici' : options.httpClient);
   let closing: Promise<void> | undefined;
-  const load = (): Promise<Wire> =>
-    (loading ??= openHttpClient(proxy ? 'undici' : (options.httpClient ?? 'undici'), base.origin, wireOptions, ca, options.env).then((w) => (wire = w)));
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -129,7 +125,10 @@ export function createTransport(options: ClientOptions): Transport {
   /** What the service answered, as an Attempt. */
   const answered = (d: LookupDescriptor, number: string, opts: LookupOptions, out: PostOutcome): Attempt => {
     const ctx = { now: clock.now(), secret, advice, number };
-    return out.kind === 'oversize' ? oversize(out.status, out.headers, maxBytes, ctx) : codec.classify(d, opts, out, ctx);
+    if (out.kind === 'oversize') return oversize(out.status, out.headers, maxBytes, ctx);
+    const a = codec.classify(d, opts, out, ctx);
+    if (untrusted([a])) out.discard();
+    return a;
   };
   /** What went wrong before an answer, as an Attempt. */
   const failed = (err: unknown): Attempt =>
@@ -160,7 +159,7 @@ export function createTransport(options: ClientOptions): Transport {
     // Never reaches the wire.
     if (closing) return Promise.resolve(end({ kind: 'error', error: { code: 'network_error', message: `request to ${base.origin} failed (CLIENT_CLOSED: the client is closed)` } }, undefined));
     const post: PostRequest = { path: ep.path, headers, body: JSON.stringify(req.body), signal };
-    return (wire ? wire.post(post) : load().then((w) => w.post(post))).then(
+    return wire.post(post).then(
       (out) => end(answered(d, number, opts, out), out.status),
       (err: unknown) => {
         if (signal?.aborted) throw signal.reason;
@@ -188,10 +187,13 @@ export function createTransport(options: ClientOptions): Transport {
       };
       if (closing) return Promise.resolve(end({ kind: 'whole', attempt: { kind: 'error', error: { code: 'network_error', message: `request to ${base.origin} failed (CLIENT_CLOSED: the client is closed)` } } }, undefined));
       const post: PostRequest = { path: ep.path, headers, body: JSON.stringify(req.body), signal };
-      return (wire ? wire.post(post) : load().then((w) => w.post(post))).then(
+      return wire.post(post).then(
         (out) => {
           const ctx = { now: clock.now(), secret, advice };
-          return end(out.kind === 'oversize' ? { kind: 'whole', attempt: oversize(out.status, out.headers, maxBytes, ctx) } : classifyBulk(d, opts, out, ctx, numbers), out.status);
+          if (out.kind === 'oversize') return end({ kind: 'whole', attempt: oversize(out.status, out.headers, maxBytes, ctx) }, out.status);
+          const b = classifyBulk(d, opts, out, ctx, numbers);
+          if (untrusted(b.kind === 'whole' ? [b.attempt] : b.kind === 'rows' ? b.answers : [])) out.discard();
+          return end(b, out.status);
         },
         (err: unknown) => {
           if (signal?.aborted) throw signal.reason;
@@ -223,31 +225,46 @@ export function createTransport(options: ClientOptions): Transport {
       : {}),
     close() {
       // Idempotent: the pipeline and a finally block may both close.
-      closing ??= loading ? loading.then((w) => w.close(), () => undefined) : Promise.resolve();
+      closing ??= wire.close();
       return closing;
     },
   };
 }
 
-async function openHttpClient(client: 'undici' | 'socket', origin: string, options: WireOptions, ca: readonly string[] | undefined, env: ClientOptions['env']): Promise<Wire> {
-  if (ca) {
-    // node:tls loads only here: a plain-http run (the sandbox) never needs it. One secure context
-    // for the client: a `ca` per connection would parse the whole CA bundle for each one.
-    const { certificatesOf, trustContext } = await import('./trust.js');
-    const certificates = ca.flatMap((text) => {
-      try {
-        return certificatesOf(text);
-      } catch (err) {
-        throw new TlsError(`the CA certificates given (ca) ${err instanceof Error ? err.message : String(err)}`);
-      }
-    });
-    options = { ...options, secureContext: trustContext(certificates, env ?? {}) };
-  }
-  if (client === 'socket') return (await import('./socket-wire.js')).createSocketWire(origin, options);
-  return (await import('./undici-wire.js')).createUndiciWire(origin, options);
+/** The wire of `only`, or the one chosen request by request (see wire-choice.ts); each client opened at its first request. */
+function httpWire(origin: string, options: WireOptions, ca: readonly string[] | undefined, env: ClientOptions['env'], only: HttpClient | undefined): Wire {
+  // One secure context for both clients: a `ca` per connection would parse the whole CA bundle for each one.
+  let prepared: Promise<WireOptions> | undefined;
+  const open = async (client: HttpClient, onInterim: () => void): Promise<Wire> => {
+    const opts = { ...(await (prepared ??= withTrust(options, ca, env))), onInterim };
+    if (client === 'node') return (await import('./node-wire.js')).createNodeWire(origin, opts);
+    return (await import('./undici-wire.js')).createUndiciWire(origin, opts);
+  };
+  return chooseWire(open, only);
+}
+
+/** `options` with a secure context trusting `ca` beside Node's default, when `ca` is given. */
+async function withTrust(options: WireOptions, ca: readonly string[] | undefined, env: ClientOptions['env']): Promise<WireOptions> {
+  if (!ca) return options;
+  // node:tls loads only here: a plain-http run (the sandbox) never needs it.
+  const { certificatesOf, trustContext } = await import('./trust.js');
+  const certificates = ca.flatMap((text) => {
+    try {
+      return certificatesOf(text);
+    } catch (err) {
+      throw new TlsError(`the CA certificates given (ca) ${err instanceof Error ? err.message : String(err)}`);
+    }
+  });
+  return { ...options, secureContext: trustContext(certificates, env ?? {}) };
 }
 
 const untraced = (attempt: Attempt): Attempt => attempt;
+
+/**
+ * An answer whose content cannot be the service's answer to this request (another number's, a
+ * result of the wrong shape): the connection it came on may be out of step, and is not used again.
+ */
+const untrusted = (attempts: readonly Attempt[]): boolean => attempts.some((a) => a.kind === 'error' && a.error.code === 'bad_response');
 
 /** The kind of a client that cannot be set up, from the error its set-up threw. */
 function setupOf(err: NumintelError): SetupFailure {

@@ -13,14 +13,14 @@ import type { StopSignal } from '../core/stop.js';
  * sends through a CONNECT tunnel (the proxy sees the host and port, never the request or its
  * key) unless NO_PROXY names the origin.
  */
-export async function createUndiciWire(origin: string, { connections, timeoutMs, maxBytes, secureContext, proxy }: WireOptions): Promise<Wire> {
+export async function createUndiciWire(origin: string, { connections, timeoutMs, maxBytes, secureContext, proxy, onInterim }: WireOptions): Promise<Wire> {
   const tls = { timeout: timeoutMs, ...(secureContext ? { secureContext } : {}) };
   // The wire's own deadline (LiveExchanges, on the monotonic clock) ends a request waiting for its
   // answer. undici's header and body timers tick every half second and date a new timer from the
   // tick before, so they fire up to half a second early (a 600 ms one ended a request at 527 ms):
   // they only stand behind the wire's, a second later.
   const common = { connections, headersTimeout: timeoutMs + 1000, bodyTimeout: timeoutMs + 1000 };
-  let pool: Dispatcher;
+  let makePool: () => Dispatcher;
   if (proxy) {
     // Loaded only when a proxy is set: most runs never pay for it.
     const [{ default: EnvHttpProxyAgent }, { default: DispatcherClass }, { default: connectApi }] = await Promise.all([
@@ -33,20 +33,43 @@ export async function createUndiciWire(origin: string, { connections, timeoutMs,
     const proto = DispatcherClass.prototype as { connect?: unknown };
     proto.connect ??= connectApi;
     // Explicit values, even empty ones: undici falls back to process.env for an undefined one.
-    pool = new EnvHttpProxyAgent({ ...common, ...proxy, connect: tls, requestTls: tls, proxyTls: { timeout: timeoutMs } });
+    makePool = () => new EnvHttpProxyAgent({ ...common, ...proxy, connect: tls, requestTls: tls, proxyTls: { timeout: timeoutMs } });
   } else {
-    pool = new PoolClass(origin, { ...common, connect: tls });
+    makePool = () => new PoolClass(origin, { ...common, connect: tls });
   }
   let closed = false;
-  const live = new LiveExchanges(timeoutMs);
+  const live = new LiveExchanges(timeoutMs, onInterim);
+  /** Pools replaced by discard(), closing once their requests under way are answered. */
+  const retired = new Set<Promise<void>>();
+  /** The pool new requests go to, and the discard() of the answers it gives. */
+  const open = (): Generation => {
+    const pool = makePool();
+    const generation = {
+      pool,
+      discard: () => {
+        if (current !== generation || closed) return;
+        current = open();
+        const closing = pool.close().catch(() => undefined);
+        retired.add(closing);
+        void closing.then(() => retired.delete(closing));
+      },
+    };
+    return generation;
+  };
+  let current: Generation = open();
   return {
-    post: (req) => post(pool, origin, maxBytes, live, req),
+    post: (req) => (closed ? Promise.reject(Object.assign(new Error('the client is closed'), { code: 'UND_ERR_CLOSED' })) : post(current.pool, current.discard, origin, maxBytes, live, req)),
     close: async () => {
       if (closed) return;
       closed = true;
-      await pool.close();
+      await Promise.all([current.pool.close(), ...retired]);
     },
   };
+}
+
+interface Generation {
+  readonly pool: Dispatcher;
+  readonly discard: () => void;
 }
 
 /**
@@ -62,7 +85,11 @@ class LiveExchanges {
   /** Per signal: its listener and how many requests in flight carry it. */
   private readonly signals = new Map<StopSignal, { readonly onAbort: () => void; count: number }>();
 
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly timeoutMs: number,
+    /** Told of an interim answer (see WireOptions). */
+    readonly onInterim: (() => void) | undefined,
+  ) {}
 
   add(ex: Exchange): void {
     ex.prev = this.tail;
@@ -133,6 +160,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly live: LiveExchanges,
     readonly signal: StopSignal | undefined,
     private readonly maxBytes: number,
+    private readonly discard: () => void,
     private readonly resolve: (outcome: PostOutcome) => void,
     private readonly reject: (err: unknown) => void,
   ) {
@@ -147,6 +175,11 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    // An interim answer (103 Early Hints and the like; undici refuses a 100, see onResponseError): the final one follows.
+    if (statusCode < 200) {
+      this.live.onInterim?.();
+      return;
+    }
     this.status = statusCode;
     this.headers = headers as HeaderBag;
     if (this.body.declare(header(this.headers, 'content-length'))) this.oversize();
@@ -158,11 +191,16 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    if (this.settle()) this.answer({ kind: 'response', status: this.status, headers: this.headers, text: this.body.text() });
+    if (this.settle()) this.answer({ kind: 'response', status: this.status, headers: this.headers, text: this.body.text(), discard: this.discard });
   }
 
   onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
-    if (this.settle()) this.reject(err);
+    if (!refusedInterim(err)) {
+      if (this.settle()) this.reject(err);
+      return;
+    }
+    this.live.onInterim?.();
+    if (this.settle()) this.reject(interimRefused(err));
   }
 
   /**
@@ -182,7 +220,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 
   private oversize(): void {
-    if (this.settle()) this.answer({ kind: 'oversize', status: this.status, headers: this.headers });
+    if (this.settle()) this.answer({ kind: 'oversize', status: this.status, headers: this.headers, discard: this.discard });
     this.drop(new Error(`the answer is larger than ${this.maxBytes} bytes`));
   }
 
@@ -211,9 +249,23 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
-function post(pool: Dispatcher, origin: string, maxBytes: number, live: LiveExchanges, req: PostRequest): Promise<PostOutcome> {
+function post(pool: Dispatcher, discard: () => void, origin: string, maxBytes: number, live: LiveExchanges, req: PostRequest): Promise<PostOutcome> {
   return new Promise((resolve, reject) => {
-    const exchange = new Exchange(live, req.signal, maxBytes, resolve, reject);
+    const exchange = new Exchange(live, req.signal, maxBytes, discard, resolve, reject);
     pool.dispatch({ origin, path: req.path, method: 'POST', headers: req.headers, body: req.body }, exchange);
   });
+}
+
+/**
+ * undici's pool refuses an interim 100 Continue it did not ask for (it never sends `Expect:`): it
+ * closes the connection with "bad response", the answer that followed unread. Its other "bad
+ * response" (bytes on an idle connection) fails no request.
+ */
+function refusedInterim(err: Error): boolean {
+  return (err as { code?: unknown }).code === 'UND_ERR_SOCKET' && err.message === 'bad response';
+}
+
+/** The refusal under a code of its own: the service answered, after a 100 Continue, and the answer could not be read. */
+function interimRefused(err: Error): Error {
+  return Object.assign(new Error('an interim 100 Continue came before the answer, which undici does not read', { cause: err }), { code: 'NUMINTEL_INTERIM_REFUSED' });
 }

@@ -2,7 +2,7 @@
 // program a run of its kind may or may not use. A run that used a part its code cache lacks
 // compiled that part from source; its cache, holding the part too, is the one worth keeping.
 
-/** sent: a number given as an argument was sent (the socket wire); stream: numbers came from stdin or a file; table: a table was drawn. */
+/** sent: a number given as an argument was sent (on Node's http client); stream: numbers came from stdin or a file; table: a table was drawn. */
 export type CompiledPart = 'sent' | 'stream' | 'table';
 
 export function noteCompiled(part: CompiledPart): void {

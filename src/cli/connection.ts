@@ -39,7 +39,7 @@ export async function checkServiceAccess(settings: Settings, world: World): Prom
 }
 
 export async function connect(
-  req: Pick<RunRequest, 'sandbox' | 'numbers'>,
+  req: Pick<RunRequest, 'sandbox'>,
   settings: Settings,
   world: World,
   trace: ((line: string) => void) | undefined,
@@ -72,11 +72,6 @@ export async function connect(
     batchSize: settings.batchSize,
     timeoutMs: settings.timeout * 1000,
     connections: settings.concurrency,
-    // Numbers given as arguments are a handful, often one per process (a script's loop): the socket
-    // wire loads little more than node:net (see socket-wire.ts), undici about thirty milliseconds,
-    // more than such a run spends on the wire. Files and stdin may hold millions: undici's pool
-    // carries those.
-    httpClient: req.numbers.length > 0 ? 'socket' : 'undici',
     clock: world.clock,
     trace,
     ca,

@@ -66,7 +66,7 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
     warn: (text) => void world.stderr.write(`numintel: warning: ${text}\n`),
   });
   if (!flags.sandbox) await describeSetup(settings, world, line);
-  const connection = await connect({ sandbox: flags.sandbox === true, numbers: [PROBE] }, settings, world, undefined);
+  const connection = await connect({ sandbox: flags.sandbox === true }, settings, world, undefined);
   if (flags.sandbox) {
     // The same lines as against a service, so the example shows what a check looks like.
     line('ok', 'base URL', `${connection.baseUrl} (the built-in sandbox, started in this process)`);

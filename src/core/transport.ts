@@ -36,6 +36,11 @@ export type Attempt =
       readonly rate?: RateInfo;
       /** The request never left (no connection could be made): the run's counts leave it out. */
       readonly unsent?: boolean;
+      /**
+       * The service answered but the answer could not be read (a malformed framing): it may have
+       * been billed, so it is tried again once at most, whatever --retries allows beyond one.
+       */
+      readonly once?: boolean;
     }
   /**
    * No request can succeed: the key was refused (401/403) or payment is required (402), or, with

@@ -6,6 +6,8 @@ export interface Seen {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingMessage['headers'];
+  /** The header names and values as sent, in order. */
+  readonly rawHeaders: readonly string[];
   readonly body: string;
 }
 
@@ -29,7 +31,7 @@ export async function serve(script: Script): Promise<ScriptedServer> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const s = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const s = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks).toString('utf8') };
       seen.push(s);
       script(s, res, req.socket);
     });

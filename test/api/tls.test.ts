@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-describe.each(['undici', 'socket'] as const)('HTTPS on the %s HTTP client', (httpClient) => {
+describe.each(['undici', 'node'] as const)('HTTPS on the %s HTTP client', (httpClient) => {
   it.each(['rest', 'graphql'] as const)('trusts the sandbox through `ca` (%s)', async (transport) => {
     const t = createTransport({ baseUrl: sb.url, apiKey: sb.apiKey, httpClient, transport, ca: sb.ca });
     try {
@@ -108,5 +108,11 @@ describe('TLS and proxy failures as attempts', () => {
       error: { message: 'the proxy could not reach api.example.com (HTTP 502 to CONNECT); check the base URL, or try again later' },
     });
     expect(wireFailure(coded('ECONNRESET', 'socket hang up'), ctx).kind).toBe('retry');
+  });
+
+  it('an answer that arrived but could not be read is a bad_response tried once more at most, saying so', () => {
+    for (const err of [coded('HPE_INVALID_CONTENT_LENGTH', 'Parse Error: Invalid character in Content-Length'), Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Invalid character in chunk size)'), { name: 'HTTPParserError' })]) {
+      expect(wireFailure(err, ctx)).toMatchObject({ kind: 'retry', once: true, error: { code: 'bad_response', message: expect.stringMatching(/answered but the answer could not be read .*retried once at most/) } });
+    }
   });
 });

@@ -152,7 +152,7 @@ describe('launcher code cache', () => {
     expect(none).toEqual([]);
     expect(first).toMatch(/-lookup-stream-lmdb\.cache$/);
     const streamed = file(first!);
-    // A number given as an argument runs other code (the light cache, the socket wire): its own
+    // A number given as an argument runs other code (the light cache, Node's client): its own
     // cache, beside the stream's, which stays as it was.
     await ok(['12015550124', '-f', 'jsonl']);
     const sent = file(streamed.name.replace(/-lookup-stream-lmdb\.cache$/, '-lookup-args-sent.cache'));

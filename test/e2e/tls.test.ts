@@ -1,6 +1,7 @@
-// HTTPS end to end: every lookup path (arguments on Node's client, stdin and CSV on undici's,
-// enrich, both transports) against a TLS sandbox, trusted through each way a user can trust a
-// private CA; and what a certificate the client cannot trust does: one line, exit 2, no rows.
+// HTTPS end to end: every lookup path (arguments, stdin and CSV; enrich; both transports; a run's
+// first requests on Node's client, the rest on undici's, which the run one at a time reaches)
+// against a TLS sandbox, trusted through each way a user can trust a private CA; and what a
+// certificate the client cannot trust does: one line, exit 2, no rows.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
@@ -27,9 +28,10 @@ afterAll(() => sb.close());
 
 /** Every way to run lookups, each with what its records must hold. */
 const PATHS: { name: string; args: string[]; stdin?: string; kind: 'lrn' | 'cnam' | 'trust' | 'enrich' }[] = [
-  { name: 'arguments (Node https)', args: ['lrn', ...NUMBERS], kind: 'lrn' },
+  { name: 'arguments', args: ['lrn', ...NUMBERS], kind: 'lrn' },
   { name: 'arguments over GraphQL', args: ['cnam', '--transport', 'graphql', ...NUMBERS], kind: 'cnam' },
-  { name: 'stdin list (undici)', args: ['trust'], stdin: NUMBERS.join('\n'), kind: 'trust' },
+  { name: 'stdin list', args: ['trust'], stdin: NUMBERS.join('\n'), kind: 'trust' },
+  { name: 'stdin list one at a time (undici after the first answer)', args: ['lrn', '--concurrency', '1'], stdin: NUMBERS.join('\n'), kind: 'lrn' },
   { name: 'stdin list over GraphQL', args: ['lrn', '--transport', 'graphql'], stdin: NUMBERS.join('\n'), kind: 'lrn' },
   { name: 'CSV file', args: ['cnam', '-i', csvPath, '-f', 'jsonl'], kind: 'cnam' },
   { name: 'enrich', args: ['enrich', csvPath, '-f', 'jsonl'], kind: 'enrich' },

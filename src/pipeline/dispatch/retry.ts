@@ -91,8 +91,9 @@ export function decideRetry(a: Attempt, tries: Tries, policy: RetryPolicy, now: 
   // kind for a day just as a 429 would.
   const hintMs = serverWaitMs(a, now);
   if (hintMs !== undefined && hintMs > policy.maxWaitMs) return { action: 'stop', hintMs };
-  if (a.kind !== 'retry' || !isTransient(a.error.code)) return { action: 'done' };
-  const spent = a.rateLimited ? tries.rateLimited >= RATE_LIMITED_RETRIES : tries.retries - tries.rateLimited >= policy.retries;
+  if (a.kind !== 'retry' || !(isTransient(a.error.code) || a.once === true)) return { action: 'done' };
+  const retries = a.once === true ? Math.min(1, policy.retries) : policy.retries;
+  const spent = a.rateLimited ? tries.rateLimited >= RATE_LIMITED_RETRIES : tries.retries - tries.rateLimited >= retries;
   if (spent) return { action: 'done' };
   const waitMs = retryDelayMs(tries.retries + 1, a.waitMs, policy.random);
   return { action: 'retry', waitMs };

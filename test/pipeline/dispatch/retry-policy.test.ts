@@ -38,6 +38,13 @@ describe('decideRetry', () => {
     expect(decideRetry(tooMany(1000), tries(RATE_LIMITED_RETRIES, RATE_LIMITED_RETRIES), policy, NOW)).toEqual({ action: 'done' });
   });
 
+  it('an answer that arrived but could not be read is retried once at most, whatever --retries allows', () => {
+    const unreadable = { kind: 'retry', rateLimited: false, once: true, error: { code: 'bad_response', message: 'x' } } as const;
+    expect(decideRetry(unreadable, tries(0), policy, NOW).action).toBe('retry');
+    expect(decideRetry(unreadable, tries(1), policy, NOW)).toEqual({ action: 'done' });
+    expect(decideRetry(unreadable, tries(0), { ...policy, retries: 0 }, NOW)).toEqual({ action: 'done' });
+  });
+
   it('a hint past maxWaitMs stops, on a 429 and on a success whose window is spent until later', () => {
     expect(decideRetry(tooMany(3_600_000), tries(0), policy, NOW)).toEqual({ action: 'stop', hintMs: 3_600_000 });
     expect(decideRetry(tooMany(86_400_000), tries(5), policy, NOW)).toEqual({ action: 'stop', hintMs: 86_400_000 });
