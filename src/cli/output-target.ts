@@ -106,6 +106,7 @@ export async function openOutput(
     if (!isResumable(format)) {
       throw new UsageError(`--resume works with csv, tsv and jsonl output, not ${format}`, 'use -f csv, -f tsv or -f jsonl');
     }
+    resumableFields(written, format);
     const { checkResumedInput, inspectOutputForResume, truncateForResume } = await import('../pipeline/order/resume.js');
     const found = await inspectOutputForResume(path, format);
     const plan = csvPlan({ ...written, appending: true });
@@ -293,6 +294,21 @@ function inputOrigin(req: RunRequest, world: World): InputOrigin {
 }
 
 /**
+ * A resumed file's rows are matched to the input's by the input cells at their start: with
+ * --fields, a CSV or TSV of a list must begin with `input` (a CSV input's columns always stay
+ * first), and a JSON lines record, flat, says nothing of which row it was.
+ */
+function resumableFields(written: Omit<OutputLayout, 'appending'>, format: ResumableFormat): void {
+  if (!written.fields) return;
+  if (format === 'jsonl') {
+    throw new UsageError('--resume does not continue a JSON lines file written with --fields', 'resume with csv or tsv output (-f csv), or without --fields');
+  }
+  if (written.inputColumns === null && csvPlan(written).slots[0]?.of !== 'input') {
+    throw new UsageError('--resume with --fields needs the input in the first column, to match the rows already written', 'begin --fields with input, e.g. --fields input,number,...');
+  }
+}
+
+/**
  * Whether a record of a resumed JSON-lines file is what this run writes: the same command (lookup
  * kind, or enrich's kinds), CSV rows with the same columns or none, and each result's optional
  * parts present exactly when their option is on (and --fields keeps one of their fields).
@@ -323,7 +339,7 @@ function recordFits(record: Record<string, unknown>, layout: Omit<OutputLayout, 
     // this run leaves out was written with other --fields, and appending would mix two shapes in
     // one file. A field missing from the record proves nothing (the service may leave a nullable
     // field out of its answer), except an option's part, which numintel writes whenever it is on.
-    const written = new Map(selectFields(activeFields(d, layout.options), layout.fields?.get(d.kind)).map((f) => [f.name, f]));
+    const written = new Map(selectFields(activeFields(d, layout.options), layout.fields?.kept.get(d.kind)).map((f) => [f.name, f]));
     return d.fields.every((f) => {
       const has = f.name in result;
       if (has ? !written.has(f.name) : f.option !== undefined && written.has(f.name)) return false;
