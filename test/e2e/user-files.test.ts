@@ -81,6 +81,17 @@ describe('-i and -o naming the same file', () => {
     expect(readFileSync(input, 'utf8')).toBe(CSV);
   });
 
+  it.each([
+    ['/dev/stdin', 'printf "2015550123\\n" | numintel lrn -o /dev/stdin', /^numintel: -o \/dev\/stdin is standard input, which the numbers are read from; the output would be read back as input, so write it to another file$/],
+    ['/dev/fd/0', 'printf "2015550123\\n" | numintel lrn -o /dev/fd/0', /^numintel: -o \/dev\/fd\/0 is standard input/],
+    ['a link to the stdin pipe', 'ln -sf /dev/stdin to-stdin && printf "2015550123\\n" | numintel lrn -o "$(pwd)/to-stdin"', /^numintel: standard input and -o name the same file \(.+to-stdin\); writing the output would be read back as input, so write it to another file$/],
+    ['-i /dev/stdin and -o /dev/stdin', 'printf "2015550123\\n" | numintel lrn -i /dev/stdin -o /dev/stdin', /^numintel: -i and -o name the same file \(\/dev\/stdin\); writing the output would be read back as input/],
+    ['--report /dev/stdin', 'printf "2015550123\\n" | numintel lrn --report /dev/stdin', /^numintel: --report \/dev\/stdin is standard input/],
+  ])('piped numbers and -o naming standard input (%s): exit 2 at once, nothing read back or sent', async (_, script, says) => {
+    const run = await nothingSent(() => runShell(script, { cwd: dir, env: ctx.env, timeoutMs: 10_000 }));
+    expectRefused(run, says);
+  });
+
   // An input that cannot be read as CSV (no column holds numbers) would be refused too, but the
   // file it names as its output is the first thing wrong with the command: said before the input is read.
   describe('an input no column of which holds numbers', () => {
