@@ -119,6 +119,24 @@ describe('numintel report', () => {
     expect(price.stderr).toMatch(/invalid price "lrn=cheap" in "lrn=cheap" from --price: not a price/);
   });
 
+  it('a line past 1 MiB (JSON lines, CSV, on a file or a pipe) ends the read with a one-line error, exit 2, the line never held whole', async () => {
+    const long = 'x'.repeat(3 << 20);
+    const jsonlFile = join(dir, 'long-line.jsonl');
+    writeFileSync(jsonlFile, `${readFileSync(join(dir, 'leads.jsonl'), 'utf8').split('\n')[0]}\n{"input":"${long}"}\n`);
+    const csvFile = join(dir, 'long-line.csv');
+    writeFileSync(csvFile, `${readFileSync(csv, 'utf8').split('\n').slice(0, 3).join('\n')}\n${long}`);
+    const runs = [
+      [await runCli(['report', jsonlFile]), 'long-line.jsonl', 2],
+      [await runCli(['report', csvFile]), 'long-line.csv', 4],
+      [await runCli(['report', '-'], { stdin: readFileSync(jsonlFile, 'utf8') }), 'standard input', 2],
+    ] as const;
+    for (const [run, label, line] of runs) {
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(new RegExp(`^numintel: .*${label.replace('.', '\\.')} is not a numintel output: its line ${line} runs on past 1,048,576 characters\n$`));
+    }
+  });
+
   it('a CSV or TSV whose last row was cut off mid-write: that row is unreadable, not counted with answers it never had', async () => {
     for (const format of ['csv', 'tsv'] as const) {
       const whole = await written(RECORDS, format, ['lrn', 'cnam', 'trust']);
