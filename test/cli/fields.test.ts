@@ -70,7 +70,7 @@ describe('--fields', () => {
     expect(dry.code).toBe(0);
     expect(dry.stderr).toMatch(/^numintel: warning: --fields names no field of lrn and cnam: they are still looked up \(and billed\) for every number, and nothing of them is written; leave them out of --lookups/m);
     // Every lookup with a field of its own, or one lookup: nothing to say.
-    for (const args of [['enrich', '--lookups', 'lrn,trust', '--fields', 'lrn,is_spam'], ['trust', '--fields', 'is_spam']]) {
+    for (const args of [['enrich', '--lookups', 'lrn,trust', '--fields', 'lrn,is_spam'], ['trust', '--fields', 'is_spam'], ['trust', '--fields', 'number,error']]) {
       const r = await runInProcess([...args, '--sandbox', '-f', 'jsonl'], { stdin: 'phone\n2015550123\n' });
       expect(r.code).toBe(0);
       expect(r.stderr).not.toMatch(/warning/);
