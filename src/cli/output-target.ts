@@ -113,7 +113,7 @@ export async function openOutput(
     // Refused before anything is cut or opened, so the file stays as the interrupted run left it.
     const differs =
       format === 'jsonl'
-        ? found.foreign === true || (found.first !== undefined && !recordFits(found.first, written))
+        ? found.foreign === true || (found.first !== undefined && !(written.fields ? flatRecordFits(found.first, written) : recordFits(found.first, written)))
         : found.header !== undefined && planHeader(plan).join('\u0000') !== found.header.join('\u0000');
     if (differs) {
       throw new ResumeError(
@@ -124,7 +124,8 @@ export async function openOutput(
     // The rows the file holds are taken from the input here, checked, and not looked up again.
     const rest = source.items[Symbol.asyncIterator]();
     const errorColumns = plan.lookups.map((l) => l.errorName);
-    earlier = await checkResumedInput(path, label, format, found, { items: rest, columns: written.inputColumns, errorColumns }).catch(async (err: unknown) => {
+    const flat = format === 'jsonl' && written.fields ? { flatErrorKeys: flatKeys(written).errors } : {};
+    earlier = await checkResumedInput(path, label, format, found, { items: rest, columns: written.inputColumns, errorColumns, ...flat }).catch(async (err: unknown) => {
       await rest.return?.();
       throw err;
     });
@@ -294,18 +295,30 @@ function inputOrigin(req: RunRequest, world: World): InputOrigin {
 }
 
 /**
- * A resumed file's rows are matched to the input's by the input cells at their start: with
- * --fields, a CSV or TSV of a list must begin with `input` (a CSV input's columns always stay
- * first), and a JSON lines record, flat, says nothing of which row it was.
+ * A resumed file's rows are matched to the input's by their input cells: with --fields, a list's
+ * output must hold `input`, first in a CSV or TSV (a CSV input's columns always stay first, and
+ * its JSON records keep their `row`).
  */
 function resumableFields(written: Omit<OutputLayout, 'appending'>, format: ResumableFormat): void {
-  if (!written.fields) return;
-  if (format === 'jsonl') {
-    throw new UsageError('--resume does not continue a JSON lines file written with --fields', 'resume with csv or tsv output (-f csv), or without --fields');
+  if (!written.fields || written.inputColumns !== null) return;
+  const slots = csvPlan(written).slots;
+  if (format === 'jsonl' ? !slots.some((s) => s.of === 'input') : slots[0]?.of !== 'input') {
+    const where = format === 'jsonl' ? '' : ' in the first column';
+    throw new UsageError(`--resume with --fields needs the input${where}, to match the rows already written with the input's`, `${format === 'jsonl' ? 'name' : 'begin --fields with'} input, e.g. --fields input,number,...`);
   }
-  if (written.inputColumns === null && csvPlan(written).slots[0]?.of !== 'input') {
-    throw new UsageError('--resume with --fields needs the input in the first column, to match the rows already written', 'begin --fields with input, e.g. --fields input,number,...');
-  }
+}
+
+/** The keys of a JSON record written with --fields, in order (flat-records.ts names them so), and those of its errors. */
+function flatKeys(written: Omit<OutputLayout, 'appending'>): { keys: string[]; errors: string[] } {
+  const slots = csvPlan({ ...written, inputColumns: null, cacheColumns: false }).slots;
+  return { keys: slots.map((s) => s.name), errors: slots.filter((s) => s.of === 'error').map((s) => s.name) };
+}
+
+/** Whether a flat record of a resumed JSON-lines file has exactly the keys this run writes, and its row when the input is CSV. */
+function flatRecordFits(record: Record<string, unknown>, written: Omit<OutputLayout, 'appending'>): boolean {
+  const row = record.row;
+  const rowFits = written.inputColumns === null ? row === undefined : isObject(row) && rowKeys(written.inputColumns).every((k) => k in row);
+  return rowFits && Object.keys(record).filter((k) => k !== 'row').join('\u0000') === flatKeys(written).keys.join('\u0000');
 }
 
 /**

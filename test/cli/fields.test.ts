@@ -92,27 +92,45 @@ describe('--fields', () => {
     expect(boxes.map((c) => c[0])).toEqual(['rate_center', 'number', 'carrier', 'status']);
   });
 
-  it('--resume continues a csv file written with --fields that begins with the input; jsonl and a file without the input are refused', async () => {
+  it('--resume continues a csv, tsv or jsonl file written with --fields that holds the input (a list\'s first in csv); one without it is refused', async () => {
     const dir = tempDir('numintel-fields-resume-');
-    const input = join(dir, 'leads.txt');
-    writeFileSync(input, '2015550123\n5125550182\n2015550124\n');
-    const out = join(dir, 'out.csv');
-    const args = ['lrn', '--enhanced', '--fields', 'input,carrier,error', '-i', input, '--sandbox', '-q', '-o', out];
-    const full = await runInProcess(args);
-    expect(full.code, full.stderr).toBe(0);
-    const whole = readFileSync(out, 'utf8');
-    writeFileSync(out, whole.split('\n').slice(0, 3).join('\n') + '\n');
-    const resumed = await runInProcess([...args, '--resume']);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(whole);
+    const list = join(dir, 'leads.txt');
+    writeFileSync(list, '2015550123\n5125550182\n123\n2015550124\n');
+    const csvInput = join(dir, 'leads.csv');
+    writeFileSync(csvInput, 'phone\n2015550123\n5125550182\n123\n2015550124\n');
+    const stamp = (text: string) => text.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '…');
+    for (const [ext, args] of [
+      ['csv', ['lrn', '--enhanced', '--fields', 'input,carrier,error', '-i', list]],
+      ['tsv', ['lrn', '--enhanced', '--cache-columns', '--fields', 'input,carrier,error', '-i', list]],
+      ['jsonl', ['lrn', '--enhanced', '--fields', 'carrier,input,error', '-i', list]],
+      ['jsonl', ['enrich', '--enhanced', '--spam', '--fields', 'lrn_lrn,is_spam,error', '-i', csvInput]],
+      ['jsonl', ['enrich', '--fields', 'number', '-i', csvInput]],
+    ] as const) {
+      const out = join(dir, `out-${args[0]}-${args.length}.${ext}`);
+      const full = await runInProcess([...args, '--sandbox', '-q', '-o', out]);
+      expect(full.code, full.stderr).toBe(4);
+      const whole = readFileSync(out, 'utf8');
+      const kept = ext === 'jsonl' ? 1 : 2;
+      writeFileSync(out, `${whole.split('\n').slice(0, kept).join('\n')}\n`);
+      const resumed = await runInProcess([...args, '--sandbox', '-q', '-o', out, '--resume']);
+      expect(resumed.code, `${args.join(' ')}: ${resumed.stderr}`).toBe(4);
+      expect(stamp(readFileSync(out, 'utf8'))).toBe(stamp(whole));
+    }
     for (const [fields, file, says] of [
       ['carrier,input', 'out2.csv', /--resume with --fields needs the input in the first column/],
-      ['input,carrier', 'out.jsonl', /--resume does not continue a JSON lines file written with --fields/],
+      ['carrier,number', 'out2.jsonl', /--resume with --fields needs the input, to match/],
     ] as const) {
-      const r = await runInProcess(['lrn', '--enhanced', '--fields', fields, '-i', input, '--sandbox', '-q', '-o', join(dir, file), '--resume']);
+      const r = await runInProcess(['lrn', '--enhanced', '--fields', fields, '-i', list, '--sandbox', '-q', '-o', join(dir, file), '--resume']);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(says);
     }
+    // Another --fields than the file's: refused, the file as it was.
+    const out = join(dir, 'out-lrn-6.jsonl');
+    const before = readFileSync(out, 'utf8');
+    const other = await runInProcess(['lrn', '--enhanced', '--fields', 'input,carrier', '-i', list, '--sandbox', '-q', '-o', out, '--resume']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/its records differ from what this command writes/);
+    expect(readFileSync(out, 'utf8')).toBe(before);
   });
 
   it.each([

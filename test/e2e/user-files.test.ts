@@ -370,6 +370,24 @@ describe('--resume with the rows of another input', () => {
     expect(readFileSync(join(dir, out), 'utf8').trim().split('\n')).toHaveLength(NUMBERS.length + 1);
   });
 
+  it.each([
+    ['--fields added', [], ['--fields', 'input,lrn']],
+    ['--fields changed', ['--fields', 'input,lrn'], ['--fields', 'input,lrn_activated_at']],
+    ['--fields reordered', ['--fields', 'input,lrn,error'], ['--fields', 'lrn,input,error']],
+    ['--fields dropped', ['--fields', 'input,lrn'], []],
+  ])('jsonl resumed with %s: exit 2, file byte-identical (records of two shapes are never mixed in one file)', async (_, before, after) => {
+    const out = `flat-${before.join('')}-${after.join('')}.jsonl`.replaceAll(',', '_');
+    const first = await runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '--max-lookups', '2', '-q', ...before], { cwd: dir, env: ctx.env });
+    expect(first.code, first.stderr).toBe(5);
+    const written = readFileSync(join(dir, out));
+    const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '--resume', ...after], { cwd: dir, env: ctx.env }));
+    expectRefused(run, new RegExp(`^numintel: cannot resume ${out.replace('.', '\\.')}: its records differ from what this command writes$`), 2);
+    expect(readFileSync(join(dir, out)).equals(written)).toBe(true);
+    const same = await runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '--resume', '-q', ...before], { cwd: dir, env: ctx.env });
+    expect(same.code, same.stderr).toBe(0);
+    expect(jsonl(readFileSync(join(dir, out), 'utf8'))).toHaveLength(NUMBERS.length);
+  });
+
   it('jsonl whose records lack a field the service left out (a nullable one) resumes: a missing field is not another --fields', async () => {
     const out = 'omitted-field.jsonl';
     const first = await runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '--max-lookups', '2', '-q'], { cwd: dir, env: ctx.env });
