@@ -136,21 +136,24 @@ function certificateNames(err: unknown, depth = 0): string | undefined {
 }
 
 /**
- * A proxy's answer to CONNECT other than 200: a refusal (407 wants credentials, 403 forbids the
- * host) refuses every request alike; a 5xx (it could not reach the service) is worth another try.
+ * A proxy's answer to CONNECT other than 200 stops the run as a setup error: a refusal (407 wants
+ * credentials, 403 forbids the host) refuses every request alike, and a proxy that cannot reach the
+ * service (502, 503) is the user's proxy to look at before anything is sent through it.
  */
 function proxyAnswer(text: string, ctx: WireContext): Attempt | undefined {
   const status = Number(/Proxy response \((\d+)\)/.exec(text)?.[1]);
   if (!status) return undefined;
   const host = new URL(ctx.origin).host;
-  if (status >= 500) {
-    const message = `the proxy could not reach ${host} (HTTP ${status} to CONNECT); check the base URL, or try again later`;
-    return { kind: 'retry', rateLimited: false, error: { code: 'network_error', message } };
-  }
-  const fix =
-    status === 407 ? 'the proxy wants credentials: put them in the proxy URL (http://user:password@proxy:port)' : 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY';
-  return { kind: 'fatal', setup: 'proxy', error: { code: 'network_error', message: `the proxy refused the tunnel to ${host} (HTTP ${status}); ${fix}` } };
+  const proxy = ctx.proxy ? ` ${shownProxy(ctx.proxy)}` : '';
+  const message =
+    status >= 500
+      ? `the proxy${proxy} could not reach ${host} (HTTP ${status} to CONNECT); check the proxy, HTTPS_PROXY, NO_PROXY and the base URL`
+      : `the proxy${proxy} refused the tunnel to ${host} (HTTP ${status}); ${status === 407 ? 'the proxy wants credentials: put them in the proxy URL (http://user:password@proxy:port)' : 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY'}`;
+  return proxyFailure(message);
 }
+
+/** A failure of the proxy itself: no request can pass until it is fixed, so the run stops at once (exit 2). */
+const proxyFailure = (message: string): Attempt => ({ kind: 'fatal', setup: 'proxy', error: { code: 'network_error', message } });
 
 /** Where the connection failed: the address and port, or the name that did not resolve. */
 function failedAt(err: unknown, depth = 0): { address?: string; port?: number; hostname?: string } | undefined {
@@ -211,9 +214,7 @@ export function wireFailure(err: unknown, ctx: WireContext): Attempt {
       code === 'ECONNREFUSED'
         ? `connection refused by the proxy ${proxy} (ECONNREFUSED); is the proxy running? check HTTPS_PROXY, HTTP_PROXY and NO_PROXY`
         : `the proxy ${proxy} was not found (ENOTFOUND); check the host name in HTTPS_PROXY or HTTP_PROXY`;
-    return code === 'ECONNREFUSED'
-      ? { kind: 'retry', rateLimited: false, error: { code: 'network_error', message } }
-      : { kind: 'error', error: { code: 'network_error', message } };
+    return proxyFailure(message);
   }
   if (code === 'ECONNREFUSED') {
     const message = `connection refused by ${ctx.origin} (ECONNREFUSED); is the service running at the base URL?`;

@@ -7,7 +7,8 @@ import type { World } from './world.js';
 export function fieldsFlag(req: RunRequest, world: World): FieldSelection | undefined {
   if (req.fields === undefined) return undefined;
   const fields = parseFields(req.fields, req.lookups, req.options, req.mode === 'enrich');
-  const unused = unusedLookupsWarning(fields, req.lookups);
+  // A lookup command names its one lookup: `--fields input,number` asks for no result field, knowingly.
+  const unused = req.mode === 'enrich' ? unusedLookupsWarning(fields, req.lookups) : undefined;
   if (unused) world.stderr.write(`numintel: warning: ${unused}\n`);
   return fields;
 }

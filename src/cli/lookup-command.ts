@@ -115,7 +115,7 @@ function addRunOptions(cmd: Command): void {
     .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, the -o extension, csv for CSV input, else jsonl)').choices(OUTPUT_FORMATS))
     .option('-o, --output <path>', 'write records to a file instead of stdout (format from its extension: .csv .tsv .json .jsonl .ndjson)')
     .option('--resume', 'continue an interrupted run where the -o file stops (csv, tsv or jsonl, same input)')
-    .option('--fields <list>', 'write only these result fields, e.g. carrier,carrier_type,is_spam (input, number and errors stay)')
+    .option('--fields <list>', 'write only these columns, in this order: result fields and input, number, error (status in tables), e.g. number,carrier,carrier_type,is_spam; CSV input columns stay')
     .option('--cache-columns', 'CSV/TSV: add cached and fetched_at columns after each error column (JSON records always have them)')
     .option('--raw-csv', 'do not neutralise spreadsheet formulas in CSV cells from the service')
     .option('--no-color', 'no colour in tables')

@@ -54,7 +54,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
       closedAt ??= setTimeout(() => process.exit(EXIT.ok), CLOSED_GRACE_MS).unref();
       return;
     }
-    process.stderr.write(`numintel: ${writeFailure(err, 'to standard output')}\n`);
+    world.stderr.write(`numintel: ${writeFailure(err, 'to standard output')}\n`);
     process.exit(EXIT.usage);
   });
 
@@ -68,7 +68,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
     stdout: process.stdout,
     // Opened on first use: creating the stream costs a run that never writes to it a millisecond or two.
     get stderr() {
-      return (stderr ??= process.stderr);
+      return (stderr ??= droppingFailures(process.stderr));
     },
     cwd: process.cwd(),
     home: homedir(),
@@ -88,6 +88,27 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   // Records the reader never took: the command's own success would say they were delivered.
   const dropped = quitNow.signal.aborted && process.stdout.writableLength > 0 && (code === EXIT.ok || code === EXIT.incomplete);
   process.exit(dropped ? EXIT.interrupted : code);
+}
+
+/**
+ * Messages, progress and traces are never worth a run: a stderr that cannot take them (`2>/dev/full`,
+ * a closed pipe) has them dropped, and the run writes its output and exits as it would have. A file
+ * or device stderr is written synchronously and throws; a pipe's failure comes as an 'error' event.
+ * Either way the stream stays usable (Node's stderr undoes its own destroy), so the next message is
+ * simply tried again.
+ */
+function droppingFailures(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  const write = stream._write.bind(stream);
+  stream._write = (chunk: unknown, encoding: BufferEncoding, callback: (err?: Error | null) => void) => {
+    try {
+      write(chunk, encoding, () => callback());
+    } catch {
+      callback();
+    }
+  };
+  stream._writev = undefined;
+  stream.on('error', () => {});
+  return stream;
 }
 
 function aborted(signal: StopSignal): Promise<void> {

@@ -23,6 +23,9 @@ export interface OutputNames {
   readonly what: string;
 }
 
+/** The names of this process's standard input. */
+const STDIN_NAMES = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0', `/proc/${process.pid}/fd/0`]);
+
 const RECORDS: OutputNames = { flag: '-o', input: '-i', what: 'the output' };
 
 /** Throws a usage error when `path` cannot be written, or is the input under another name. */
@@ -47,9 +50,15 @@ export async function checkOutputFile(path: string, label: string, input: InputO
     return;
   }
   if (info.isDirectory()) throw cannot('it is a directory; give a file name, e.g. -o <directory>/out.csv');
-  // Only a regular file is destroyed by writing over it; a terminal or /dev/null may be both ends.
-  if (info.isFile() && sameFile(info, await inputStats(input))) {
-    throw new OutputError(`${names.input} and ${names.flag} name the same file (${label}); writing ${names.what} would destroy the input, so write it to another file`);
+  if (input.path === undefined && input.fd !== undefined && STDIN_NAMES.has(path)) {
+    throw new OutputError(`${names.flag} ${label} is standard input, which the numbers are read from; ${names.what} would be read back as input, so write it to another file`);
+  }
+  // A regular file is destroyed by writing over it, and a pipe or socket would feed what is written
+  // back in as input; a terminal or /dev/null may be both ends.
+  if ((info.isFile() || info.isFIFO() || info.isSocket()) && sameFile(info, await inputStats(input))) {
+    const from = input.path === undefined && !info.isFile() ? 'standard input' : names.input;
+    const harm = info.isFile() ? 'would destroy the input' : 'would be read back as input';
+    throw new OutputError(`${from} and ${names.flag} name the same file (${label}); writing ${names.what} ${harm}, so write it to another file`);
   }
   await fs.access(path, constants.W_OK).catch((err: unknown) => {
     throw cannot(ioReason(err));

@@ -106,13 +106,14 @@ export async function openOutput(
     if (!isResumable(format)) {
       throw new UsageError(`--resume works with csv, tsv and jsonl output, not ${format}`, 'use -f csv, -f tsv or -f jsonl');
     }
+    resumableFields(written, format);
     const { checkResumedInput, inspectOutputForResume, truncateForResume } = await import('../pipeline/order/resume.js');
     const found = await inspectOutputForResume(path, format);
     const plan = csvPlan({ ...written, appending: true });
     // Refused before anything is cut or opened, so the file stays as the interrupted run left it.
     const differs =
       format === 'jsonl'
-        ? found.foreign === true || (found.first !== undefined && !recordFits(found.first, written))
+        ? found.foreign === true || (found.first !== undefined && !(written.fields ? flatRecordFits(found.first, written) : recordFits(found.first, written)))
         : found.header !== undefined && planHeader(plan).join('\u0000') !== found.header.join('\u0000');
     if (differs) {
       throw new ResumeError(
@@ -123,7 +124,8 @@ export async function openOutput(
     // The rows the file holds are taken from the input here, checked, and not looked up again.
     const rest = source.items[Symbol.asyncIterator]();
     const errorColumns = plan.lookups.map((l) => l.errorName);
-    earlier = await checkResumedInput(path, label, format, found, { items: rest, columns: written.inputColumns, errorColumns }).catch(async (err: unknown) => {
+    const flat = format === 'jsonl' && written.fields ? { flatErrorKeys: flatKeys(written).errors } : {};
+    earlier = await checkResumedInput(path, label, format, found, { items: rest, columns: written.inputColumns, errorColumns, ...flat }).catch(async (err: unknown) => {
       await rest.return?.();
       throw err;
     });
@@ -293,6 +295,33 @@ function inputOrigin(req: RunRequest, world: World): InputOrigin {
 }
 
 /**
+ * A resumed file's rows are matched to the input's by their input cells: with --fields, a list's
+ * output must hold `input`, first in a CSV or TSV (a CSV input's columns always stay first, and
+ * its JSON records keep their `row`).
+ */
+function resumableFields(written: Omit<OutputLayout, 'appending'>, format: ResumableFormat): void {
+  if (!written.fields || written.inputColumns !== null) return;
+  const slots = csvPlan(written).slots;
+  if (format === 'jsonl' ? !slots.some((s) => s.of === 'input') : slots[0]?.of !== 'input') {
+    const where = format === 'jsonl' ? '' : ' in the first column';
+    throw new UsageError(`--resume with --fields needs the input${where}, to match the rows already written with the input's`, `${format === 'jsonl' ? 'name' : 'begin --fields with'} input, e.g. --fields input,number,...`);
+  }
+}
+
+/** The keys of a JSON record written with --fields, in order (flat-records.ts names them so), and those of its errors. */
+function flatKeys(written: Omit<OutputLayout, 'appending'>): { keys: string[]; errors: string[] } {
+  const slots = csvPlan({ ...written, inputColumns: null, cacheColumns: false }).slots;
+  return { keys: slots.map((s) => s.name), errors: slots.filter((s) => s.of === 'error').map((s) => s.name) };
+}
+
+/** Whether a flat record of a resumed JSON-lines file has exactly the keys this run writes, and its row when the input is CSV. */
+function flatRecordFits(record: Record<string, unknown>, written: Omit<OutputLayout, 'appending'>): boolean {
+  const row = record.row;
+  const rowFits = written.inputColumns === null ? row === undefined : isObject(row) && rowKeys(written.inputColumns).every((k) => k in row);
+  return rowFits && Object.keys(record).filter((k) => k !== 'row').join('\u0000') === flatKeys(written).keys.join('\u0000');
+}
+
+/**
  * Whether a record of a resumed JSON-lines file is what this run writes: the same command (lookup
  * kind, or enrich's kinds), CSV rows with the same columns or none, and each result's optional
  * parts present exactly when their option is on (and --fields keeps one of their fields).
@@ -323,7 +352,7 @@ function recordFits(record: Record<string, unknown>, layout: Omit<OutputLayout, 
     // this run leaves out was written with other --fields, and appending would mix two shapes in
     // one file. A field missing from the record proves nothing (the service may leave a nullable
     // field out of its answer), except an option's part, which numintel writes whenever it is on.
-    const written = new Map(selectFields(activeFields(d, layout.options), layout.fields?.get(d.kind)).map((f) => [f.name, f]));
+    const written = new Map(selectFields(activeFields(d, layout.options), layout.fields?.kept.get(d.kind)).map((f) => [f.name, f]));
     return d.fields.every((f) => {
       const has = f.name in result;
       if (has ? !written.has(f.name) : f.option !== undefined && written.has(f.name)) return false;

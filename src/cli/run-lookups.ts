@@ -120,7 +120,6 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   );
   const sink = await createSink(target.format, target.stream, layout, target.style);
   const selected = fields ? projector(fields, req.lookups, req.options) : undefined;
-  const project = target.format === 'json' || target.format === 'jsonl' ? selected : undefined;
   const report = req.report === undefined ? undefined : (await import('./report-hook.js')).reportHook(req.report, req.input, world, req.lookups.map((d) => d.kind), prices);
 
   let stopped: RunOutcome['stopped'] = null;
@@ -189,7 +188,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
         // (Awaited in a try, not through .then: two handlers and a promise less a row.)
         try {
           target.keep();
-          const full = sink.write(project ? project(record) : record);
+          const full = sink.write(record);
           if (full) await unlessQuit(full);
         } catch (err) {
           if (err === QUIT) {

@@ -180,7 +180,7 @@ export function sandboxCommand(world: World, setExitCode: SetExitCode): Command 
       const bound = new URL(sb.url);
       const host = options.host ?? '';
       const where = open ? sb.url : `${bound.protocol}//${host.includes(':') ? `[${host}]` : host}:${bound.port} (from this machine: ${sb.url})`;
-      const admin = open ? '' : 'the admin endpoints (/__sandbox/*) need the API key, as the service does\n';
+      const admin = open ? '' : networkWarning(keys);
       world.stdout.write(`numintel sandbox listening on ${where} (API key: ${shown}${more})\n${trust}${admin}`);
       await new Promise<void>((resolve) => {
         if (world.interrupt.aborted) return resolve();
@@ -194,6 +194,21 @@ export function sandboxCommand(world: World, setExitCode: SetExitCode): Command 
       // which would tell a shell or a script that the server ended by itself.
       setExitCode(EXIT.interrupted);
     });
+}
+
+/**
+ * Said when the sandbox listens beyond loopback: what the network can reach. The published key
+ * answers lookups for anyone there, and is refused by the admin endpoints (they change limits and
+ * faults and read every key's traffic), which take only a key given with --api-key.
+ */
+function networkWarning(keys: readonly string[]): string {
+  if (!keys.includes(DEFAULT_API_KEY)) {
+    return 'warning: the sandbox is reachable from the network: its lookups answer anyone there who has the API key\nthe admin endpoints (/__sandbox/*) need the API key, as the service does\n';
+  }
+  return (
+    `warning: the sandbox is reachable from the network, where the published key ${DEFAULT_API_KEY} answers lookups for anyone\n` +
+    'the admin endpoints (/__sandbox/*) need the API key, as the service does, and refuse the published one: give --api-key <key> of your own to use them\n'
+  );
 }
 
 /** --tls, or the PEM texts of --tls-cert and --tls-key; false for plain HTTP. */

@@ -21,6 +21,15 @@ export interface LookupColumns {
   readonly cacheNames: readonly [string, string] | null;
 }
 
+/**
+ * One added column, after a CSV input's columns: the `input` of a list, the number, a lookup's
+ * result field (`field`: its index in that lookup's `fields`), its error, or its cache columns.
+ */
+export type Slot =
+  | { readonly of: 'input' | 'number'; readonly name: string }
+  | { readonly of: 'field'; readonly name: string; readonly lookup: number; readonly field: number }
+  | { readonly of: 'error' | 'cached' | 'fetched_at'; readonly name: string; readonly lookup: number };
+
 export interface CsvPlan {
   /** CSV input's columns, written first and unchanged; null for list/argument input. */
   readonly inputColumns: readonly string[] | null;
@@ -30,6 +39,11 @@ export interface CsvPlan {
   readonly inputName: string | null;
   readonly numberName: string;
   readonly lookups: readonly LookupColumns[];
+  /**
+   * The columns after the input's, in the order written: `input` (a list), `number`, then each
+   * lookup's fields, error and cache columns; with --fields, what it names in its order.
+   */
+  readonly slots: readonly Slot[];
 }
 
 /** One record's values in plan order, as strings (booleans `true`/`false`, null as ''). */
@@ -67,7 +81,7 @@ export function csvPlan(layout: OutputLayout): CsvPlan {
   const inputName = layout.inputColumns === null ? unique('input') : null;
   const numberName = unique('number');
   const lookups = layout.lookups.map((descriptor): LookupColumns => {
-    const active = selectFields(activeFields(descriptor, layout.options), layout.fields?.get(descriptor.kind));
+    const active = selectFields(activeFields(descriptor, layout.options), layout.fields?.kept.get(descriptor.kind));
     const fields = fieldColumns(active);
     const prefixed = (f: string) =>
       layout.mode === 'enrich' || OWN_NAMES.has(f) ? `${descriptor.kind}_${f}` : f;
@@ -78,15 +92,61 @@ export function csvPlan(layout: OutputLayout): CsvPlan {
     return { descriptor, active, fields, names, errorName, cacheNames };
   });
   const inputKeys = layout.inputColumns && rowKeys(layout.inputColumns);
-  return { inputColumns: layout.inputColumns, inputKeys, inputName, numberName, lookups };
+  const slots = layout.fields ? pickedSlots(layout, lookups, inputName, numberName) : allSlots(lookups, inputName, numberName);
+  return { inputColumns: layout.inputColumns, inputKeys, inputName, numberName, lookups, slots };
 }
 
-/** The header row: input columns (or `input`), `number`, then each lookup's fields and error. */
+function allSlots(lookups: readonly LookupColumns[], inputName: string | null, numberName: string): Slot[] {
+  const slots: Slot[] = inputName === null ? [] : [{ of: 'input', name: inputName }];
+  slots.push({ of: 'number', name: numberName });
+  lookups.forEach((l, lookup) => {
+    l.names.forEach((name, field) => slots.push({ of: 'field', name, lookup, field }));
+    slots.push(...errorSlots(l, lookup));
+  });
+  return slots;
+}
+
+function errorSlots(l: LookupColumns, lookup: number): Slot[] {
+  const slots: Slot[] = [{ of: 'error', name: l.errorName, lookup }];
+  if (l.cacheNames) slots.push({ of: 'cached', name: l.cacheNames[0], lookup }, { of: 'fetched_at', name: l.cacheNames[1], lookup });
+  return slots;
+}
+
+/**
+ * What --fields names, in its order. A CSV input's columns stay whatever it names, so its `input`
+ * adds nothing; --cache-columns follow their lookup's error, or end the row when that is not named.
+ */
+function pickedSlots(layout: OutputLayout, lookups: readonly LookupColumns[], inputName: string | null, numberName: string): Slot[] {
+  const slots: Slot[] = [];
+  const errors = new Set<number>();
+  for (const p of layout.fields?.order ?? []) {
+    if ('own' in p && p.own !== 'error') {
+      if (p.own === 'number') slots.push({ of: 'number', name: numberName });
+      else if (inputName !== null) slots.push({ of: 'input', name: inputName });
+      continue;
+    }
+    const lookup = lookups.findIndex((l) => l.descriptor.kind === p.kind);
+    const l = lookups[lookup];
+    if (!l) continue;
+    if ('own' in p) {
+      errors.add(lookup);
+      slots.push(...errorSlots(l, lookup));
+      continue;
+    }
+    // An object field's column names its sub-field (`carrier`, `messaging_provider`): each is one column.
+    l.fields.forEach((f, field) => {
+      if (f === p.column) slots.push({ of: 'field', name: l.names[field] as string, lookup, field });
+    });
+  }
+  lookups.forEach((l, lookup) => {
+    if (!errors.has(lookup) && l.cacheNames) slots.push(...errorSlots(l, lookup).slice(1));
+  });
+  return slots;
+}
+
+/** The header row: input columns, then the slots' names. */
 export function planHeader(plan: CsvPlan): string[] {
-  const head: string[] = plan.inputColumns ? [...plan.inputColumns] : [plan.inputName ?? 'input'];
-  head.push(plan.numberName);
-  for (const l of plan.lookups) head.push(...l.names, l.errorName, ...(l.cacheNames ?? []));
-  return head;
+  return [...(plan.inputColumns ?? []), ...plan.slots.map((s) => s.name)];
 }
 
 export function csvHeader(layout: OutputLayout): string[] {
@@ -97,6 +157,24 @@ export function csvHeader(layout: OutputLayout): string[] {
 /** `code: message`, or '' when there is no error. */
 function errorText(error: LookupError | null | undefined): string {
   return error ? `${error.code}: ${error.message}` : '';
+}
+
+/** A slot's cell of one record. */
+export function slotCell(slot: Slot, v: RecordValues): string {
+  switch (slot.of) {
+    case 'input':
+      return v.input;
+    case 'number':
+      return v.number;
+    case 'field':
+      return v.groups[slot.lookup]?.fields[slot.field] ?? '';
+    case 'error':
+      return v.groups[slot.lookup]?.error ?? '';
+    case 'cached':
+      return v.groups[slot.lookup]?.cached ?? '';
+    case 'fetched_at':
+      return v.groups[slot.lookup]?.fetchedAt ?? '';
+  }
 }
 
 export function recordValues(plan: CsvPlan, record: OutputRecord): RecordValues {

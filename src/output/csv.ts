@@ -5,7 +5,7 @@
 import type { Writable } from 'node:stream';
 import type { OutputRecord } from '../core/records.js';
 import type { OpeningSink } from '../core/run.js';
-import { csvPlan, planHeader, recordValues } from './csv-layout.js';
+import { csvPlan, planHeader, recordValues, slotCell } from './csv-layout.js';
 import type { OutputLayout, SinkStyle } from './layout.js';
 import { neutraliseFormula, stripEscapes } from './sanitize.js';
 import { createTextWriter } from './stream-write.js';
@@ -49,14 +49,11 @@ export function createCsvSink(out: Writable, layout: OutputLayout, style: SinkSt
     write(record: OutputRecord): Promise<void> | undefined {
       const v = recordValues(plan, record);
       const cells: string[] = [];
-      if (plan.inputColumns) for (const c of v.inputCells) cells.push(c);
-      else cells.push(v.input);
-      cells.push(v.number);
-      v.groups.forEach((g, i) => {
-        for (const f of g.fields) cells.push(service(f));
-        cells.push(service(g.error));
-        if (plan.lookups[i]?.cacheNames) cells.push(g.cached, g.fetchedAt);
-      });
+      for (const c of v.inputCells) cells.push(c);
+      for (const slot of plan.slots) {
+        const c = slotCell(slot, v);
+        cells.push(slot.of === 'field' || slot.of === 'error' ? service(c) : c);
+      }
       return writer.write(header() + csvLine(cells, delimiter));
     },
     end(): Promise<void> {

@@ -1,13 +1,27 @@
-// --fields: the result fields a run writes, by their column names (`carrier`, `messaging_provider`,
-// `is_spam`; in enrich also prefixed: `lrn_carrier`). The input, the number and each lookup's error
-// always stay, so every row still says what it is and, when it failed, why.
+// --fields: what a run writes, by column name, in the order given: the record's own columns
+// (`input`, `number`, `error`; `status` as tables call it) and the result fields (`carrier`,
+// `messaging_provider`, `is_spam`; in enrich also prefixed: `lrn_carrier`, `lrn_error`). What is not
+// named is not written, except a CSV input's columns, which always stay.
 import { activeFields, fieldColumns, LOOKUP_KINDS, LOOKUPS, type FieldSpec, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
 import { UsageError } from '../core/errors.js';
 import { isEnrichRecord, type OutputRecord, type Result } from '../core/records.js';
 import { isObject } from '../core/json.js';
 
-/** Per lookup kind, the column names kept. */
-export type FieldSelection = ReadonlyMap<LookupKind, ReadonlySet<string>>;
+/** One column --fields names: a record's own, a lookup's error, or a lookup's result field (by its column name). */
+export type FieldPick =
+  | { readonly own: 'input' | 'number' }
+  | { readonly own: 'error'; readonly kind: LookupKind }
+  | { readonly kind: LookupKind; readonly column: string };
+
+export interface FieldSelection {
+  /** Per lookup kind, the result columns kept. */
+  readonly kept: ReadonlyMap<LookupKind, ReadonlySet<string>>;
+  /** Everything written, in the order given (each once). */
+  readonly order: readonly FieldPick[];
+}
+
+/** The record's own names; `status` is the error column as tables call it. */
+const OWN = ['input', 'number', 'error', 'status'] as const;
 
 /**
  * Parses `--fields a,b,c` against the run's lookups; an unknown name is a usage error with the known ones,
@@ -15,16 +29,39 @@ export type FieldSelection = ReadonlyMap<LookupKind, ReadonlySet<string>>;
  */
 export function parseFields(text: string, lookups: readonly LookupDescriptor[], options: LookupOptions, enrich = lookups.length > 1): FieldSelection {
   const columns = new Map(lookups.map((d) => [d.kind, fieldColumns(activeFields(d, options))]));
-  const known = [...columns].flatMap(([kind, cols]) => (enrich ? cols.map((c) => `${kind}_${c}`) : cols));
-  const selection = new Map<LookupKind, Set<string>>(lookups.map((d) => [d.kind, new Set<string>()]));
+  const known = [...[...columns].flatMap(([kind, cols]) => (enrich ? cols.map((c) => `${kind}_${c}`) : cols)), 'input', 'number', 'error'];
+  const kept = new Map<LookupKind, Set<string>>(lookups.map((d) => [d.kind, new Set<string>()]));
+  const order: FieldPick[] = [];
+  const taken = new Set<string>();
+  const pick = (p: FieldPick) => {
+    const key = 'own' in p ? `${p.own}:${'kind' in p ? p.kind : ''}` : `${p.kind}:${p.column}`;
+    if (taken.has(key)) return;
+    taken.add(key);
+    order.push(p);
+    if (!('own' in p)) kept.get(p.kind)?.add(p.column);
+  };
   const names = text.split(',').map((n) => n.trim()).filter(Boolean);
   if (names.length === 0) throw new UsageError('--fields names no field', `choose from ${known.join(', ')}`);
   for (const name of names) {
+    if (name === 'input' || name === 'number') {
+      pick({ own: name });
+      continue;
+    }
+    if (name === 'error' || name === 'status') {
+      for (const d of lookups) pick({ own: 'error', kind: d.kind });
+      continue;
+    }
     let found = false;
     for (const [kind, cols] of columns) {
+      // `lrn_error`, `lrn_status`: one lookup's error column in enrich (and with a single lookup too).
+      if (OWN.some((own) => own !== 'input' && own !== 'number' && name === `${kind}_${own}`)) {
+        pick({ own: 'error', kind });
+        found = true;
+        continue;
+      }
       const col = cols.includes(name) ? name : name.startsWith(`${kind}_`) && cols.includes(name.slice(kind.length + 1)) ? name.slice(kind.length + 1) : undefined;
       if (col === undefined) continue;
-      selection.get(kind)?.add(col);
+      pick({ kind, column: col });
       found = true;
     }
     if (!found) {
@@ -33,11 +70,11 @@ export function parseFields(text: string, lookups: readonly LookupDescriptor[], 
       const other = enrich ? lookupLeftOut(name, lookups) : undefined;
       if (other) throw new UsageError(`field "${name}" in --fields belongs to the ${other} lookup, which --lookups leaves out`, `add ${other} to --lookups, or choose from ${known.join(', ')}`);
       // A bare name (`is_spam`) is taken in enrich too, so a typo of one is matched against those as well.
-      const near = closest(name, [...known, ...[...columns.values()].flat()]);
+      const near = closest(name, [...known, ...[...columns.values()].flat(), 'status']);
       throw new UsageError(`unknown field "${name}" in --fields${near ? ` (did you mean "${near}"?)` : ''}`, `the fields of this run: ${known.join(', ')}`);
     }
   }
-  return selection;
+  return { kept, order };
 }
 
 /**
@@ -45,10 +82,12 @@ export function parseFields(text: string, lookups: readonly LookupDescriptor[], 
  * sent (and billed) for every row, and writes only its error. Said once, before anything is sent.
  */
 export function unusedLookupsWarning(selection: FieldSelection, lookups: readonly LookupDescriptor[]): string | undefined {
-  const unused = lookups.filter((d) => selection.get(d.kind)?.size === 0).map((d) => d.kind);
+  const unused = lookups.filter((d) => selection.kept.get(d.kind)?.size === 0).map((d) => d.kind);
   if (unused.length === 0) return undefined;
+  const errors = unused.every((kind) => selection.order.some((p) => 'own' in p && p.own === 'error' && p.kind === kind));
   const [they, are, their, them, columns] = unused.length === 1 ? ['it', 'is', 'its', 'it', 'column'] : ['they', 'are', 'their', 'them', 'columns'];
-  return `--fields names no field of ${unused.join(' and ')}: ${they} ${are} still looked up (and billed) for every number, to write only ${their} error ${columns}; leave ${them} out of --lookups to save those lookups`;
+  const written = errors ? `to write only ${their} error ${columns}` : `and nothing of ${them} is written`;
+  return `--fields names no field of ${unused.join(' and ')}: ${they} ${are} still looked up (and billed) for every number, ${written}; leave ${them} out of --lookups to save those lookups`;
 }
 
 /** The fields of `active` that are selected (an object field keeps only its selected sub-fields). */
@@ -62,12 +101,12 @@ export function selectFields(active: readonly FieldSpec[], keep: ReadonlySet<str
 }
 
 /**
- * The projection of records to the selected fields in their result(s) (envelope, errors and input
- * untouched), worked out once per run: JSON records carry whole results, CSV and tables already
- * write only the selected columns.
+ * The projection of records to the selected result fields, the records' shape kept (envelope,
+ * errors and input untouched), worked out once per run: what --report counts of a run with
+ * --fields, whatever the format writes.
  */
 export function projector(selection: FieldSelection, lookups: readonly LookupDescriptor[], options: LookupOptions): (record: OutputRecord) => OutputRecord {
-  const kept = new Map(lookups.map((d) => [d.kind, selectFields(activeFields(d, options), selection.get(d.kind))]));
+  const kept = new Map(lookups.map((d) => [d.kind, selectFields(activeFields(d, options), selection.kept.get(d.kind))]));
   const project = (kind: LookupKind, result: Result | null | undefined): Result | null => {
     if (!result) return result ?? null;
     const out: Result = {};

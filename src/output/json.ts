@@ -8,7 +8,8 @@ import type { OutputRecord } from '../core/records.js';
 import type { OpeningSink } from '../core/run.js';
 import { createTextWriter } from './stream-write.js';
 
-export function createJsonSink(out: Writable, appending = false): OpeningSink {
+/** `shape`: what a record becomes when written (--fields), else the record as it is. */
+export function createJsonSink(out: Writable, appending = false, shape?: (record: OutputRecord) => unknown): OpeningSink {
   const writer = createTextWriter(out);
   let begun = appending;
   let records = appending;
@@ -22,7 +23,7 @@ export function createJsonSink(out: Writable, appending = false): OpeningSink {
     write(record: OutputRecord): Promise<void> | undefined {
       const lead = records ? ',\n' : '\n';
       records = true;
-      return writer.write(open() + lead + JSON.stringify(record));
+      return writer.write(open() + lead + JSON.stringify(shape ? shape(record) : record));
     },
     end(): Promise<void> {
       return writer.flush(open() + (records ? '\n]\n' : ']\n'));

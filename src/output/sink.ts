@@ -1,5 +1,6 @@
 // One entry point for every output format.
 import type { Writable } from 'node:stream';
+import type { OutputRecord } from '../core/records.js';
 import type { OpeningSink, RecordSink } from '../core/run.js';
 import { createJsonSink } from './json.js';
 import { createJsonlSink } from './jsonl.js';
@@ -24,9 +25,9 @@ export async function createSink(
 ): Promise<RecordSink> {
   switch (format) {
     case 'jsonl':
-      return createJsonlSink(out);
+      return createJsonlSink(out, await shaper(layout));
     case 'json':
-      return begun(createJsonSink(out, layout.appending ?? false));
+      return begun(createJsonSink(out, layout.appending ?? false, await shaper(layout)));
     case 'csv':
       return begun((await import('./csv.js')).createCsvSink(out, layout, style));
     case 'tsv':
@@ -34,6 +35,11 @@ export async function createSink(
     case 'table':
       return (await import('./table.js')).createTableSink(out, layout, style);
   }
+}
+
+/** With --fields, what a JSON record becomes (flat-records.ts, loaded only then). */
+async function shaper(layout: OutputLayout): Promise<((record: OutputRecord) => unknown) | undefined> {
+  return layout.fields ? (await import('./flat-records.js')).flatRecords(layout) : undefined;
 }
 
 async function begun(sink: OpeningSink): Promise<RecordSink> {

@@ -7,7 +7,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import type { OutputRecord } from '../core/records.js';
 import type { RecordSink } from '../core/run.js';
-import { csvPlan, recordValues, type CsvPlan, type RecordValues } from './csv-layout.js';
+import { csvPlan, recordValues, slotCell, type CsvPlan, type RecordValues, type Slot } from './csv-layout.js';
 import type { OutputLayout, SinkStyle } from './layout.js';
 import { stripControl } from './sanitize.js';
 import { createTextWriter } from './stream-write.js';
@@ -34,7 +34,9 @@ interface Cell {
 export function createTableSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}, chunk = TABLE_CHUNK): RecordSink {
   // Column names as for list input: the table shows the number cell, not the whole input row.
   const listLayout = { ...layout, inputColumns: null };
-  const plan = withoutEchoes(csvPlan(listLayout));
+  // The table shows no cache columns; without --fields, no echoes of the number either.
+  const full = csvPlan({ ...listLayout, cacheColumns: false });
+  const plan = layout.fields ? full : withoutEchoes(full);
   const c = new Chalk({ level: style.color ? 1 : 0 });
   const termWidth = style.width && style.width > 20 ? style.width : DEFAULT_WIDTH;
   const writer = createTextWriter(out);
@@ -48,7 +50,7 @@ export function createTableSink(out: Writable, layout: OutputLayout, style: Sink
     const grid = horizontalCells(plan, rows, layout.mode, c, termWidth);
     if (!vertical && grid.fits) return renderHorizontal(grid, c);
     vertical = true;
-    return renderVertical(plan, rows, layout.mode, c, termWidth);
+    return layout.fields ? renderPickedVertical(plan, rows, layout.mode, c, termWidth) : renderVertical(plan, rows, layout.mode, c, termWidth);
   };
 
   return {
@@ -75,7 +77,27 @@ function withoutEchoes(full: CsvPlan): CsvPlan {
     const pick = <T>(items: readonly T[]) => items.filter((_, j) => keep[j]);
     return { ...l, active: l.active.filter((f) => !f.echo), fields: pick(l.fields), names: pick(l.names) };
   });
-  return { ...full, lookups };
+  // The slots again, over the fields that stay.
+  const slots = full.slots.flatMap((slot): Slot[] => {
+    if (slot.of !== 'field') return [slot];
+    const l = lookups[slot.lookup];
+    const field = l?.names.indexOf(slot.name) ?? -1;
+    return field < 0 ? [] : [{ ...slot, field }];
+  });
+  return { ...full, lookups, slots };
+}
+
+/** A slot's head in a table: an error column is its status. */
+function slotHead(slot: Slot, mode: OutputLayout['mode'], plan: CsvPlan): string {
+  if (slot.of !== 'error') return slot.name;
+  return mode === 'single' ? 'status' : `${plan.lookups[slot.lookup]?.descriptor.kind ?? ''}_status`;
+}
+
+function slotTableCell(slot: Slot, plan: CsvPlan, values: RecordValues, ok: boolean, mode: OutputLayout['mode'], c: ChalkInstance): Cell {
+  const text = slotCell(slot, values);
+  if (slot.of === 'error') return statusCell(text, ok || mode === 'enrich', c);
+  if (slot.of === 'field') return cell(text, valuePaint(plan.lookups[slot.lookup]?.fields[slot.field] ?? '', text, c));
+  return cell(text);
 }
 
 /** Service values worth an analyst's eye: spam flags that are set, a spam type other than NONE. */
@@ -94,32 +116,17 @@ function statusCell(error: string, ok: boolean, c: ChalkInstance): Cell {
 
 /** Head and body of the one-row-per-record form: input, number, fields, and a status per lookup. */
 function horizontalCells(plan: CsvPlan, rows: readonly Row[], mode: OutputLayout['mode'], c: ChalkInstance, termWidth: number) {
-  const head = [plan.inputName ?? 'input', plan.numberName];
+  const head = plan.slots.map((slot) => slotHead(slot, mode, plan));
   // Status columns hold free text (error messages): they wrap instead of widening the table.
-  const wraps = [false, false];
-  for (const l of plan.lookups) {
-    head.push(...l.names, mode === 'single' ? 'status' : `${l.descriptor.kind}_status`);
-    wraps.push(...l.names.map(() => false), true);
-  }
-  const body = rows.map(({ values, ok }) => {
-    const cells: Cell[] = [cell(values.input), cell(values.number)];
-    plan.lookups.forEach((l, i) => {
-      const g = values.groups[i];
-      l.fields.forEach((f, j) => {
-        const v = g?.fields[j] ?? '';
-        cells.push(cell(v, valuePaint(f, v, c)));
-      });
-      cells.push(statusCell(g?.error ?? '', ok || mode === 'enrich', c));
-    });
-    return cells;
-  });
+  const wraps = plan.slots.map((slot) => slot.of === 'error');
+  const body = rows.map(({ values, ok }) => plan.slots.map((slot) => slotTableCell(slot, plan, values, ok, mode, c)));
   const natural = head.map((h, i) => body.reduce((w, r) => Math.max(w, width(r[i]?.text ?? '')), width(h)));
   // Fixed columns take what they need; the status columns share the rest, wrapping their text.
   const fixed = natural.reduce((sum, w, i) => (wraps[i] ? sum : sum + w + 3), 1);
-  const wrapCount = wraps.filter(Boolean).length;
+  const wrapCount = Math.max(1, wraps.filter(Boolean).length);
   const share = Math.floor((termWidth - fixed) / wrapCount) - 3;
   const widths = natural.map((w, i) => (wraps[i] ? Math.min(w, share) : w));
-  const fits = natural.every((w, i) => !wraps[i] || share >= Math.min(w, Math.max(width(head[i] ?? ''), STATUS_MIN)));
+  const fits = natural.every((w, i) => !wraps[i] || share >= Math.min(w, Math.max(width(head[i] ?? ''), STATUS_MIN))) && fixed <= termWidth;
   return { head, body, widths, fits };
 }
 
@@ -167,6 +174,20 @@ function renderVertical(plan: CsvPlan, rows: readonly Row[], mode: OutputLayout[
       style: { ...NO_TABLE_COLOUR, compact: true },
     });
     for (const [label, v] of lines) t.push([paintWrapped(label, labelWidth, c.cyan), paintWrapped(v.text, valueWidth, v.paint)]);
+    return t.toString();
+  });
+  return `${boxes.join('\n')}\n`;
+}
+
+/** --fields, one box per record: a line for each column it names, in its order. */
+function renderPickedVertical(plan: CsvPlan, rows: readonly Row[], mode: OutputLayout['mode'], c: ChalkInstance, termWidth: number): string {
+  const heads = plan.slots.map((slot) => slotHead(slot, mode, plan));
+  const labelWidth = Math.min(Math.max(...heads.map((h) => width(h))), Math.floor(termWidth / 2));
+  const boxes = rows.map(({ values, ok }) => {
+    const cells = plan.slots.map((slot) => slotTableCell(slot, plan, values, ok, mode, c));
+    const valueWidth = Math.max(10, Math.min(Math.max(...cells.map((v) => width(v.text))), termWidth - labelWidth - 7));
+    const t = new Table({ colWidths: [labelWidth + 2, valueWidth + 2], style: { ...NO_TABLE_COLOUR, compact: true } });
+    cells.forEach((v, i) => t.push([paintWrapped(heads[i] ?? '', labelWidth, c.cyan), paintWrapped(v.text, valueWidth, v.paint)]));
     return t.toString();
   });
   return `${boxes.join('\n')}\n`;

@@ -61,17 +61,15 @@ export function csvShape(header: readonly string[]): CsvShape | undefined {
       const plan = csvPlan({ ...layout, inputColumns, appending: false });
       const added = planHeader(plan).slice(inputColumns === null ? 2 : inputColumns.length + 1);
       if (plan.numberName !== header[numberIndex]) continue;
-      // Every error column of the layout and the result fields it has, in the layout's order (other
-      // columns may come between); `--fields` leaves result fields out, never an error column.
+      // Every error column of the layout and the result fields it has, in any order (other columns
+      // may come between): `--fields` names the columns it writes, in the order it gives, and a
+      // report needs the errors.
       const errors = new Set(plan.lookups.map((l) => l.errorName));
-      let last = numberIndex;
       let matched = 0;
       let fields = 0;
       const fits = added.every((name) => {
         const at = position.get(name);
         if (at === undefined) return !errors.has(name);
-        if (at <= last) return false;
-        last = at;
         matched++;
         if (!errors.has(name)) fields++;
         return true;

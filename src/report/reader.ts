@@ -33,6 +33,12 @@ interface Reader {
 
 /** A record still open after this many characters is a stray quote, not data. */
 const MAX_RECORD = 1 << 20;
+/** The longest line read: far above any record numintel writes. */
+const MAX_LINE = 1 << 20;
+
+function tooLong(label: string, line: number): never {
+  throw new InputError(`${label} is not a numintel output: its line ${line} runs on past ${MAX_LINE.toLocaleString('en-US')} characters`);
+}
 
 export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: string, onRow: RowSink): Promise<ReadResult> {
   const decoder = new StringDecoder('utf8');
@@ -47,9 +53,13 @@ export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: 
     }
     head += piece;
     const first = /[^\s\uFEFF]/.exec(head);
-    if (!first) continue;
+    // Blank space before the first record says nothing: it is not kept.
+    if (!first) {
+      head = '';
+      continue;
+    }
     format = first[0] === '{' ? 'jsonl' : first[0] === '[' ? 'json' : 'csv';
-    reader = format === 'csv' ? csvReader(label, onRow) : format === 'jsonl' ? jsonLinesReader(onRow) : jsonArrayReader(onRow);
+    reader = format === 'csv' ? csvReader(label, onRow) : format === 'jsonl' ? jsonLinesReader(label, onRow) : jsonArrayReader(onRow);
     reader.push(head.slice(first.index));
   }
   const rest = decoder.end();
@@ -59,18 +69,27 @@ export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: 
   return { format: format === 'csv' && reader.tabs === true ? 'tsv' : format, unreadable: reader.unreadable, lookups: reader.lookups ?? [] };
 }
 
-/** Splits text into lines (without their CR LF), keeping an unfinished last line for later; `torn` marks a last line without its line end. */
-function lineSplitter(onLine: (line: string, torn?: boolean) => void): { push(text: string): void; end(): void } {
+/**
+ * Splits text into lines (without their CR LF), keeping an unfinished last line for later; `torn`
+ * marks a last line without its line end. A line longer than MAX_LINE is no numintel record (a
+ * record is a few hundred characters): the read stops there with a one-line error, before the
+ * line is held whole.
+ */
+function lineSplitter(label: string, onLine: (line: string, torn?: boolean) => void): { push(text: string): void; end(): void } {
   let rest = '';
+  let lines = 0;
   return {
     push(text) {
       const all = rest === '' ? text : rest + text;
       let start = 0;
       for (let nl = all.indexOf('\n'); nl !== -1; nl = all.indexOf('\n', start)) {
+        if (nl - start > MAX_LINE) tooLong(label, lines + 1);
+        lines++;
         onLine(all.charCodeAt(nl - 1) === 13 && nl > start ? all.slice(start, nl - 1) : all.slice(start, nl));
         start = nl + 1;
       }
       rest = all.slice(start);
+      if (rest.length > MAX_LINE) tooLong(label, lines + 1);
     },
     end() {
       if (rest !== '') onLine(rest.endsWith('\r') ? rest.slice(0, -1) : rest, true);
@@ -136,7 +155,7 @@ function csvReader(label: string, onRow: RowSink): Reader {
     }
     return cells;
   };
-  const lines = lineSplitter((line, torn) => {
+  const lines = lineSplitter(label, (line, torn) => {
     lineNo++;
     if (pending !== '') {
       pending += `\n${line}`;
@@ -230,9 +249,9 @@ function count(s: string, ch: string): number {
   return n;
 }
 
-function jsonLinesReader(onRow: RowSink): Reader {
+function jsonLinesReader(label: string, onRow: RowSink): Reader {
   const self: Reader = { push: (t) => lines.push(t), end: () => lines.end(), unreadable: 0 };
-  const lines = lineSplitter((line) => {
+  const lines = lineSplitter(label, (line) => {
     if (line.trim() === '') return;
     element(line, onRow, self);
   });

@@ -30,7 +30,7 @@ h3{font-size:14px;margin:14px 0 6px;color:var(--muted);font-weight:600}
 .facts li{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:6px 10px;min-width:120px}
 .facts .v{display:block;font-size:20px;font-weight:700;font-variant-numeric:tabular-nums}
 .facts .l{font-size:12px;color:var(--muted)}
-.facts .s{font-size:13px;font-weight:600;margin-left:4px}
+.facts .s{font-size:13px;font-weight:600}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{padding:3px 6px;text-align:left;vertical-align:middle;border-bottom:1px solid var(--soft)}
 td.n,th.n{text-align:right;white-space:nowrap;width:1%}
@@ -106,7 +106,9 @@ function sectionHtml(s: Section, report: Report): string {
 }
 
 function factHtml(f: Fact): string {
-  const share = f.share === undefined ? '' : `<span class="s">${esc(percent(f.share))}</span>`;
+  // A space and brackets of its own, so the count and its share read apart ("32 (56.1%)") to a
+  // screen reader and in copied text, not run together.
+  const share = f.share === undefined ? '' : ` <span class="s">(${esc(percent(f.share))})</span>`;
   return `<li data-fact="${esc(f.key)}" data-value="${esc(f.value)}"><span class="v">${esc(f.value)}${share}</span><span class="l">${esc(f.label)}</span></li>`;
 }
 

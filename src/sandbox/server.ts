@@ -7,6 +7,7 @@ import { LOOKUP_KINDS, LOOKUPS, type LookupDescriptor } from '../core/lookups.js
 import { ADMIN_PATHS, handleAdmin } from './admin.js';
 import { UNAUTHORIZED_HEADERS, graphqlError, plainError } from './bodies.js';
 import { bearerKey } from './keys.js';
+import { DEFAULT_API_KEY } from './options.js';
 import type { SandboxEngine } from './engine.js';
 import { ERROR_TEXT, type FaultKind } from './faults.js';
 import { safely, sendJson } from './http.js';
@@ -86,8 +87,15 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
     }
     if (route.kind === 'admin') {
       // The admin endpoints change limits and faults and read every key's traffic: open to anyone
-      // only on loopback. Listening on another interface, they want an accepted key like the API.
-      if (adminNeedsKey && !engine.keys.find(bearerKey(req.headers.authorization) ?? '')) {
+      // only on loopback. Listening on another interface, they want an accepted key like the API,
+      // and not the published one, which anyone who read the docs has.
+      const key = bearerKey(req.headers.authorization) ?? '';
+      if (adminNeedsKey && key === DEFAULT_API_KEY) {
+        const message = `the sandbox listens beyond loopback: its admin endpoints refuse the published key ${DEFAULT_API_KEY}; start it with --api-key <a key of your own> and send that`;
+        sendJson(res, 403, plainError('forbidden', message));
+        return;
+      }
+      if (adminNeedsKey && !engine.keys.find(key)) {
         sendJson(res, 401, plainError('unauthorized', 'the sandbox listens beyond loopback: its admin endpoints need "Authorization: Bearer <key>"'), UNAUTHORIZED_HEADERS);
         return;
       }

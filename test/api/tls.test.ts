@@ -96,17 +96,22 @@ describe('TLS and proxy failures as attempts', () => {
     }
   });
 
-  it('a proxy refusing the tunnel is fatal; a proxy that cannot reach the service, or a dropped connection, is retried', () => {
-    expect(wireFailure(coded('UND_ERR_ABORTED', 'Proxy response (407) !== 200 when HTTP Tunneling'), ctx)).toMatchObject({
+  it('a proxy refusing the tunnel or unable to reach the service is fatal, the proxy named without its password; a dropped connection is retried', () => {
+    const viaProxy = { ...ctx, proxy: 'http://user:secret-93@proxy.example:3128' };
+    expect(wireFailure(coded('UND_ERR_ABORTED', 'Proxy response (407) !== 200 when HTTP Tunneling'), viaProxy)).toMatchObject({
       kind: 'fatal',
       setup: 'proxy',
-      error: { message: expect.stringMatching(/^the proxy refused the tunnel to api\.example\.com \(HTTP 407\)/) },
+      error: { message: expect.stringMatching(/^the proxy http:\/\/…@proxy\.example:3128 refused the tunnel to api\.example\.com \(HTTP 407\)/) },
     });
-    expect(wireFailure(coded('UND_ERR_ABORTED', 'Proxy response (403) !== 200 when HTTP Tunneling'), ctx)).toMatchObject({ kind: 'fatal', error: { message: expect.stringMatching(/\(HTTP 403\); check HTTPS_PROXY/) } });
-    expect(wireFailure(coded('UND_ERR_ABORTED', 'Proxy response (502) !== 200 when HTTP Tunneling'), ctx)).toMatchObject({
-      kind: 'retry',
-      error: { message: 'the proxy could not reach api.example.com (HTTP 502 to CONNECT); check the base URL, or try again later' },
+    expect(wireFailure(coded('UND_ERR_ABORTED', 'Proxy response (403) !== 200 when HTTP Tunneling'), viaProxy)).toMatchObject({ kind: 'fatal', error: { message: expect.stringMatching(/\(HTTP 403\); check HTTPS_PROXY/) } });
+    expect(wireFailure(coded('UND_ERR_ABORTED', 'Proxy response (502) !== 200 when HTTP Tunneling'), viaProxy)).toMatchObject({
+      kind: 'fatal',
+      setup: 'proxy',
+      error: { message: 'the proxy http://…@proxy.example:3128 could not reach api.example.com (HTTP 502 to CONNECT); check the proxy, HTTPS_PROXY, NO_PROXY and the base URL' },
     });
+    for (const attempt of [wireFailure(coded('UND_ERR_ABORTED', 'Proxy response (407) !== 200 when HTTP Tunneling'), viaProxy), wireFailure(coded('UND_ERR_ABORTED', 'Proxy response (502) !== 200 when HTTP Tunneling'), viaProxy)]) {
+      expect(JSON.stringify(attempt)).not.toContain('secret-93');
+    }
     expect(wireFailure(coded('ECONNRESET', 'socket hang up'), ctx).kind).toBe('retry');
   });
 

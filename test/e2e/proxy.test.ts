@@ -103,36 +103,46 @@ describe('through an HTTPS proxy', () => {
     expect(proxy.connects).toEqual([target(sb)]);
   });
 
-  it('a proxy that refuses the tunnel (407) stops the run with one line, exit 2', async () => {
-    proxy = await startConnectProxy({ refuse: 407 });
+  it.each([
+    [407, /refused the tunnel to 127\.0\.0\.1:\d+ \(HTTP 407\); the proxy wants credentials: /],
+    [502, /could not reach 127\.0\.0\.1:\d+ \(HTTP 502 to CONNECT\); check the proxy/],
+  ])('a proxy that answers %i to CONNECT stops the run with one line naming it (no password), exit 2, at the first failure', async (status, says) => {
+    proxy = await startConnectProxy({ refuse: status });
     const requestsBefore = sb.stats().requests.total;
-    const env = sandboxEnv(sb, { HTTPS_PROXY: proxy.url });
+    const shown = proxy.url.replace('//', '//…@');
+    const env = sandboxEnv(sb, { HTTPS_PROXY: proxy.url.replace('//', '//user:proxy-pass-93@') });
     const runs = await Promise.all([runCli(['lrn', NUMBERS[0]!], { env }), runCli(['lrn', '--retries', '5'], { env, stdin: NUMBERS.join('\n') })]);
     for (const run of runs) {
       expect(run.code, run.stderr).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toMatch(/^numintel: the proxy refused the tunnel to 127\.0\.0\.1:\d+ \(HTTP 407\); the proxy wants credentials: .*\n$/);
+      expect(run.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+      expect(run.stderr.startsWith(`numintel: the proxy ${shown} `)).toBe(true);
+      expect(run.stderr).toMatch(says);
+      expect(run.stderr).not.toContain('proxy-pass-93');
     }
-    // Refused at the CONNECT: nothing went through, and the CONNECT carried no key.
+    // Refused at the CONNECT: nothing went through, the CONNECT carried no key (only the proxy's own credentials).
     expect(proxy.tunnelled()).toBe('');
-    expectNoKeySeen(proxy, false);
+    for (const head of proxy.heads) expect(head).not.toContain(KEY);
+    expect(proxy.connects.length).toBeLessThanOrEqual(2 * 16);
     expect(sb.stats().requests.total).toBe(requestsBefore);
   });
 
-  it('a proxy that is down is named as the host that refused, never the service (its password not shown)', async () => {
+  it('a proxy that is down stops the run at once (exit 2, one line), named as the host that refused, never the service (its password not shown)', async () => {
     const down = await startConnectProxy();
     await down.close();
     const url = down.url.replace('//', '//user:proxy-pass-93@');
     const env = sandboxEnv(sb, { HTTPS_PROXY: url });
-    const single = await runCli(['lrn', '--retries', '0', NUMBERS[0]!], { env });
-    expect(single.code, single.stderr).toBe(4);
-    const [record] = jsonl(single.stdout);
     const said = `connection refused by the proxy ${down.url.replace('//', '//…@')} (ECONNREFUSED); is the proxy running? check HTTPS_PROXY, HTTP_PROXY and NO_PROXY`;
-    expect(record?.error).toEqual({ code: 'network_error', message: said });
+    const runs = await Promise.all([runCli(['lrn', NUMBERS[0]!], { env }), runCli(['lrn', '-i', csvPath, '-f', 'jsonl'], { env })]);
+    for (const run of runs) {
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`numintel: ${said}\n`);
+    }
     const doctor = await runCli(['doctor'], { env });
     expect(doctor.code, doctor.stderr).toBe(2);
     expect(doctor.stdout).toContain(said);
-    for (const run of [single, doctor]) {
+    for (const run of [...runs, doctor]) {
       expect(run.stdout + run.stderr).not.toContain('proxy-pass-93');
       expect(run.stdout + run.stderr).not.toContain('is the service running');
     }

@@ -42,6 +42,8 @@ interface Opened {
   dialogs: number;
   charts: Record<string, Record<string, number>>;
   facts: Record<string, string>;
+  /** Each fact's figure as the reader sees it (innerText): its count, and its share when it has one. */
+  figures: Record<string, string>;
   scripts: number;
   text: string;
   print: { layout: string; breaks: string; pdfBytes: number };
@@ -61,8 +63,12 @@ const READ_PAGE = `(() => {
     charts[table.dataset.chart] = counts;
   }
   const facts = {};
-  for (const li of document.querySelectorAll('[data-fact]')) facts[li.dataset.fact] = li.dataset.value;
-  return { charts, facts, scripts: document.scripts.length, text: document.body.innerText };
+  const figures = {};
+  for (const li of document.querySelectorAll('[data-fact]')) {
+    facts[li.dataset.fact] = li.dataset.value;
+    figures[li.dataset.fact] = li.querySelector('.v').innerText;
+  }
+  return { charts, facts, figures, scripts: document.scripts.length, text: document.body.innerText };
 })()`;
 
 /** Opens a page and reads back what it shows, with everything it asked for and complained about. */
@@ -81,7 +87,7 @@ async function open(path: string, screenshot?: string): Promise<Opened> {
     void d.dismiss();
   });
   await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
-  const read = (await page.evaluate(READ_PAGE)) as Pick<Opened, 'charts' | 'facts' | 'scripts' | 'text'>;
+  const read = (await page.evaluate(READ_PAGE)) as Pick<Opened, 'charts' | 'facts' | 'figures' | 'scripts' | 'text'>;
   if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
   // On paper: one column of sections, none split across pages, and the page prints.
   await page.emulateMedia({ media: 'print' });
@@ -111,6 +117,14 @@ describe.skipIf(!present)('the HTML report in Chromium', () => {
     expect(page.facts.rows).toBe(String(report.input.rows));
     expect(page.facts.ported).toBe(String(report.porting?.ported));
     expect(page.facts.wireless_or_voip).toBe(String(report.line_type?.wireless_or_voip));
+    // A count and its share read apart, as a screen reader and copied text take them: "32 (56.1%)", never "3256.1%".
+    const share = (n: number, of: number) => `${((n / of) * 100).toFixed(1)}%`;
+    const porting = report.porting!;
+    expect(page.figures.ported).toBe(`${porting.ported} (${share(porting.ported, porting.base)})`);
+    expect(page.text).toContain(`${porting.ported} (${share(porting.ported, porting.base)})\nported`);
+    for (const figure of Object.values(page.figures)) expect(figure).toMatch(/^[\d,]+( \(\d+\.\d%\))?$/);
+    expect(Object.values(page.figures).filter((f) => f.includes('%')).length).toBeGreaterThan(3);
+    expect(page.text).not.toMatch(/\d\d{3,}\.\d%/);
     expect(page.print.layout).toBe('block');
     expect(page.print.breaks).toBe('avoid');
     expect(page.print.pdfBytes).toBeGreaterThan(10_000);

@@ -119,6 +119,24 @@ describe('numintel report', () => {
     expect(price.stderr).toMatch(/invalid price "lrn=cheap" in "lrn=cheap" from --price: not a price/);
   });
 
+  it('a line past 1 MiB (JSON lines, CSV, on a file or a pipe) ends the read with a one-line error, exit 2, the line never held whole', async () => {
+    const long = 'x'.repeat(3 << 20);
+    const jsonlFile = join(dir, 'long-line.jsonl');
+    writeFileSync(jsonlFile, `${readFileSync(join(dir, 'leads.jsonl'), 'utf8').split('\n')[0]}\n{"input":"${long}"}\n`);
+    const csvFile = join(dir, 'long-line.csv');
+    writeFileSync(csvFile, `${readFileSync(csv, 'utf8').split('\n').slice(0, 3).join('\n')}\n${long}`);
+    const runs = [
+      [await runCli(['report', jsonlFile]), 'long-line.jsonl', 2],
+      [await runCli(['report', csvFile]), 'long-line.csv', 4],
+      [await runCli(['report', '-'], { stdin: readFileSync(jsonlFile, 'utf8') }), 'standard input', 2],
+    ] as const;
+    for (const [run, label, line] of runs) {
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(new RegExp(`^numintel: .*${label.replace('.', '\\.')} is not a numintel output: its line ${line} runs on past 1,048,576 characters\n$`));
+    }
+  });
+
   it('a CSV or TSV whose last row was cut off mid-write: that row is unreadable, not counted with answers it never had', async () => {
     for (const format of ['csv', 'tsv'] as const) {
       const whole = await written(RECORDS, format, ['lrn', 'cnam', 'trust']);
@@ -236,37 +254,38 @@ describe('--report on a lookup run', () => {
     }
   });
 
-  it('--fields (TLS sandbox, the built CLI): report reads the CSV and JSON lines, with the figures of the fields written and none made up for the others', async () => {
+  it('--fields (TLS sandbox, the built CLI): report reads the CSV, with the figures of the fields written and none made up for the others; --report of a JSON lines run says the same', async () => {
     const sb = await startTlsSandbox();
     try {
-      const reports: Report[] = [];
+      const pages: string[] = [];
       for (const ext of ['csv', 'jsonl']) {
         const out = join(dir, `fields.${ext}`);
         const page = join(dir, `fields.${ext}.html`);
-        const run = await runCli(['enrich', 'samples/contacts.csv', '--enhanced', '--fields', 'carrier_type,is_spam', '-o', out, '-q', '--report', page], { env: sandboxEnv(sb) });
+        const run = await runCli(['enrich', 'samples/contacts.csv', '--enhanced', '--fields', 'number,carrier_type,is_spam,error', '-o', out, '-q', '--report', page], { env: sandboxEnv(sb) });
         expect(run.code).toBe(4); // the sample holds invalid numbers on purpose
-        const rep = await runCli(['report', out, '-f', 'json']);
-        expect(rep.stderr).toBe('');
-        expect(rep.code).toBe(0);
-        const r = JSON.parse(rep.stdout) as Report;
-        expect(r.source.lookups).toEqual(['lrn', 'cnam', 'trust']);
-        expect(r.input.rows).toBe(24);
-        expect(r.line_type?.base).toBe(19);
-        // is_spam was written; is_robocall, is_scam and the caller name were not: not shown as 0.
-        expect(r.trust?.spam).toBeTypeOf('number');
-        expect(r.trust).not.toHaveProperty('robocall');
-        expect(r.trust).not.toHaveProperty('scam');
-        expect(r.trust).not.toHaveProperty('any_flag');
-        expect(r.cnam).not.toHaveProperty('found');
-        const html = readFileSync(page, 'utf8');
+        pages.push(readFileSync(page, 'utf8'));
+      }
+      const out = join(dir, 'fields.csv');
+      const rep = await runCli(['report', out, '-f', 'json']);
+      expect(rep.stderr).toBe('');
+      expect(rep.code).toBe(0);
+      const r = JSON.parse(rep.stdout) as Report;
+      expect(r.source.lookups).toEqual(['lrn', 'cnam', 'trust']);
+      expect(r.input.rows).toBe(24);
+      expect(r.line_type?.base).toBe(19);
+      // is_spam was written; is_robocall, is_scam and the caller name were not: not shown as 0.
+      expect(r.trust?.spam).toBeTypeOf('number');
+      expect(r.trust).not.toHaveProperty('robocall');
+      expect(r.trust).not.toHaveProperty('scam');
+      expect(r.trust).not.toHaveProperty('any_flag');
+      expect(r.cnam).not.toHaveProperty('found');
+      for (const html of pages) {
         expect(chartsFromHtml(html)).toEqual(chartsFromJson(r));
         expect(html).not.toContain('name found');
         expect(html).not.toContain('any of the three');
-        const text = (await runCli(['report', out])).stdout;
-        expect(text).not.toMatch(/robocall|name found|Caller name/);
-        reports.push(r);
       }
-      expect({ ...reports[0], source: null, lookups: null }).toEqual({ ...reports[1], source: null, lookups: null });
+      const text = (await runCli(['report', out])).stdout;
+      expect(text).not.toMatch(/robocall|name found|Caller name/);
     } finally {
       await sb.close();
     }

@@ -81,6 +81,17 @@ describe('-i and -o naming the same file', () => {
     expect(readFileSync(input, 'utf8')).toBe(CSV);
   });
 
+  it.each([
+    ['/dev/stdin', 'printf "2015550123\\n" | numintel lrn -o /dev/stdin', /^numintel: -o \/dev\/stdin is standard input, which the numbers are read from; the output would be read back as input, so write it to another file$/],
+    ['/dev/fd/0', 'printf "2015550123\\n" | numintel lrn -o /dev/fd/0', /^numintel: -o \/dev\/fd\/0 is standard input/],
+    ['a link to the stdin pipe', 'ln -sf /dev/stdin to-stdin && printf "2015550123\\n" | numintel lrn -o "$(pwd)/to-stdin"', /^numintel: standard input and -o name the same file \(.+to-stdin\); writing the output would be read back as input, so write it to another file$/],
+    ['-i /dev/stdin and -o /dev/stdin', 'printf "2015550123\\n" | numintel lrn -i /dev/stdin -o /dev/stdin', /^numintel: -i and -o name the same file \(\/dev\/stdin\); writing the output would be read back as input/],
+    ['--report /dev/stdin', 'printf "2015550123\\n" | numintel lrn --report /dev/stdin', /^numintel: --report \/dev\/stdin is standard input/],
+  ])('piped numbers and -o naming standard input (%s): exit 2 at once, nothing read back or sent', async (_, script, says) => {
+    const run = await nothingSent(() => runShell(script, { cwd: dir, env: ctx.env, timeoutMs: 10_000 }));
+    expectRefused(run, says);
+  });
+
   // An input that cannot be read as CSV (no column holds numbers) would be refused too, but the
   // file it names as its output is the first thing wrong with the command: said before the input is read.
   describe('an input no column of which holds numbers', () => {
@@ -342,11 +353,30 @@ describe('--resume with the rows of another input', () => {
   });
 
   it.each([
-    ['--fields added', [], ['--fields', 'lrn']],
-    ['--fields changed', ['--fields', 'lrn'], ['--fields', 'lrn_activated_at']],
-    ['another sub-field of --enhanced', ['--enhanced', '--fields', 'lrn,carrier'], ['--enhanced', '--fields', 'lrn,state']],
+    ['--fields added', [], ['--fields', 'input,lrn']],
+    ['--fields changed', ['--fields', 'input,lrn'], ['--fields', 'input,lrn_activated_at']],
+    ['--fields reordered', ['--fields', 'input,lrn,lrn_activated_at'], ['--fields', 'input,lrn_activated_at,lrn']],
+    ['another sub-field of --enhanced', ['--enhanced', '--fields', 'input,lrn,carrier'], ['--enhanced', '--fields', 'input,lrn,state']],
+  ])('csv resumed with %s: exit 2, file byte-identical (rows of two shapes are never mixed in one file)', async (_, before, after) => {
+    const out = `fields-${before.join('')}-${after.join('')}.csv`.replaceAll(',', '_');
+    const first = await runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '--max-lookups', '2', '-q', ...before], { cwd: dir, env: ctx.env });
+    expect(first.code, first.stderr).toBe(5);
+    const written = readFileSync(join(dir, out));
+    const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '--resume', ...after], { cwd: dir, env: ctx.env }));
+    expectRefused(run, new RegExp(`^numintel: cannot resume ${out.replace('.', '\\.')}: its columns differ from what this command writes$`), 2);
+    expect(readFileSync(join(dir, out)).equals(written)).toBe(true);
+    const same = await runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '--resume', '-q', ...before], { cwd: dir, env: ctx.env });
+    expect(same.code, same.stderr).toBe(0);
+    expect(readFileSync(join(dir, out), 'utf8').trim().split('\n')).toHaveLength(NUMBERS.length + 1);
+  });
+
+  it.each([
+    ['--fields added', [], ['--fields', 'input,lrn']],
+    ['--fields changed', ['--fields', 'input,lrn'], ['--fields', 'input,lrn_activated_at']],
+    ['--fields reordered', ['--fields', 'input,lrn,error'], ['--fields', 'lrn,input,error']],
+    ['--fields dropped', ['--fields', 'input,lrn'], []],
   ])('jsonl resumed with %s: exit 2, file byte-identical (records of two shapes are never mixed in one file)', async (_, before, after) => {
-    const out = `fields-${before.join('')}-${after.join('')}.jsonl`;
+    const out = `flat-${before.join('')}-${after.join('')}.jsonl`.replaceAll(',', '_');
     const first = await runCliInProcess(['lrn', '-i', 'a.txt', '-o', out, '--max-lookups', '2', '-q', ...before], { cwd: dir, env: ctx.env });
     expect(first.code, first.stderr).toBe(5);
     const written = readFileSync(join(dir, out));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { maskSecret } from '../../src/core/secret.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { DEFAULT_API_KEY, startSandbox } from '../../src/sandbox/index.js';
 import { gql, lrn, post } from './helpers.js';
 import { sandbox } from '../support/sandbox.js';
 
@@ -114,7 +114,7 @@ describe('stats and admin endpoints', () => {
 
 describe('admin endpoints beyond loopback', () => {
   it('listening on 0.0.0.0, they need an accepted key; on loopback they stay open', async () => {
-    const wide = await startSandbox({ host: '0.0.0.0', port: 0 });
+    const wide = await startSandbox({ host: '0.0.0.0', port: 0, apiKeys: ['own-key-5150'] });
     const local = await startSandbox({ port: 0 });
     try {
       expect(wide.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -124,6 +124,25 @@ describe('admin endpoints beyond loopback', () => {
       const keyed = await fetch(`${wide.url}/__sandbox/stats`, { headers: { authorization: `Bearer ${wide.apiKey}` } });
       expect(keyed.status).toBe(200);
       expect((await fetch(`${local.url}/__sandbox/stats`)).status).toBe(200);
+    } finally {
+      await Promise.all([wide.close(), local.close()]);
+    }
+  });
+
+  it('listening on 0.0.0.0, they refuse the published key (403, saying what to do), which still answers lookups; on loopback it is taken', async () => {
+    const wide = await startSandbox({ host: '0.0.0.0', port: 0, apiKeys: [DEFAULT_API_KEY, 'own-key-5150'] });
+    const local = await startSandbox({ port: 0 });
+    try {
+      const published = { authorization: `Bearer ${DEFAULT_API_KEY}` };
+      const stats = await fetch(`${wide.url}/__sandbox/stats`, { headers: published });
+      expect(stats.status).toBe(403);
+      expect(((await stats.json()) as { message: string }).message).toMatch(/refuse the published key sandbox-key-0000; start it with --api-key/);
+      const config = await fetch(`${wide.url}/__sandbox/config`, { method: 'POST', headers: { ...published, 'content-type': 'application/json' }, body: '{"failRate":1}' });
+      expect(config.status).toBe(403);
+      expect((await fetch(`${wide.url}/__sandbox/stats`, { headers: { authorization: 'Bearer own-key-5150' } })).status).toBe(200);
+      const lookup = await fetch(`${wide.url}/api/v1/lrn`, { method: 'POST', headers: { ...published, 'content-type': 'application/json' }, body: '{"phone_number":"12015550123"}' });
+      expect(lookup.status).toBe(200);
+      expect((await fetch(`${local.url}/__sandbox/stats`, { headers: published })).status).toBe(200);
     } finally {
       await Promise.all([wide.close(), local.close()]);
     }

@@ -80,6 +80,30 @@ describe('numintel sandbox', () => {
     const text = out.join('');
     expect(text).toMatch(/^numintel sandbox listening on http:\/\/0\.0\.0\.0:(\d+) \(from this machine: http:\/\/127\.0\.0\.1:\1\) \(API key: sandbox-key-0000\)\n/);
     expect(text).toContain('the admin endpoints (/__sandbox/*) need the API key');
+    expect(text).toContain('warning: the sandbox is reachable from the network, where the published key sandbox-key-0000 answers lookups for anyone\n');
+    expect(text).toContain('refuse the published one: give --api-key <key> of your own to use them\n');
+    abort();
+    await run;
+  });
+
+  it('--host 0.0.0.0 with a key of its own: the warning says the network can reach it, with that key only', async () => {
+    const { world, out, abort } = fakeWorld();
+    const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0', '--host', '0.0.0.0', '--api-key', 'my-own-key-123456'], { from: 'user' });
+    await until('the listening line', () => out.length > 0, 10_000, 2);
+    const text = out.join('');
+    expect(text).toContain('warning: the sandbox is reachable from the network: its lookups answer anyone there who has the API key\nthe admin endpoints (/__sandbox/*) need the API key, as the service does\n');
+    expect(text).not.toContain('my-own-key-123456');
+    expect(text).not.toContain('sandbox-key-0000');
+    abort();
+    await run;
+  });
+
+  it('on loopback, no warning', async () => {
+    const { world, out, abort } = fakeWorld();
+    const run = sandboxCommand(world, ignoreExitCode).parseAsync(['--port', '0'], { from: 'user' });
+    await until('the listening line', () => out.length > 0, 10_000, 2);
+    // The banner is one write: all of it is here.
+    expect(out.join('')).not.toMatch(/warning|network/);
     abort();
     await run;
   });

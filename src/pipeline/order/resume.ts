@@ -134,6 +134,11 @@ export interface ResumedInput {
    * guessed from how a name ends, since an input column may be called `error` or `last_error`.
    */
   readonly errorColumns: readonly string[];
+  /**
+   * JSON lines written with --fields: flat records of the columns named (output/flat-records.ts),
+   * whose errors are under these keys (`error`, `lrn_error`, those named).
+   */
+  readonly flatErrorKeys?: readonly string[];
 }
 
 /**
@@ -157,7 +162,7 @@ export async function checkResumedInput(path: string, label: string, format: Res
   const keys = input.columns && rowKeys(input.columns);
   const expected = (item: SourceItem): string[] => (keys ? keys.map((k) => item.row?.[k] ?? '') : [item.input]);
   const chunks = createReadStream(path, { end: point.validBytes - 1 });
-  const records = format === 'jsonl' ? jsonlInputs(chunks, keys) : csvInputs(chunks, DELIMITERS[format], keys?.length ?? 1, input.errorColumns, label);
+  const records = format === 'jsonl' ? jsonlInputs(chunks, keys, input.flatErrorKeys) : csvInputs(chunks, DELIMITERS[format], keys?.length ?? 1, input.errorColumns, label);
   let row = 0;
   try {
     for await (const { cells: written, outcome } of records) {
@@ -241,16 +246,17 @@ async function* csvInputs(chunks: AsyncIterable<Buffer>, delimiter: string, widt
 }
 
 /** Each record's input cells (its row's values under the input's keys, or its `input`) and outcome. */
-async function* jsonlInputs(chunks: AsyncIterable<Buffer>, keys: readonly string[] | null): AsyncGenerator<Written> {
+async function* jsonlInputs(chunks: AsyncIterable<Buffer>, keys: readonly string[] | null, flatErrorKeys?: readonly string[]): AsyncGenerator<Written> {
   for await (const line of lines(chunks)) {
     if (line.trim() === '') continue;
     const record = JSON.parse(line) as unknown;
-    if (!isObject(record) || !('input' in record) || !('ok' in record)) {
+    const whole = flatErrorKeys ? isObject(record) && (keys ? isObject(record.row) : 'input' in record) : isObject(record) && 'input' in record && 'ok' in record;
+    if (!whole || !isObject(record)) {
       yield { cells: [], outcome: 'damaged' };
       continue;
     }
     const row = isObject(record.row) ? record.row : {};
-    const errors = isObject(record.errors) ? Object.values(record.errors) : [record.error];
+    const errors = flatErrorKeys ? flatErrorKeys.map((k) => record[k]) : isObject(record.errors) ? Object.values(record.errors) : [record.error];
     const codes = errors.flatMap((e) => (isObject(e) && typeof e.code === 'string' ? [e.code] : []));
     yield { cells: keys ? keys.map((k) => String(row[k] ?? '')) : [String(record.input)], outcome: outcomeOf(codes) };
   }
