@@ -17,7 +17,7 @@ import { newRunStats, type RunStats, type SourceItem } from './core/run.js';
 import { createTransport } from './api/index.js';
 import { runPipeline } from './pipeline/runner.js';
 import { newLookupCache } from './pipeline/dedup/dedup.js';
-import { stopFailure } from './pipeline/stop.js';
+import { stopFailure } from './pipeline/stop-failure.js';
 import { Session } from './pipeline/session.js';
 import { expected } from './library/expected.js';
 import { checkCallOptions } from './library/call-options.js';

@@ -16,7 +16,6 @@ import { classifyRest, restRequest } from './rest.js';
 import { requestLine, responseLine, type TraceSink } from './trace.js';
 import type { PostOutcome, PostRequest, Wire, WireOptions } from './wire.js';
 import { chooseWire, type HttpClient } from './wire-choice.js';
-import type { StopSignal } from '../core/stop.js';
 
 export interface ClientOptions {
   /** Service root, optionally with a path prefix (`https://proxy.example/numintel`). */
@@ -150,7 +149,7 @@ export function createTransport(options: ClientOptions): Transport {
   // A promise chain, not an async function: a bulk run sends thousands of requests a second, and
   // an async function's suspended frame and its awaits cost each request about 260 bytes more
   // (the heap profile of a 30,000-row run), which the garbage collector then pays for.
-  function sendNow(d: LookupDescriptor, number: string, opts: LookupOptions, signal: StopSignal | undefined): Promise<Attempt> {
+  function sendNow(d: LookupDescriptor, number: string, opts: LookupOptions, signal: AbortSignal | undefined): Promise<Attempt> {
     signal?.throwIfAborted();
     const req = codec.build(d, number, opts);
     const ep = endpointOf(req.path);
@@ -169,7 +168,7 @@ export function createTransport(options: ClientOptions): Transport {
   }
 
   /** One bulk request for `numbers` (distinct, at most batchSize). */
-  function sendBatch(d: LookupDescriptor, numbers: readonly string[], opts: LookupOptions, signal?: StopSignal): Promise<BatchAttempt> {
+  function sendBatch(d: LookupDescriptor, numbers: readonly string[], opts: LookupOptions, signal?: AbortSignal): Promise<BatchAttempt> {
     try {
       signal?.throwIfAborted();
       const req = bulkRequest(d, numbers, opts);
@@ -206,7 +205,7 @@ export function createTransport(options: ClientOptions): Transport {
   }
 
   /** Whatever goes wrong is a rejection, never a throw, as from an async function. */
-  function send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: StopSignal): Promise<Attempt> {
+  function send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: AbortSignal): Promise<Attempt> {
     try {
       return sendNow(d, number, opts, signal);
     } catch (err) {

@@ -6,7 +6,6 @@ import type { Dispatcher } from 'undici';
 import PoolClass from 'undici/lib/dispatcher/pool.js';
 import { header, type HeaderBag } from './rate-headers.js';
 import { collectBody, type BodyCollector, type PostOutcome, type PostRequest, type Wire, type WireOptions } from './wire.js';
-import type { StopSignal } from '../core/stop.js';
 
 /**
  * A pool of keep-alive connections to `origin`; with `proxy`, undici's EnvHttpProxyAgent, which
@@ -83,7 +82,7 @@ class LiveExchanges {
   private tail: Exchange | null = null;
   private timer: NodeJS.Timeout | undefined;
   /** Per signal: its listener and how many requests in flight carry it. */
-  private readonly signals = new Map<StopSignal, { readonly onAbort: () => void; count: number }>();
+  private readonly signals = new Map<AbortSignal, { readonly onAbort: () => void; count: number }>();
 
   constructor(
     private readonly timeoutMs: number,
@@ -136,7 +135,7 @@ class LiveExchanges {
     if (this.head) this.timer = setTimeout(this.expire, Math.max(1, Math.ceil(this.head.startedAt + this.timeoutMs - now)));
   };
 
-  private abort(signal: StopSignal): void {
+  private abort(signal: AbortSignal): void {
     for (let ex = this.head; ex; ) {
       const next = ex.next;
       if (ex.signal === signal) ex.aborted();
@@ -158,7 +157,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly live: LiveExchanges,
-    readonly signal: StopSignal | undefined,
+    readonly signal: AbortSignal | undefined,
     private readonly maxBytes: number,
     private readonly discard: () => void,
     private readonly resolve: (outcome: PostOutcome) => void,

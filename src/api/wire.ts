@@ -5,14 +5,13 @@
 import type { SecureContext } from 'node:tls';
 import type { ProxySettings } from './proxy.js';
 import type { HeaderBag } from './rate-headers.js';
-import type { StopSignal } from '../core/stop.js';
 
 export interface PostRequest {
   /** The request path on the wire's origin. */
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
-  readonly signal?: StopSignal | undefined;
+  readonly signal?: AbortSignal | undefined;
 }
 
 export type PostOutcome = (

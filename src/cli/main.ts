@@ -1,7 +1,6 @@
 // Entry point: builds the real World from process.*, runs the program, and turns whatever ended
 // it into an exit code in one place. Command modules load their heavy parts only when they run,
 // because a script may start numintel once per number.
-import { Stop, type StopSignal } from '../core/stop.js';
 import { homedir } from 'node:os';
 import { systemClock } from '../core/clock.js';
 import { buildProgram, type ProgramHooks } from './program.js';
@@ -25,8 +24,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   // First Ctrl-C (or SIGTERM, SIGHUP): stop sending, let what is in flight finish. Second: abandon what is
   // in flight, but still write what is finished, whole, and say how to resume. A command that does
   // not listen for the second gets a moment to do so; a third signal leaves at once.
-  const interrupt = new Stop();
-  const quitNow = new Stop();
+  const interrupt = new AbortController();
+  const quitNow = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (!interrupt.signal.aborted) {
       interrupt.abort(new Error(signal));
@@ -111,7 +110,7 @@ function droppingFailures(stream: NodeJS.WriteStream): NodeJS.WriteStream {
   return stream;
 }
 
-function aborted(signal: StopSignal): Promise<void> {
+function aborted(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }

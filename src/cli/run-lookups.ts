@@ -1,11 +1,10 @@
 // The run function of every lookup command and of enrich: settings → connection → source →
 // pipeline → sink, the same for one number and for a million.
-import { Stop, type StopSignal } from '../core/stop.js';
 import { newRunStats } from '../core/run.js';
 import { ignoredColumnWarning, openSource } from '../pipeline/source/source.js';
 import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
 import { newLookupCache } from '../pipeline/dedup/dedup.js';
-import { isSetupStop, stopFailure } from '../pipeline/stop.js';
+import { isSetupStop, stopFailure } from '../pipeline/stop-failure.js';
 import { createSink } from '../output/sink.js';
 import { isOutputClosed, whenGone } from '../output/stream-write.js';
 import { createProgress } from '../output/progress.js';
@@ -126,7 +125,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   // The reader went away (`numintel … | head -1`): it has what it wanted. Heard from the stream
   // itself, at once, not at the next record's write: no request leaves after it, the ones in
   // flight finish into the cache (they are paid for), and nothing more is written.
-  const closed = new Stop();
+  const closed = new AbortController();
   const unwatch = whenGone(target.stream, (err) => {
     if (err === undefined || isOutputClosed(err)) closed.abort();
   });
@@ -257,7 +256,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
 const QUIT = Symbol('quit');
 
 /** A promise that rejects with QUIT when `quit` aborts (handled: no one need be waiting on it). */
-function quitting(quit: StopSignal | undefined): Promise<never> | undefined {
+function quitting(quit: AbortSignal | undefined): Promise<never> | undefined {
   if (!quit) return undefined;
   const rejected = new Promise<never>((_, reject) => {
     if (quit.aborted) reject(QUIT);
@@ -268,7 +267,7 @@ function quitting(quit: StopSignal | undefined): Promise<never> | undefined {
 }
 
 /** The signal that stopped the run, as main.ts aborts `interrupt` with it (SIGINT when unknown). */
-function signalName(interrupt: StopSignal): string {
+function signalName(interrupt: AbortSignal): string {
   const reason: unknown = interrupt.reason;
   return reason instanceof Error && /^SIG[A-Z]+$/.test(reason.message) ? reason.message : 'SIGINT';
 }

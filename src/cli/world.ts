@@ -3,7 +3,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Clock } from '../core/clock.js';
 import type { ProcessTable } from '../store/open-gate.js';
-import type { StopSignal } from '../core/stop.js';
 
 export type InStream = Readable & { isTTY?: boolean };
 export type OutStream = Writable & { isTTY?: boolean; columns?: number };
@@ -18,13 +17,13 @@ export interface World {
   readonly home: string;
   readonly clock: Clock;
   /** Aborts on the first SIGINT/SIGTERM: commands stop cleanly and exit 130. */
-  readonly interrupt: StopSignal;
+  readonly interrupt: AbortSignal;
   /**
    * Aborts on the second SIGINT/SIGTERM: abandon what is in flight, write what is finished (whole),
    * exit 130; a standard output whose reader stopped reading is not waited for. Absent where
    * nothing can send it (tests).
    */
-  readonly quitNow?: StopSignal;
+  readonly quitNow?: AbortSignal;
   /** This process and which others run (the cache's markers of killed processes: open-gate.ts). Absent in tests. */
   readonly processes?: ProcessTable;
 }

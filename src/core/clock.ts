@@ -1,11 +1,10 @@
 // Time as a dependency, so the limiter, retries and timeouts can be tested with a fake clock.
-import type { StopSignal } from './stop.js';
 
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
   /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-  sleep(ms: number, signal?: StopSignal): Promise<void>;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** The longest delay a Node timer takes; a longer one fires at once (with a warning), so it is slept in steps. */
@@ -23,7 +22,7 @@ export const systemClock: Clock = {
   },
 };
 
-function sleepOnce(ms: number, signal?: StopSignal): Promise<void> {
+function sleepOnce(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {

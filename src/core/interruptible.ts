@@ -1,10 +1,9 @@
 // A wait that Ctrl-C ends: a FIFO with no writer, or a silent pipe, would otherwise hold the
 // command for ever while the signal is heard and ignored.
 import { InterruptedError } from './errors.js';
-import type { StopSignal } from './stop.js';
 
 /** `work`, unless `signal` aborts first: then `cancel()` and an InterruptedError saying what was `waitingFor`. */
-export function unlessInterrupted<T>(work: Promise<T>, signal: StopSignal | undefined, cancel: () => void, waitingFor: string): Promise<T> {
+export function unlessInterrupted<T>(work: Promise<T>, signal: AbortSignal | undefined, cancel: () => void, waitingFor: string): Promise<T> {
   if (!signal) return work;
   return new Promise<T>((resolve, reject) => {
     const stop = () => {
@@ -23,7 +22,7 @@ export function unlessInterrupted<T>(work: Promise<T>, signal: StopSignal | unde
  * the loop over it), and whatever the loop then did, the result is an InterruptedError saying
  * what was cut short.
  */
-export async function readUnlessInterrupted<T>(read: () => Promise<T>, signal: StopSignal | undefined, cancel: () => void, doing: string): Promise<T> {
+export async function readUnlessInterrupted<T>(read: () => Promise<T>, signal: AbortSignal | undefined, cancel: () => void, doing: string): Promise<T> {
   if (!signal) return read();
   const interrupted = () => new InterruptedError(`interrupted while ${doing}`);
   if (signal.aborted) throw interrupted();

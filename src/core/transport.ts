@@ -2,7 +2,6 @@
 // The pipeline decides what to do next (retry, wait, stop) from the classification alone.
 import type { LookupDescriptor, LookupOptions } from './lookups.js';
 import type { LookupError, Result } from './records.js';
-import type { StopSignal } from './stop.js';
 
 /** What the service said about the caller's rate budget, when it said anything. */
 export interface RateInfo {
@@ -63,10 +62,10 @@ export type BatchAttempt =
 export interface Transport {
   readonly name: 'rest' | 'graphql' | 'bulk';
   /** One request, never retried here; never throws for what the service answered. */
-  send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: StopSignal): Promise<Attempt>;
+  send(d: LookupDescriptor, number: string, opts: LookupOptions, signal?: AbortSignal): Promise<Attempt>;
   /** Numbers one request carries for this lookup: more than 1 only where sendBatch serves it. */
   batchSize?(d: LookupDescriptor): number;
   /** One request for several distinct numbers (at most batchSize); never throws for what the service answered. */
-  sendBatch?(d: LookupDescriptor, numbers: readonly string[], opts: LookupOptions, signal?: StopSignal): Promise<BatchAttempt>;
+  sendBatch?(d: LookupDescriptor, numbers: readonly string[], opts: LookupOptions, signal?: AbortSignal): Promise<BatchAttempt>;
   close(): Promise<void>;
 }

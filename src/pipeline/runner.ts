@@ -1,7 +1,6 @@
 // The one flow: numbers in input order → validation → dedup → rate-aware queue → retries →
 // reorder → records in input order. `numintel lrn 12015550123` and a million-row file both come
 // through here; only the source and the sink differ.
-import { Stop, type StopSignal } from '../core/stop.js';
 import type { Clock } from '../core/clock.js';
 import { optionsFor, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
 import { parseNumber, type ParseOptions } from '../core/numbers.js';
@@ -85,19 +84,19 @@ export interface RunDeps {
   /** The longest server wait hint obeyed, ms; a longer one stops the run (`wait`). Default 300000. */
   readonly maxWaitMs?: number;
   /** Interrupt (Ctrl-C): stop dispatching, finish what is in flight, write the finished prefix. */
-  readonly signal?: StopSignal;
+  readonly signal?: AbortSignal;
   /**
    * A second interrupt: abandon the requests in flight now. The rows already finished still come
    * out, in order, before `records` ends.
    */
-  readonly quit?: StopSignal;
+  readonly quit?: AbortSignal;
   /**
    * The consumer can use no more records (its reader left: stdout closed): stop dispatching now, and
    * let the requests in flight finish within `closedDrainMs`, so the answers already paid for reach
    * `answers`. `records` goes on yielding the rows finished meanwhile, for the consumer to drop,
    * and ends as `closed`.
    */
-  readonly closed?: StopSignal;
+  readonly closed?: AbortSignal;
   /** How long in-flight requests may finish after a stop, ms. Default 5000. */
   readonly drainMs?: number;
   /** The same after `closed`, ms: no one waits for these rows, only for the exit. Default 1000. */
@@ -175,7 +174,7 @@ class Run {
   /** Per lookup of the plan: its slot of the answer store. */
   private readonly slots: AnswerSlot[];
   private readonly parsing: ParseOptions;
-  private readonly halt = new Stop();
+  private readonly halt = new AbortController();
   private readonly changed = new Notifier();
   private readonly space = new Notifier();
   private readonly drainMs: number;

@@ -5,7 +5,6 @@ import { resolve } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { InputError, InterruptedError, NoApiKeyError } from '../core/errors.js';
 import { openInput } from '../pipeline/source/fifo.js';
-import type { StopSignal } from '../core/stop.js';
 
 /** More than any key; stops `numintel config set api-key < big.iso` from filling memory. */
 const MAX_SECRET_BYTES = 64 * 1024;
@@ -31,7 +30,7 @@ export async function readSecretStream(stream: Readable, what: string): Promise<
 /** Where to ask for the key when standard input is a terminal. */
 export interface KeyPrompt {
   readonly output: NodeJS.WritableStream;
-  readonly signal?: StopSignal | undefined;
+  readonly signal?: AbortSignal | undefined;
 }
 
 export const KEY_QUESTION = 'API key (input hidden): ';
@@ -63,7 +62,7 @@ export async function readHiddenLine(
   input: Readable,
   output: NodeJS.WritableStream,
   question: string,
-  signal?: StopSignal,
+  signal?: AbortSignal,
 ): Promise<string> {
   // Loaded here: only `config set api-key` at a terminal needs it, not every start-up.
   const { createInterface } = await import('node:readline');

@@ -17,7 +17,6 @@ import type { ConcurrencyGate } from './gate.js';
 import { laneOf, type PaceTicket, type Pacing } from './pacer.js';
 import { decideRetry, type Random } from './retry.js';
 import type { SpendCap } from './spend-cap.js';
-import type { StopSignal } from '../../core/stop.js';
 
 export interface Task {
   /** Index of this lookup in the run's plan. */
@@ -80,7 +79,7 @@ export interface DispatchConfig {
   readonly maxWaitMs: number;
   readonly random: Random;
   /** Aborts in-flight requests and pending wakeups when the run is over. */
-  readonly halt: StopSignal;
+  readonly halt: AbortSignal;
   /** --max-lookups / --max-spend: every request must be taken from it first. */
   readonly cap?: SpendCap;
   /** First tries per kind worth keeping queued (see wantsWork). */

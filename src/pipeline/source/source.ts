@@ -14,7 +14,6 @@ import { openInput } from './fifo.js';
 import { countListEntries, listItems } from './list.js';
 import { peekInput, replay, sniffDelimiter } from './peek.js';
 import { textInput } from './sniff.js';
-import type { StopSignal } from '../../core/stop.js';
 
 export interface SourceSpec {
   /** Numbers given as arguments. */
@@ -38,7 +37,7 @@ export interface SourceIO {
   /** Opens a file for reading; `fs.createReadStream` unless a test says otherwise. */
   readonly openFile?: (path: string) => Readable;
   /** Ends the wait for the input's first lines (Ctrl-C): openSource then throws an InterruptedError. */
-  readonly signal?: StopSignal | undefined;
+  readonly signal?: AbortSignal | undefined;
   /** Called once, at the first CSV data row with more cells than the header (see CsvReadOptions). */
   readonly onWideRow?: (row: number, cells: number, columns: number) => void;
 }

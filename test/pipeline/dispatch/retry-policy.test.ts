@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { LookupRecord } from '../../../src/core/records.js';
 import { isTransient, TRANSIENT } from '../../../src/core/records.js';
 import { decideRetry, formatWait, RATE_LIMITED_RETRIES } from '../../../src/pipeline/dispatch/retry.js';
-import { stopFailure } from '../../../src/pipeline/stop.js';
+import { stopFailure } from '../../../src/pipeline/stop-failure.js';
 import { CircuitBreaker } from '../../../src/pipeline/dispatch/breaker.js';
 import { harness, httpError, invalid, ok, refused, runAll, serverError, tooMany } from '../fakes.js';
 import { numbers } from '../../support/numbers.js';
