@@ -4,7 +4,7 @@
 // (BulkSpec.rowNames) and shaped as every result is, so a record is the same whichever endpoint
 // answered, but for fields a bulk row does not carry.
 import { isObject, type JsonObject } from '../core/json.js';
-import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
+import { activeFields, type LookupDescriptor, type LookupOptions } from '../core/lookups.js';
 import type { Attempt, BatchAttempt } from '../core/transport.js';
 import { excerpt, oneLine, parseJson } from './body.js';
 import { classifyRest } from './rest.js';
@@ -87,7 +87,7 @@ function rowAttempt(d: LookupDescriptor, opts: LookupOptions, row: JsonObject, c
     // Failed inside an answered request: worth another try in a later batch.
     return { kind: 'retry', rateLimited: false, error: { code: 'server_error', message: `the service could not look this number up${said ? `: ${said}` : ` (row status ${oneLine(status, ctx.secret, 40)})`}` } };
   }
-  const source = rowSource(d, row);
+  const source = rowSource(d, opts, row);
   if (reportsInvalidNumber(d, source, 'rest')) return { kind: 'invalid', error: { code: 'invalid_number', message: said ?? 'the service reports INVALID_NUMBER for this number' } };
   const shaped = shapeResult(d, opts, source, 'rest');
   if ('missing' in shaped) return badRow(`the bulk row lacks ${shaped.missing.join(', ')}: ${excerpt(JSON.stringify(row), ctx.secret)}`);
@@ -111,35 +111,78 @@ const anotherNumber = (other: string, asked: string, ctx: ClassifyContext): Atte
 
 const noRow = (): Attempt => ({ kind: 'retry', rateLimited: false, error: { code: 'server_error', message: 'the bulk answer has no row for this number' } });
 
-/** The value at a dotted path of a row. */
-function at(row: JsonObject, path: string): unknown {
+/** The value at a path of a row (a dotted name, split). */
+function at(row: JsonObject, path: readonly string[]): unknown {
   let v: unknown = row;
-  for (const part of path.split('.')) v = isObject(v) ? v[part] : undefined;
+  for (const part of path) {
+    if (!isObject(v)) return undefined;
+    v = v[part];
+  }
   return v;
 }
 
+function firstAt(row: JsonObject, paths: readonly (readonly string[])[]): unknown {
+  for (const p of paths) {
+    const v = at(row, p);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}
+
+/** Where each field of a lookup's result stands in its bulk rows, the names split once. */
+interface RowReader {
+  readonly fields: readonly { readonly name: string; readonly paths: readonly (readonly string[])[] }[];
+  readonly objects: readonly {
+    readonly name: string;
+    readonly paths: readonly (readonly string[])[];
+    readonly subs: readonly { readonly name: string; readonly paths: readonly (readonly string[])[] }[];
+  }[];
+}
+
+// Options objects are made before a run and not changed: a run's reader is worked out once.
+const readers = new WeakMap<LookupOptions, Map<LookupDescriptor, RowReader>>();
+
+function readerOf(d: LookupDescriptor, opts: LookupOptions): RowReader {
+  let byLookup = readers.get(opts);
+  if (!byLookup) readers.set(opts, (byLookup = new Map()));
+  let reader = byLookup.get(d);
+  if (reader) return reader;
+  const names = d.bulk?.rowNames ?? {};
+  const split = (list: readonly string[]) => list.map((n) => n.split('.'));
+  const fields: RowReader['fields'][number][] = [];
+  const objects: RowReader['objects'][number][] = [];
+  for (const f of activeFields(d, opts)) {
+    const paths = split([...(names[f.name] ?? []), f.name]);
+    if (f.type !== 'object') fields.push({ name: f.name, paths });
+    else objects.push({ name: f.name, paths, subs: (f.fields ?? []).map((sub) => ({ name: sub.name, paths: split(names[`${f.name}.${sub.name}`] ?? []) })) });
+  }
+  byLookup.set(d, (reader = { fields, objects }));
+  return reader;
+}
+
 /**
- * A row's fields under the result's REST names: each at the first of the names its descriptor lists
+ * A row's fields (those the options ask for) under the result's REST names: each at the first of the names its descriptor lists
  * that is present, else under its own name; a sub-field likewise, else under its own name inside
  * the first of its object's names present.
  */
-export function rowSource(d: LookupDescriptor, row: JsonObject): JsonObject {
-  const names = d.bulk?.rowNames ?? {};
-  const first = (paths: readonly string[]) => paths.map((p) => at(row, p)).find((v) => v !== undefined);
+export function rowSource(d: LookupDescriptor, opts: LookupOptions, row: JsonObject): JsonObject {
+  const reader = readerOf(d, opts);
   const out: JsonObject = {};
-  for (const f of d.fields) {
-    if (f.type !== 'object') {
-      const v = first([...(names[f.name] ?? []), f.name]);
-      if (v !== undefined) out[f.name] = v;
-      continue;
+  for (const f of reader.fields) {
+    const v = firstAt(row, f.paths);
+    if (v !== undefined) out[f.name] = v;
+  }
+  for (const o of reader.objects) {
+    let obj: JsonObject | undefined;
+    for (const sub of o.subs) {
+      let v = firstAt(row, sub.paths);
+      for (let i = 0; v === undefined && i < o.paths.length; i++) {
+        const inside = at(row, o.paths[i] as readonly string[]);
+        if (isObject(inside)) v = inside[sub.name];
+      }
+      if (v !== undefined) (obj ??= {})[sub.name] = v;
     }
-    const objects = [...(names[f.name] ?? []), f.name].map((p) => at(row, p)).filter(isObject);
-    const obj: JsonObject = {};
-    for (const sub of f.fields ?? []) {
-      const v = first(names[`${f.name}.${sub.name}`] ?? []) ?? objects.map((o) => o[sub.name]).find((x) => x !== undefined);
-      if (v !== undefined) obj[sub.name] = v;
-    }
-    if (Object.keys(obj).length > 0) out[f.name] = obj;
+    if (obj) out[o.name] = obj;
   }
   return out;
 }

@@ -195,10 +195,15 @@ export function pacerFor(
   transport: 'rest' | 'graphql' | 'bulk' = 'rest',
 ): Pacer {
   const defaults: Partial<Record<Lane, number>> = {};
+  const ceilings: Partial<Record<Lane, number>> = {};
   for (const d of kinds) {
     defaults[d.kind] = d.defaultRate;
-    // Counted in requests, whatever the numbers each carries; --rate (per number) is not its ceiling.
-    if (d.bulk) defaults[laneOf(d.kind, true)] = d.bulk.defaultRate;
+    const rate = rates?.[d.kind];
+    if (rate !== undefined) ceilings[d.kind] = rate;
+    if (!d.bulk) continue;
+    // A bulk endpoint's limit counts requests, whatever the numbers each carries; so does --rate.
+    defaults[laneOf(d.kind, true)] = d.bulk.defaultRate;
+    if (rate !== undefined) ceilings[laneOf(d.kind, true)] = rate;
   }
-  return new Pacer({ defaults, ...(rates ? { ceilings: rates } : {}), now, ...(random ? { random } : {}), ...(transport === 'graphql' ? { endpointOf: () => 'graphql' } : {}) });
+  return new Pacer({ defaults, ...(rates ? { ceilings } : {}), now, ...(random ? { random } : {}), ...(transport === 'graphql' ? { endpointOf: () => 'graphql' } : {}) });
 }
