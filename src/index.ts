@@ -27,7 +27,8 @@ import { ConcurrencyGate } from './pipeline/dispatch/gate.js';
 import { MemoryAnswerStore, NO_STORE, type AnswerStore } from './store/answer-store.js';
 import type { Sandbox, SandboxOptions } from './sandbox/index.js';
 
-export { LOOKUPS, LOOKUP_KINDS, type LookupKind, type LookupOptions, type LookupDescriptor } from './core/lookups.js';
+export { LOOKUPS, LOOKUP_KINDS, registerLookup, type LookupKind, type LookupOptions, type LookupDescriptor, type FieldSpec, type OptionSpec, type BulkSpec } from './core/lookups.js';
+export { registerSandboxData } from './sandbox/lookup-data/index.js';
 export { parseNumber, type ParsedNumber } from './core/numbers.js';
 export type { EnrichRecord, LookupError, LookupErrorCode, LookupRecord, OutputRecord, Result } from './core/records.js';
 export type { CnamResult, EnhancedLrnData, LrnResult, MessagingData, ResultOf, TrustResult } from './core/result-types.js';

@@ -2,7 +2,7 @@
 // lookup's enhanced data gives for the same number, so the two lookups agree. Importing this file
 // registers it.
 import { lrnResult } from '../../src/sandbox/data.js';
-import { registerSandboxData } from '../../src/sandbox/lookup-data/index.js';
+import { registerSandboxData } from '../../src/index.js';
 
 const LINE_TYPES: Readonly<Record<string, string>> = { WIRELESS: 'mobile', LANDLINE: 'landline', VOIP: 'voip', TOLLFREE: 'toll-free' };
 

@@ -1,7 +1,7 @@
 // A fourth lookup, defined here and nowhere else: the line type of a number. Its descriptor is all
 // the client, the commands, the settings, the cache and the sandbox's routes and schema need; the
 // sandbox's answers are in line-type-data.ts. Importing this file registers it.
-import { registerLookup, type LookupDescriptor } from '../../src/core/lookups.js';
+import { registerLookup, type LookupDescriptor } from '../../src/index.js';
 
 /** The result, as result-types.ts would have it if this lookup were built in. */
 export interface LineTypeResult {
