@@ -52,7 +52,12 @@ const bundleRequire = Object.assign((id) => {
   // Another bundle of the program: Node compiles it, through its own cache where it has one.
   if (!compileCacheAsked && id.startsWith('./')) {
     compileCacheAsked = true;
-    require('node:module').enableCompileCache?.(join(cacheDir, 'node'));
+    try {
+      // Made here first, so that it is ours (0700), and Node is not asked where no directory can be.
+      if (makeDirs(cacheDir)) require('node:module').enableCompileCache?.(join(cacheDir, 'node'));
+    } catch {
+      // no cache directory: compiled from source
+    }
   }
   return load(id);
 }, load);
@@ -81,7 +86,7 @@ function readCache(path) {
 }
 
 /**
- * mkdir -p one level at a time: Node's recursive mkdir never returns where mkdir answers ENOENT
+ * mkdir -p one level at a time, false if a file is in the way: Node's recursive mkdir never returns where mkdir answers ENOENT
  * for a parent that exists (under /proc), and this runs at exit.
  */
 function makeDirs(dir) {
@@ -89,13 +94,14 @@ function makeDirs(dir) {
   for (let d = dir; ; d = dirname(d)) {
     try {
       if (statSync(d).isDirectory()) break;
-      return; // a file is in the way: no cache, which is fine
+      return false; // a file is in the way: no cache, which is fine
     } catch {
       missing.push(d);
     }
     if (dirname(d) === d) break;
   }
   for (const d of missing.reverse()) mkdirSync(d, { mode: 0o700 });
+  return true;
 }
 
 /** Writes the cache and removes those of other builds (an upgrade, another V8): of no more use. */
