@@ -1,14 +1,23 @@
 #!/usr/bin/env node
 // Launcher. The program is one CommonJS bundle, dist/bundle/main.cjs, built by `npm install`
 // (through the prepare script) or `npm run build`. A script may start numintel once per number, so
-// start-up is most of such a run: the bundle is compiled with V8's code cache. The cache lives in
-// the user's cache directory (never in the install directory, which may be read-only or shared),
-// one file per bundle (its size and time), V8 version and kind of run, written at exit by the first
-// run that finds none or finds it rejected, and again by a run that compiled a part the one it read
-// lacks (see PARTS). This file is CommonJS (see bin/package.json): the ES module loader would add a
-// few milliseconds to every run.
+// start-up is most of such a run: the bundle is compiled through V8's code cache, made at exit
+// (after the run, so it holds the functions the run compiled, not only the top level). It lives in
+// the user's cache directory (never in the install directory, which may be read-only or shared):
+// one file per bundle (its size and time), V8 version and architecture.
 //
-// The bundle holds no import(): a vm.Script has no loader for dynamic imports (the build checks).
+// A code cache holds only what its writers compiled. A run that requires a module none of them
+// required took a path they did not (the HTTP client, LMDB's binding, a terminal's table, undici):
+// it writes the cache again, holding what it held and what this run compiled. So the cache grows
+// by each path once and then stays as it is; the file begins with the line of modules its writers
+// required.
+//
+// Node's compile cache (module.enableCompileCache, Node 22.1 and later) is made as a module is
+// compiled, before it runs, and would hold a fraction of the bundle; it serves the program's other
+// bundles (undici, the sandbox), which the program requires.
+//
+// This file is CommonJS (see bin/package.json): the ES module loader would add a few milliseconds
+// to every run. The bundle holds no import(): a vm.Script has no loader for it (the build checks).
 'use strict';
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { homedir } = require('node:os');
@@ -20,86 +29,41 @@ const file = join(__dirname, '..', 'dist', 'bundle', 'main.cjs');
 const source = readFileSync(file, 'latin1');
 const cacheDir = codeCacheDir(process.env);
 const stat = statSync(file);
-const build = `main-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}-`;
-const kind = `${build}${runKind(process.argv.slice(2))}`;
-// A code cache holds only what its writer compiled, and a later run compiles from source whatever
-// else it uses (milliseconds of a one-number run per part below). Runs of one kind differ in parts: a
-// number given as an argument is sent (Node's client), numbers on stdin or in a file go through
-// the streaming readers and undici's glue, a table is drawn only for a terminal (or -f table), and
-// a number the lookup cache may hold opens LMDB (src/store/light-store.ts). The
-// program notes each part it used (src/cli/code-cache-hint.ts, scripts/lmdb-bundle.js); the
-// kind's cache is named for the parts its writer had compiled, the fullest read first, and is
-// written again, holding what it held and the new part, only by a run that used a part it lacks:
-// at most once per part. A cache that is read stays in what it already holds.
-const PARTS = ['sent', 'stream', 'table', 'lmdb'];
-const cacheName = (parts) => `${kind}${parts.map((part) => `-${part}`).join('')}.cache`;
-let cachedData;
-let loaded = [];
-// The directory is listed once rather than each name tried in turn: a name not there fails with an
-// error thrown and caught, which costs more than the listing.
-let present = [];
-try {
-  present = readdirSync(cacheDir);
-} catch {
-  // no cache directory yet
-}
-const candidates = present
-  .map((name) => ({ name, parts: partsOf(name) }))
-  .filter((c) => c.parts !== undefined)
-  .sort((a, b) => b.parts.length - a.parts.length);
-for (const { name, parts } of candidates) {
-  try {
-    cachedData = readFileSync(join(cacheDir, name));
-    loaded = parts;
-    break;
-  } catch {
-    // removed since the listing (another run at exit)
-  }
-}
+const cacheName = `main-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}.cache`;
+const { cachedData, known } = readCache(join(cacheDir, cacheName));
 // The bundle is a function expression, the one Node wraps a CommonJS module in (the build puts it
 // around the program, so the text is compiled as read, never copied).
 const script = new Script(source, { filename: file, cachedData });
+const required = new Set();
 process.once('exit', () => {
-  const had = cachedData !== undefined && !script.cachedDataRejected ? loaded : undefined;
-  const parts = PARTS.filter((part) => had?.includes(part) || globalThis[Symbol.for(`numintel.compiled.${part}`)] === true);
-  if (had !== undefined && parts.length === had.length) return;
-  saveCache(script.createCachedData(), cacheName(parts));
+  const accepted = cachedData !== undefined && !script.cachedDataRejected;
+  if (accepted && [...required].every((id) => known.has(id))) return;
+  saveCache(script.createCachedData(), accepted ? new Set([...known, ...required]) : required);
 });
 
-// The bundle keeps a fact or two of its own beside the code caches (where lmdb's binding is).
+// The bundle keeps a fact or two of its own beside the code cache (where lmdb's binding is).
 globalThis[Symbol.for('numintel.codeCacheDir')] = cacheDir;
-const bundle = { exports: {} };
 // The loader's own createRequire: require('node:module') would load the public module (and the ES
 // module loader's parts it pulls in) only for this.
-script.runInThisContext()(bundle.exports, module.constructor.createRequire(file), bundle, file, dirname(file));
-bundle.exports.main();
-
-/**
- * A code cache holds only the functions compiled by the run that wrote it, and a run that finds
- * one compiles the rest from source every time: a lookup's cache written by `--version` would
- * leave the whole lookup to compile. So lookups (with the lookup cache, or without it: `--no-cache`,
- * `--sandbox`) and everything else keep caches of their own, and so do lookups of numbers given as
- * arguments (a script's loop: the light cache, Node's client) and of numbers read from a file or
- * stdin (the streaming readers): a run of one kind uses little of the other's code, and in one
- * cache the first kind's left the other's to compile in every run (bench/startup.js's cache hit,
- * which follows a run of stdin: 162.6 → 159.7 M instructions). Only a guess from the words: a
- * wrong one costs time, never a result.
- */
-function runKind(args) {
-  if (!['lrn', 'cnam', 'trust', 'enrich'].includes(args[0])) return 'other';
-  const kind = args.includes('--no-cache') || args.includes('--sandbox') ? 'lookup-nostore' : 'lookup';
-  return args.some(isNumberWord) ? `${kind}-args` : kind;
-}
-
-/** A word that reads as a phone number: seven digits or more, and nothing but + ( ) . - and spaces beside them. */
-function isNumberWord(word) {
-  let digits = 0;
-  for (const c of word) {
-    if (c >= '0' && c <= '9') digits++;
-    else if (!'+(). -'.includes(c)) return false;
+const load = module.constructor.createRequire(file);
+let compileCacheAsked = Number(process.versions.node.split('.')[0]) < 22;
+const bundleRequire = Object.assign((id) => {
+  required.add(id);
+  // Another bundle of the program: Node compiles it, through its own cache where it has one.
+  if (!compileCacheAsked && id.startsWith('./')) {
+    compileCacheAsked = true;
+    try {
+      // Made here first, so that it is ours (0700), and Node is not asked where no directory can be.
+      if (makeDirs(cacheDir)) require('node:module').enableCompileCache?.(join(cacheDir, 'node'));
+    } catch {
+      // no cache directory: compiled from source
+    }
   }
-  return digits >= 7;
-}
+  return load(id);
+}, load);
+const bundle = { exports: {} };
+script.runInThisContext()(bundle.exports, bundleRequire, bundle, file, dirname(file));
+bundle.exports.main();
 
 /** NUMINTEL_CODE_CACHE_DIR, else code/ in numintel's cache directory (NUMINTEL_CACHE_DIR, $XDG_CACHE_HOME/numintel, ~/.cache/numintel). */
 function codeCacheDir(env) {
@@ -108,8 +72,21 @@ function codeCacheDir(env) {
   return join(base, 'code');
 }
 
+/** The cache's V8 data and the modules its writers required; none for a file missing or not of this form. */
+function readCache(path) {
+  try {
+    const data = readFileSync(path);
+    const end = data.indexOf(10);
+    const ids = JSON.parse(data.toString('utf8', 0, end));
+    if (end > 0 && Array.isArray(ids)) return { cachedData: data.subarray(end + 1), known: new Set(ids) };
+  } catch {
+    // none yet, or not one of ours: compiled from source, and written at exit
+  }
+  return { cachedData: undefined, known: new Set() };
+}
+
 /**
- * mkdir -p one level at a time: Node's recursive mkdir never returns where mkdir answers ENOENT
+ * mkdir -p one level at a time, false if a file is in the way: Node's recursive mkdir never returns where mkdir answers ENOENT
  * for a parent that exists (under /proc), and this runs at exit.
  */
 function makeDirs(dir) {
@@ -117,34 +94,27 @@ function makeDirs(dir) {
   for (let d = dir; ; d = dirname(d)) {
     try {
       if (statSync(d).isDirectory()) break;
-      return; // a file is in the way: no cache, which is fine
+      return false; // a file is in the way: no cache, which is fine
     } catch {
       missing.push(d);
     }
     if (dirname(d) === d) break;
   }
   for (const d of missing.reverse()) mkdirSync(d, { mode: 0o700 });
+  return true;
 }
 
-/** The parts a cache of this run's kind holds, from its name; undefined for any other file. */
-function partsOf(name) {
-  if (!name.startsWith(kind) || !name.endsWith('.cache')) return undefined;
-  const parts = name.slice(kind.length, -'.cache'.length).split('-').slice(1);
-  return parts.every((part) => PARTS.includes(part)) && cacheName(PARTS.filter((part) => parts.includes(part))) === name ? parts : undefined;
-}
-
-/** Writes the cache `name` and removes the kind's others (one that was rejected, or holds less). */
-function saveCache(data, name) {
-  const cacheFile = join(cacheDir, name);
+/** Writes the cache and removes those of other builds (an upgrade, another V8): of no more use. */
+function saveCache(data, ids) {
+  const cacheFile = join(cacheDir, cacheName);
   // Written aside and renamed, so concurrent runs never read half a cache.
   const partial = `${cacheFile}.${process.pid}.tmp`;
   try {
     makeDirs(cacheDir);
-    writeFileSync(partial, data, { mode: 0o600 });
+    writeFileSync(partial, Buffer.concat([Buffer.from(`${JSON.stringify([...ids])}\n`), data]), { mode: 0o600 });
     renameSync(partial, cacheFile);
-    // The kind's other caches, and those of other builds (an upgrade, another V8): of no more use.
     for (const old of readdirSync(cacheDir)) {
-      if (old !== name && (partsOf(old) !== undefined || (!old.startsWith(build) && /^main-.*\.cache$/.test(old)))) rmSync(join(cacheDir, old), { force: true });
+      if (old !== cacheName && /^main-.*\.cache$/.test(old)) rmSync(join(cacheDir, old), { force: true });
     }
   } catch {
     // No writable cache directory: every run compiles from source, which works, only slower.

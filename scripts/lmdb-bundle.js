@@ -99,14 +99,10 @@ module.exports = Module && typeof Module.createRequire === 'function' ? { create
 `;
 
 // src/store/lmdb-module.ts as the bundle has it: lmdb required when first asked for (the require
-// becomes a call into the bundle, which runs lmdb's carried modules then), noted for the launcher,
-// whose code cache then keeps lmdb's compiled code (bin/numintel.js, PARTS); ordered-binary alike.
+// becomes a call into the bundle, which runs lmdb's carried modules then); ordered-binary alike.
 const lmdbModule = `let lmdb;
 let orderedBinary;
-exports.loadLmdb = () => {
-  globalThis[Symbol.for('numintel.compiled.lmdb')] = true;
-  return (lmdb ??= require('lmdb'));
-};
+exports.loadLmdb = () => (lmdb ??= require('lmdb'));
 exports.loadOrderedBinary = () => (orderedBinary ??= require('ordered-binary'));`;
 
 export const lmdbEsbuildPlugin = {

@@ -23,7 +23,6 @@ import { EXIT } from './exit.js';
 import type { RunRequest } from './run-request.js';
 import { wideRowWarning } from './wide-row-warning.js';
 import type { World } from './world.js';
-import { noteCompiled } from './code-cache-hint.js';
 
 /** A retry wait at least this long shows on the progress bar and in --verbose. */
 const LONG_WAIT_MS = 3000;
@@ -221,9 +220,6 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     else stopped = { reason: 'closed' };
   } finally {
     unwatch();
-    if (source.kind !== 'args') noteCompiled('stream');
-    else if (stats.requests > 0) noteCompiled('sent');
-    if (target.format === 'table') noteCompiled('table');
     progress.stop();
     await source.close();
     // The file's close reports a write error (a full disk); the connection closes all the same.

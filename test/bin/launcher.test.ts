@@ -1,13 +1,15 @@
 // The launcher (bin/numintel.js) compiles the bundle through V8's code cache, kept in the user's
-// cache directory: every path it takes — no cache, a cache it accepts, a cache V8 rejects, no
-// writable directory, each choice of directory — must still run the program, and none may write
+// cache directory: one file per bundle, beginning with the line of modules its writers' runs
+// required. Every path it takes — no cache, a cache it accepts, one a run outgrows, a corrupt one,
+// no writable directory, each choice of directory — must still run the program, and none may write
 // into the install directory.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI, requireBuiltCli, ROOT, runCli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
-import { sandbox, sandboxEnv, sandboxStats } from '../support/sandbox.js';
+import { sandbox, sandboxEnv } from '../support/sandbox.js';
 
 requireBuiltCli();
 const bundleDir = join(ROOT, 'dist', 'bundle');
@@ -21,154 +23,111 @@ async function version(env: Record<string, string | undefined>) {
 
 const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => /^main-.*\.cache$/.test(f)) : []);
 
+/** The one cache file in dir, its modules line and its V8 data. */
+function theCache(dir: string) {
+  const files = cacheFiles(dir);
+  expect(files).toHaveLength(1);
+  const path = join(dir, files[0]!);
+  const bytes = readFileSync(path);
+  const end = bytes.indexOf(10);
+  const modules = JSON.parse(bytes.toString('utf8', 0, end)) as string[];
+  return { path, bytes, modules, data: bytes.subarray(end + 1), mtime: statSync(path).mtimeMs };
+}
+
 describe('launcher code cache', () => {
   it('writes one cache file (0600 in a 0700 directory) on the first run, reuses it untouched after', async () => {
     const dir = join(tempDir(), 'code');
     await version({ NUMINTEL_CODE_CACHE_DIR: dir });
-    const [file] = cacheFiles(dir);
-    expect(file).toMatch(/^main-\d+-\d+-v8-.+\.cache$/);
+    const first = theCache(dir);
+    expect(first.path).toMatch(/[\\/]main-\d+-\d+-v8-.+\.cache$/);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
-    const path = join(dir, file!);
-    expect(statSync(path).mode & 0o777).toBe(0o600);
-    const before = readFileSync(path);
-    const mtime = statSync(path).mtimeMs;
+    expect(statSync(first.path).mode & 0o777).toBe(0o600);
+    expect(first.modules).toContain('node:fs');
+    expect(first.data.length).toBeGreaterThan(10_000);
     await version({ NUMINTEL_CODE_CACHE_DIR: dir });
-    // Accepted: not written again (a rejected cache is rewritten at exit).
-    expect(statSync(path).mtimeMs).toBe(mtime);
-    expect(readFileSync(path).equals(before)).toBe(true);
+    await version({ NUMINTEL_CODE_CACHE_DIR: dir });
+    const again = theCache(dir);
+    expect(again.mtime).toBe(first.mtime);
+    expect(again.bytes.equals(first.bytes)).toBe(true);
   });
 
-  it('a cache V8 rejects (garbage) still runs, and is replaced by a good one', async () => {
+  it('a run that requires a module no writer of the cache required writes it again, holding both; then it stays', async () => {
+    const sb = await sandbox();
+    const dir = join(tempDir(), 'code');
+    const env = sandboxEnv(sb, { NUMINTEL_CACHE_DIR: join(tempDir(), 'lookups'), NUMINTEL_CODE_CACHE_DIR: dir });
+    const lrn = async (args: string[], stdin?: string) => {
+      const r = await runCli(['lrn', ...args], { env, ...(stdin === undefined ? {} : { stdin }) });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      return r.stdout;
+    };
+    await version(env);
+    const small = theCache(dir);
+    // A lookup sends a request and opens the lookup cache: modules --version never required.
+    expect(JSON.parse(await lrn(['12015550123', '-f', 'jsonl']))).toMatchObject({ number: '12015550123', ok: true });
+    const grown = theCache(dir);
+    expect(grown.modules).toEqual(expect.arrayContaining(small.modules));
+    expect(grown.modules.length).toBeGreaterThan(small.modules.length);
+    expect(grown.data.length).toBeGreaterThan(small.data.length);
+    // The same path again, a cache hit of it, and --version: nothing new required, nothing written.
+    await lrn(['12015550124', '-f', 'jsonl']);
+    await lrn(['12015550123', '-f', 'jsonl']);
+    await version(env);
+    expect(theCache(dir).mtime).toBe(grown.mtime);
+    // A table (a terminal's default; -f table here) takes the terminal probe: once more, then kept.
+    expect(await lrn(['12015550125', '-f', 'table'])).toContain('12015550125');
+    const table = theCache(dir);
+    expect(table.modules).toEqual(expect.arrayContaining(grown.modules));
+    expect(table.data.length).toBeGreaterThan(grown.data.length);
+    await lrn(['12015550126', '-f', 'table']);
+    await lrn(['12015550127', '-f', 'jsonl']);
+    expect(theCache(dir).bytes.equals(table.bytes)).toBe(true);
+  });
+
+  it.each([
+    { name: 'bytes of no cache at all', corrupt: () => Buffer.alloc(4096, 0x5a) },
+    { name: 'a modules line V8 data does not follow', corrupt: () => Buffer.from('["node:fs"]\n' + 'x'.repeat(4096)) },
+    { name: 'half the file', corrupt: (good: Buffer) => good.subarray(0, good.length >> 1) },
+    { name: 'a line that is not a list', corrupt: (good: Buffer) => Buffer.concat([Buffer.from('{"a":1}'), good.subarray(good.indexOf(10))]) },
+    { name: 'an empty file', corrupt: () => Buffer.alloc(0) },
+  ])('a corrupt cache ($name) is ignored: the run works, and writes a good one in its place', async ({ corrupt }) => {
     const dir = join(tempDir(), 'code');
     await version({ NUMINTEL_CODE_CACHE_DIR: dir });
-    const path = join(dir, cacheFiles(dir)[0]!);
-    writeFileSync(path, Buffer.alloc(4096, 0x5a));
-    await version({ NUMINTEL_CODE_CACHE_DIR: dir });
-    expect(readFileSync(path).equals(Buffer.alloc(4096, 0x5a))).toBe(false);
-    expect(statSync(path).size).toBeGreaterThan(10_000);
+    const good = theCache(dir);
+    const bad = corrupt(good.bytes);
+    writeFileSync(good.path, bad);
+    const r = await runCli(['lrn', '12015550123', '--sandbox', '-f', 'jsonl'], { env: { NUMINTEL_CODE_CACHE_DIR: dir } });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ number: '12015550123', ok: true });
+    const replaced = theCache(dir);
+    expect(replaced.bytes.equals(bad)).toBe(false);
+    expect(replaced.data.length).toBeGreaterThan(10_000);
+    // The replacement is accepted: the same run again writes nothing.
+    await runCli(['lrn', '12015550123', '--sandbox', '-f', 'jsonl'], { env: { NUMINTEL_CODE_CACHE_DIR: dir } });
+    expect(theCache(dir).mtime).toBe(replaced.mtime);
   });
 
   it('removes the caches of other builds when it writes its own', async () => {
     const dir = join(tempDir(), 'code');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'main-1-2-v8-old-x64.cache'), 'stale');
+    writeFileSync(join(dir, 'unrelated.txt'), 'kept');
     await version({ NUMINTEL_CODE_CACHE_DIR: dir });
-    expect(cacheFiles(dir)).toHaveLength(1);
-    expect(existsSync(join(dir, 'main-1-2-v8-old-x64.cache'))).toBe(false);
+    expect(theCache(dir).path).not.toMatch(/main-1-2-v8-old/);
+    expect(readFileSync(join(dir, 'unrelated.txt'), 'utf8')).toBe('kept');
   });
 
-  it('keeps one cache per kind of run (lookups with and without the lookup cache, the rest), all of one build', async () => {
+  it("a run that loads another of the program's bundles (the sandbox) has Node's compile cache keep it where Node has one, beside the code cache", async () => {
     const dir = join(tempDir(), 'code');
-    const env = { NUMINTEL_CODE_CACHE_DIR: dir };
-    await version(env);
-    const lookup = await runCli(['lrn', '12015550123', '--sandbox', '-f', 'jsonl'], { env });
-    expect(lookup.code).toBe(0);
-    expect(JSON.parse(lookup.stdout)).toMatchObject({ number: '12015550123', ok: true });
-    const files = cacheFiles(dir).sort();
-    expect(files).toHaveLength(2);
-    // The lookup of a number given as an argument sent its request (to the built-in sandbox): its
-    // cache holds the HTTP client too.
-    expect(files[0]).toMatch(/-lookup-nostore-args-sent\.cache$/);
-    expect(files[1]).toMatch(/-other\.cache$/);
-    // Both belong to the same build: writing the second left the first alone.
-    expect(files[0]!.replace(/-lookup-nostore-args-sent\.cache$/, '')).toBe(files[1]!.replace(/-other\.cache$/, ''));
-    const mtime = statSync(join(dir, files[0]!)).mtimeMs;
-    expect((await runCli(['cnam', '12015550123', '--sandbox', '-f', 'jsonl'], { env })).code).toBe(0);
-    expect(statSync(join(dir, files[0]!)).mtimeMs).toBe(mtime);
-    expect(cacheFiles(dir)).toHaveLength(2);
-  });
-
-  it('a lookup cache written by a run that sent nothing is replaced once by the first run that sends, then kept', async () => {
-    const sb = await sandbox();
-    const dir = join(tempDir(), 'code');
-    const lookups = join(tempDir(), 'lookups');
-    const lrn = async (number: string, codeDir = dir, how: 'argument' | 'stdin' = 'argument') => {
-      const env = sandboxEnv(sb, { NUMINTEL_CACHE_DIR: lookups, NUMINTEL_CODE_CACHE_DIR: codeDir });
-      const r = how === 'argument' ? await runCli(['lrn', number, '-f', 'jsonl'], { env }) : await runCli(['lrn', '-f', 'jsonl'], { env, stdin: `${number}\n` });
-      expect(r.stderr).toBe('');
-      expect(JSON.parse(r.stdout)).toMatchObject({ number, ok: true });
-    };
-    const lrnRequests = async () => (await sandboxStats(sb)).requests.lrn;
-    // The lookup cache learns the number through another code cache; this one's first run is a hit.
-    await lrn('12015550123', join(tempDir(), 'elsewhere'));
-    const sent = await lrnRequests();
-    await lrn('12015550123');
-    expect(await lrnRequests()).toBe(sent);
-    const [plain] = cacheFiles(dir);
-    expect(plain).toMatch(/-lookup-args\.cache$/);
-    const plainSize = statSync(join(dir, plain!)).size;
-    // A new number is sent: its run compiled the HTTP client too, and its cache takes the place.
-    await lrn('12015550124');
-    expect(await lrnRequests()).toBe(sent + 1);
-    const [full, ...more] = cacheFiles(dir);
-    expect(more).toEqual([]);
-    expect(full).toBe(plain!.replace(/-lookup-args\.cache$/, '-lookup-args-sent.cache'));
-    const path = join(dir, full!);
-    const fullSize = statSync(path).size;
-    expect(fullSize).toBeGreaterThan(plainSize);
-    // Kept from now on, by hits and by runs that send alike.
-    const mtime = statSync(path).mtimeMs;
-    await lrn('12015550123');
-    await lrn('12015550125');
-    expect(statSync(path).mtimeMs).toBe(mtime);
-    expect(cacheFiles(dir)).toEqual([full]);
-    // Those runs left LMDB unopened (their numbers waited in pending/: src/store/light-store.ts). A
-    // run of numbers on stdin is a kind of its own (the streaming readers, LMDB opened): a cache
-    // of its own, the arguments' one left as it is.
-    await lrn('12015550126', dir, 'stdin');
-    const streamed = full!.replace(/-lookup-args-sent\.cache$/, '-lookup-stream-lmdb.cache');
-    expect(cacheFiles(dir).sort()).toEqual([full, streamed].sort());
-    expect(statSync(path).mtimeMs).toBe(mtime);
-    // That run put its number in the file: given as an argument now, it opens LMDB, a part the
-    // arguments' cache lacks. Written once more, holding that part too, and kept from then on.
-    await lrn('12015550126');
-    const withLmdb = full!.replace(/-lookup-args-sent\.cache$/, '-lookup-args-sent-lmdb.cache');
-    expect(cacheFiles(dir).sort()).toEqual([withLmdb, streamed].sort());
-    const lmdbPath = join(dir, withLmdb);
-    expect(statSync(lmdbPath).size).toBeGreaterThan(fullSize);
-    const lmdbTime = statSync(lmdbPath).mtimeMs;
-    const streamTime = statSync(join(dir, streamed)).mtimeMs;
-    await lrn('12015550126');
-    await lrn('12015550127');
-    await lrn('12015550128', dir, 'stdin');
-    expect(statSync(lmdbPath).mtimeMs).toBe(lmdbTime);
-    expect(statSync(join(dir, streamed)).mtimeMs).toBe(streamTime);
-    expect(cacheFiles(dir).sort()).toEqual([withLmdb, streamed].sort());
-  });
-
-  it('runs of numbers on stdin and of numbers given as arguments keep caches of their own; the first table adds its part to its kind', async () => {
-    const sb = await sandbox();
-    const dir = join(tempDir(), 'code');
-    const env = sandboxEnv(sb, { NUMINTEL_CACHE_DIR: join(tempDir(), 'lookups'), NUMINTEL_CODE_CACHE_DIR: dir });
-    const ok = async (args: string[], stdin?: string) => {
-      const r = await runCli(['lrn', ...args], { env, ...(stdin === undefined ? {} : { stdin }) });
-      expect(r.stderr).toBe('');
-      expect(r.code).toBe(0);
-    };
-    const file = (name: string) => ({ name, size: statSync(join(dir, name)).size, mtime: statSync(join(dir, name)).mtimeMs });
-    // A script's first run: numbers on stdin.
-    await ok(['-f', 'jsonl'], '12015550123\n');
-    const [first, ...none] = cacheFiles(dir);
-    expect(none).toEqual([]);
-    expect(first).toMatch(/-lookup-stream-lmdb\.cache$/);
-    const streamed = file(first!);
-    // A number given as an argument runs other code (the light cache, Node's client): its own
-    // cache, beside the stream's, which stays as it was.
-    await ok(['12015550124', '-f', 'jsonl']);
-    const sent = file(streamed.name.replace(/-lookup-stream-lmdb\.cache$/, '-lookup-args-sent.cache'));
-    expect(cacheFiles(dir).sort()).toEqual([streamed.name, sent.name].sort());
-    expect(file(streamed.name)).toEqual(streamed);
-    await ok(['12015550125', '-f', 'jsonl']);
-    expect(file(sent.name)).toEqual(sent);
-    // An analyst's table (a terminal's default; -f table here): once more, then kept.
-    await ok(['12015550126', '-f', 'table']);
-    const table = file(sent.name.replace(/-lookup-args-sent\.cache$/, '-lookup-args-sent-table.cache'));
-    expect(table.size).toBeGreaterThan(sent.size);
-    expect(cacheFiles(dir).sort()).toEqual([streamed.name, table.name].sort());
-    await ok(['12015550127', '-f', 'table']);
-    await ok(['-f', 'jsonl'], '12015550128\n');
-    expect(file(table.name)).toEqual(table);
-    expect(file(streamed.name)).toEqual(streamed);
+    const r = await runCli(['lrn', '12015550123', '--sandbox', '-f', 'jsonl'], { env: { NUMINTEL_CODE_CACHE_DIR: dir } });
+    expect(r.code).toBe(0);
+    expect(theCache(dir).modules).toContain('./sandbox.cjs');
+    const hasCompileCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+    expect(existsSync(join(dir, 'node'))).toBe(hasCompileCache);
+    // --version loads no other bundle, and leaves Node's compile cache off.
+    const other = join(tempDir(), 'code');
+    await version({ NUMINTEL_CODE_CACHE_DIR: other });
+    expect(readdirSync(other).filter((f) => !/^main-.*\.cache$/.test(f))).toEqual([]);
   });
 
   it('runs without a writable cache directory (its parent is a file), writing nothing', async () => {
@@ -180,6 +139,16 @@ describe('launcher code cache', () => {
 
   it('does not hang at exit where mkdir says ENOENT for a parent that exists (/proc)', async () => {
     await version({ NUMINTEL_CODE_CACHE_DIR: '/proc/self/numintel-code' });
+  });
+
+  it('NUMINTEL_CODE_CACHE_DIR is where the cache goes, and nowhere else', async () => {
+    const d = tempDir();
+    mkdirSync(join(d, 'home'));
+    const env = { NUMINTEL_CODE_CACHE_DIR: join(d, 'code'), NUMINTEL_CACHE_DIR: join(d, 'nc'), XDG_CACHE_HOME: join(d, 'xdg'), HOME: join(d, 'home') };
+    await version(env);
+    theCache(join(d, 'code'));
+    expect(readdirSync(d).sort()).toEqual(['code', 'home']);
+    expect(readdirSync(join(d, 'home'))).toEqual([]);
   });
 
   it.each([
@@ -200,6 +169,7 @@ describe('launcher code cache', () => {
     chmodSync(bundleDir, 0o555);
     try {
       await version({ NUMINTEL_CODE_CACHE_DIR: dir });
+      expect((await runCli(['lrn', '12015550123', '--sandbox', '-f', 'jsonl'], { env: { NUMINTEL_CODE_CACHE_DIR: dir } })).code).toBe(0);
     } finally {
       chmodSync(bundleDir, mode);
     }
