@@ -78,33 +78,8 @@ const lazyChildProcess = {
     }));
   },
 };
-// cli-table3 measures with the program's own textWidth (src/output/wrap.ts: plain text and colour
-// codes without compiling string-width's emoji pattern, string-width for the rest), which a
-// table's layout measures with too. string-width answers 0 for anything not a string.
-const tableWidth = {
-  name: 'table-width',
-  setup(b) {
-    b.onResolve({ filter: /^string-width$/ }, (args) => (/[\\/]node_modules[\\/]cli-table3[\\/]/.test(args.importer) ? { path: 'string-width', namespace: 'table-width' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'table-width' }, () => ({
-      contents: `const { textWidth } = require(${JSON.stringify(join(root, 'src', 'output', 'wrap.ts'))});
-module.exports = (text) => (typeof text === 'string' ? textWidth(text) : 0);`,
-      loader: 'js',
-      resolveDir: root,
-    }));
-  },
-};
-// chalk's colour probe takes `process`, `os` and `tty` as default imports, which the bundle turns
-// into a copy of each module with a getter per property (process has over a hundred) as chalk
-// loads: ~1.3 M instructions of every run that draws a table. The module itself serves as its default.
-const wholeBuiltins = {
-  name: 'whole-builtins',
-  setup(b) {
-    b.onResolve({ filter: /^node:(process|os|tty)$/ }, (args) => (/[\\/]node_modules[\\/]chalk[\\/]/.test(args.importer) ? { path: args.path, namespace: 'whole-builtin' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'whole-builtin' }, (args) => ({ contents: `export default require(${JSON.stringify(args.path)});`, loader: 'js' }));
-  },
-};
 await Promise.all([
-  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb, tableWidth, wholeBuiltins] }),
+  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb] }),
   // A part may load another (the sandbox its certificate maker) the way the main program loads one.
   ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers, carriedLmdb] })),
 ]);

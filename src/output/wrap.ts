@@ -1,13 +1,12 @@
 // Wrapping plain text to a column width before it is coloured: cli-table3's own wrapping miscounts
 // text that already holds colour codes, so cells are wrapped here and painted line by line.
 import stringWidth from 'string-width';
-import { asciiWidth } from './ascii-width.js';
 
 /**
  * Columns a plain string takes on a terminal, counted as cli-table3 counts them (string-width: wide
  * CJK and emoji two, combining marks none), so that a cell measured to fit is never cut by it.
  */
-export const textWidth = (s: string): number => asciiWidth(s) ?? stringWidth(s);
+export const textWidth = (s: string): number => stringWidth(s);
 const width = textWidth;
 
 /** Greedy word wrap to `max` columns; a word longer than a line is split. Never returns []. */
