@@ -16,7 +16,7 @@ export interface SandboxStats {
   rateLimited: number;
   /**
    * Requests that reached an endpoint while a 429's hint to their key still held it (those within
-   * 50 ms of the 429 left before it arrived, and are not counted).
+   * 100 ms of the 429 left before it arrived, and are not counted).
    */
   early: number;
   /** Billed lookups in all. */
