@@ -27,7 +27,7 @@ describe('createClient options', () => {
     [{ timeoutMs: 2 ** 31 }, 'Expected `timeoutMs` to be a number ≥ 1 and ≤ 2147483647, got 2147483648'],
     [{ rates: { lrn: -5 } }, 'Expected `rates.lrn` to be requests per second: 0 (no limit) or at least one a day (1/86400), got -5'],
     [{ rates: { lrn: 1e-9 } }, 'Expected `rates.lrn` to be requests per second: 0 (no limit) or at least one a day (1/86400), got 1e-9'],
-    [{ transport: 'soap' }, 'Expected `transport` to be "rest" or "graphql", got "soap"'],
+    [{ transport: 'soap' }, 'Expected `transport` to be "rest", "graphql" or "bulk", got "soap"'],
     [{ cache: 'disk' }, 'Expected `cache` to be "memory", "off" or an AnswerStore (slot and close methods), got "disk"'],
     [{ cache: null }, 'Expected `cache` to be "memory", "off" or an AnswerStore (slot and close methods), got null'],
     [{ cache: new Map() }, 'Expected `cache` to be "memory", "off" or an AnswerStore (slot and close methods), got object'],

@@ -1,6 +1,7 @@
 // Entry point: builds the real World from process.*, runs the program, and turns whatever ended
 // it into an exit code in one place. Command modules load their heavy parts only when they run,
 // because a script may start numintel once per number.
+import { runAbortController } from '../core/abort.js';
 import { homedir } from 'node:os';
 import { systemClock } from '../core/clock.js';
 import { buildProgram, type ProgramHooks } from './program.js';
@@ -24,8 +25,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<void
   // First Ctrl-C (or SIGTERM, SIGHUP): stop sending, let what is in flight finish. Second: abandon what is
   // in flight, but still write what is finished, whole, and say how to resume. A command that does
   // not listen for the second gets a moment to do so; a third signal leaves at once.
-  const interrupt = new AbortController();
-  const quitNow = new AbortController();
+  const interrupt = runAbortController();
+  const quitNow = runAbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (!interrupt.signal.aborted) {
       interrupt.abort(new Error(signal));

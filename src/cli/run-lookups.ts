@@ -1,5 +1,6 @@
 // The run function of every lookup command and of enrich: settings → connection → source →
 // pipeline → sink, the same for one number and for a million.
+import { runAbortController } from '../core/abort.js';
 import { newRunStats } from '../core/run.js';
 import { ignoredColumnWarning, openSource } from '../pipeline/source/source.js';
 import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
@@ -124,7 +125,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   // The reader went away (`numintel … | head -1`): it has what it wanted. Heard from the stream
   // itself, at once, not at the next record's write: no request leaves after it, the ones in
   // flight finish into the cache (they are paid for), and nothing more is written.
-  const closed = new AbortController();
+  const closed = runAbortController();
   const unwatch = whenGone(target.stream, (err) => {
     if (err === undefined || isOutputClosed(err)) closed.abort();
   });

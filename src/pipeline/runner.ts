@@ -1,6 +1,7 @@
 // The one flow: numbers in input order → validation → dedup → rate-aware queue → retries →
 // reorder → records in input order. `numintel lrn 12015550123` and a million-row file both come
 // through here; only the source and the sink differ.
+import { runAbortController } from '../core/abort.js';
 import type { Clock } from '../core/clock.js';
 import { optionsFor, type LookupDescriptor, type LookupKind, type LookupOptions } from '../core/lookups.js';
 import { parseNumber, type ParseOptions } from '../core/numbers.js';
@@ -174,7 +175,7 @@ class Run {
   /** Per lookup of the plan: its slot of the answer store. */
   private readonly slots: AnswerSlot[];
   private readonly parsing: ParseOptions;
-  private readonly halt = new AbortController();
+  private readonly halt = runAbortController();
   private readonly changed = new Notifier();
   private readonly space = new Notifier();
   private readonly drainMs: number;

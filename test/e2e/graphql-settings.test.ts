@@ -108,7 +108,7 @@ describe('a bad transport is a usage error (exit 2) wherever it comes from', () 
     expect(env.code).toBe(2);
     expect(env.stderr).toContain('NUMINTEL_TRANSPORT');
     expect(set.code).toBe(2);
-    expect(set.stderr).toMatch(/rest or graphql/);
+    expect(set.stderr).toMatch(/rest, graphql or bulk/);
     expect(sb.stats().requests.total).toBe(0);
   });
 });
