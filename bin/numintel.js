@@ -26,7 +26,7 @@ const kind = `${build}${runKind(process.argv.slice(2))}`;
 // else it uses (milliseconds of a one-number run per part below). Runs of one kind differ in parts: a
 // number given as an argument is sent (Node's client), numbers on stdin or in a file go through
 // the streaming readers and undici's glue, a table is drawn only for a terminal (or -f table), and
-// a number the lookup cache may hold opens LMDB (src/store/light-store.ts). The
+// a run with the lookup cache opens LMDB (src/store/lmdb-store.ts). The
 // program notes each part it used (src/cli/code-cache-hint.ts, scripts/lmdb-bundle.js); the
 // kind's cache is named for the parts its writer had compiled, the fullest read first, and is
 // written again, holding what it held and the new part, only by a run that used a part it lacks:
@@ -79,7 +79,7 @@ bundle.exports.main();
  * one compiles the rest from source every time: a lookup's cache written by `--version` would
  * leave the whole lookup to compile. So lookups (with the lookup cache, or without it: `--no-cache`,
  * `--sandbox`) and everything else keep caches of their own, and so do lookups of numbers given as
- * arguments (a script's loop: the light cache, Node's client) and of numbers read from a file or
+ * arguments (a script's loop: Node's client) and of numbers read from a file or
  * stdin (the streaming readers): a run of one kind uses little of the other's code, and in one
  * cache the first kind's left the other's to compile in every run (bench/startup.js's cache hit,
  * which follows a run of stdin: 162.6 → 159.7 M instructions). Only a guess from the words: a

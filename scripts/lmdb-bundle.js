@@ -25,9 +25,6 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const lmdbMain = join(root, 'node_modules', 'lmdb', 'dist', 'index.cjs');
-// lmdb's key encoding, which the cache's plain-read lookup (src/store/lmdb-peek.ts) loads for the
-// keys it does not encode itself: one copy, the one lmdb requires.
-const orderedBinary = join(root, 'node_modules', 'ordered-binary', 'dist', 'index.cjs');
 const LMDB_VERSION = JSON.parse(readFileSync(join(root, 'node_modules', 'lmdb', 'package.json'), 'utf8')).version;
 const INSIDE_LMDB = /[\\/]node_modules[\\/]lmdb[\\/]/;
 const INSIDE_MSGPACKR = /[\\/]node_modules[\\/]msgpackr[\\/]/;
@@ -100,21 +97,18 @@ module.exports = Module && typeof Module.createRequire === 'function' ? { create
 
 // src/store/lmdb-module.ts as the bundle has it: lmdb required when first asked for (the require
 // becomes a call into the bundle, which runs lmdb's carried modules then), noted for the launcher,
-// whose code cache then keeps lmdb's compiled code (bin/numintel.js, PARTS); ordered-binary alike.
+// whose code cache then keeps lmdb's compiled code (bin/numintel.js, PARTS).
 const lmdbModule = `let lmdb;
-let orderedBinary;
 exports.loadLmdb = () => {
   globalThis[Symbol.for('numintel.compiled.lmdb')] = true;
   return (lmdb ??= require('lmdb'));
-};
-exports.loadOrderedBinary = () => (orderedBinary ??= require('ordered-binary'));`;
+};`;
 
 export const lmdbEsbuildPlugin = {
   name: 'carried-lmdb',
   setup(b) {
     b.onResolve({ filter: /^\.\/lmdb-module\.js$/ }, () => ({ path: 'lmdb-module', namespace: 'lmdb-module' }));
     b.onLoad({ filter: /.*/, namespace: 'lmdb-module' }, () => ({ contents: lmdbModule, loader: 'js', resolveDir: root }));
-    b.onResolve({ filter: /^ordered-binary$/ }, () => ({ path: orderedBinary }));
     b.onResolve({ filter: /^lmdb$/ }, (args) => (args.namespace === 'lmdb' ? { path: 'lmdb', external: true } : { path: 'lmdb', namespace: 'lmdb' }));
     b.onResolve({ filter: /^lmdb\/carried$/, namespace: 'lmdb' }, () => ({ path: lmdbMain }));
     // Where the installed lmdb is, found once by the entry and read by the binding's locator.

@@ -94,15 +94,16 @@ describe('launcher code cache', () => {
     const sent = await lrnRequests();
     await lrn('12015550123');
     expect(await lrnRequests()).toBe(sent);
+    // Every run with the lookup cache opens LMDB: a part of each of its code caches.
     const [plain] = cacheFiles(dir);
-    expect(plain).toMatch(/-lookup-args\.cache$/);
+    expect(plain).toMatch(/-lookup-args-lmdb\.cache$/);
     const plainSize = statSync(join(dir, plain!)).size;
     // A new number is sent: its run compiled the HTTP client too, and its cache takes the place.
     await lrn('12015550124');
     expect(await lrnRequests()).toBe(sent + 1);
     const [full, ...more] = cacheFiles(dir);
     expect(more).toEqual([]);
-    expect(full).toBe(plain!.replace(/-lookup-args\.cache$/, '-lookup-args-sent.cache'));
+    expect(full).toBe(plain!.replace(/-lookup-args-lmdb\.cache$/, '-lookup-args-sent-lmdb.cache'));
     const path = join(dir, full!);
     const fullSize = statSync(path).size;
     expect(fullSize).toBeGreaterThan(plainSize);
@@ -112,28 +113,19 @@ describe('launcher code cache', () => {
     await lrn('12015550125');
     expect(statSync(path).mtimeMs).toBe(mtime);
     expect(cacheFiles(dir)).toEqual([full]);
-    // Those runs left LMDB unopened (their numbers waited in pending/: src/store/light-store.ts). A
-    // run of numbers on stdin is a kind of its own (the streaming readers, LMDB opened): a cache
-    // of its own, the arguments' one left as it is.
+    // A run of numbers on stdin is a kind of its own (the streaming readers): a cache of its own,
+    // the arguments' one left as it is.
     await lrn('12015550126', dir, 'stdin');
-    const streamed = full!.replace(/-lookup-args-sent\.cache$/, '-lookup-stream-lmdb.cache');
+    const streamed = full!.replace(/-lookup-args-sent-lmdb\.cache$/, '-lookup-stream-lmdb.cache');
     expect(cacheFiles(dir).sort()).toEqual([full, streamed].sort());
     expect(statSync(path).mtimeMs).toBe(mtime);
-    // That run put its number in the file: given as an argument now, it opens LMDB, a part the
-    // arguments' cache lacks. Written once more, holding that part too, and kept from then on.
-    await lrn('12015550126');
-    const withLmdb = full!.replace(/-lookup-args-sent\.cache$/, '-lookup-args-sent-lmdb.cache');
-    expect(cacheFiles(dir).sort()).toEqual([withLmdb, streamed].sort());
-    const lmdbPath = join(dir, withLmdb);
-    expect(statSync(lmdbPath).size).toBeGreaterThan(fullSize);
-    const lmdbTime = statSync(lmdbPath).mtimeMs;
     const streamTime = statSync(join(dir, streamed)).mtimeMs;
     await lrn('12015550126');
     await lrn('12015550127');
     await lrn('12015550128', dir, 'stdin');
-    expect(statSync(lmdbPath).mtimeMs).toBe(lmdbTime);
+    expect(statSync(path).mtimeMs).toBe(mtime);
     expect(statSync(join(dir, streamed)).mtimeMs).toBe(streamTime);
-    expect(cacheFiles(dir).sort()).toEqual([withLmdb, streamed].sort());
+    expect(cacheFiles(dir).sort()).toEqual([full, streamed].sort());
   });
 
   it('runs of numbers on stdin and of numbers given as arguments keep caches of their own; the first table adds its part to its kind', async () => {
@@ -152,17 +144,17 @@ describe('launcher code cache', () => {
     expect(none).toEqual([]);
     expect(first).toMatch(/-lookup-stream-lmdb\.cache$/);
     const streamed = file(first!);
-    // A number given as an argument runs other code (the light cache, Node's client): its own
+    // A number given as an argument runs other code (Node's client): its own
     // cache, beside the stream's, which stays as it was.
     await ok(['12015550124', '-f', 'jsonl']);
-    const sent = file(streamed.name.replace(/-lookup-stream-lmdb\.cache$/, '-lookup-args-sent.cache'));
+    const sent = file(streamed.name.replace(/-lookup-stream-lmdb\.cache$/, '-lookup-args-sent-lmdb.cache'));
     expect(cacheFiles(dir).sort()).toEqual([streamed.name, sent.name].sort());
     expect(file(streamed.name)).toEqual(streamed);
     await ok(['12015550125', '-f', 'jsonl']);
     expect(file(sent.name)).toEqual(sent);
     // An analyst's table (a terminal's default; -f table here): once more, then kept.
     await ok(['12015550126', '-f', 'table']);
-    const table = file(sent.name.replace(/-lookup-args-sent\.cache$/, '-lookup-args-sent-table.cache'));
+    const table = file(sent.name.replace(/-lookup-args-sent-lmdb\.cache$/, '-lookup-args-sent-table-lmdb.cache'));
     expect(table.size).toBeGreaterThan(sent.size);
     expect(cacheFiles(dir).sort()).toEqual([streamed.name, table.name].sort());
     await ok(['12015550127', '-f', 'table']);

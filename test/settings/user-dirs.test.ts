@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configDir, configFilePath } from '../../src/settings/config-dir.js';
+import { configDir, configFilePath } from '../../src/settings/user-dirs.js';
 
 describe('configDir', () => {
   const home = '/home/ann';
