@@ -10,15 +10,17 @@
 //
 // The bundle holds no import(): a vm.Script has no loader for dynamic imports (the build checks).
 'use strict';
-const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
+// The program's own resolver and writer (src/fs/launcher-files.ts).
+const { codeCacheDir, writeFileAtomically } = require('../dist/bundle/launcher-files.cjs');
 
 const file = join(__dirname, '..', 'dist', 'bundle', 'main.cjs');
 // Latin-1: the bundle is ASCII (the build checks), and reading it so skips UTF-8's decoding.
 const source = readFileSync(file, 'latin1');
-const cacheDir = codeCacheDir(process.env);
+const cacheDir = codeCacheDir(process.env, homedir());
 const stat = statSync(file);
 const build = `main-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}-`;
 const kind = `${build}${runKind(process.argv.slice(2))}`;
@@ -101,31 +103,6 @@ function isNumberWord(word) {
   return digits >= 7;
 }
 
-/** NUMINTEL_CODE_CACHE_DIR, else code/ in numintel's cache directory (NUMINTEL_CACHE_DIR, $XDG_CACHE_HOME/numintel, ~/.cache/numintel). */
-function codeCacheDir(env) {
-  if (env.NUMINTEL_CODE_CACHE_DIR) return env.NUMINTEL_CODE_CACHE_DIR;
-  const base = env.NUMINTEL_CACHE_DIR || (env.XDG_CACHE_HOME ? join(env.XDG_CACHE_HOME, 'numintel') : join(homedir(), '.cache', 'numintel'));
-  return join(base, 'code');
-}
-
-/**
- * mkdir -p one level at a time: Node's recursive mkdir never returns where mkdir answers ENOENT
- * for a parent that exists (under /proc), and this runs at exit.
- */
-function makeDirs(dir) {
-  const missing = [];
-  for (let d = dir; ; d = dirname(d)) {
-    try {
-      if (statSync(d).isDirectory()) break;
-      return; // a file is in the way: no cache, which is fine
-    } catch {
-      missing.push(d);
-    }
-    if (dirname(d) === d) break;
-  }
-  for (const d of missing.reverse()) mkdirSync(d, { mode: 0o700 });
-}
-
 /** The parts a cache of this run's kind holds, from its name; undefined for any other file. */
 function partsOf(name) {
   if (!name.startsWith(kind) || !name.endsWith('.cache')) return undefined;
@@ -135,23 +112,14 @@ function partsOf(name) {
 
 /** Writes the cache `name` and removes the kind's others (one that was rejected, or holds less). */
 function saveCache(data, name) {
-  const cacheFile = join(cacheDir, name);
-  // Written aside and renamed, so concurrent runs never read half a cache.
-  const partial = `${cacheFile}.${process.pid}.tmp`;
   try {
-    makeDirs(cacheDir);
-    writeFileSync(partial, data, { mode: 0o600 });
-    renameSync(partial, cacheFile);
+    // Written aside and renamed, so concurrent runs never read half a cache.
+    writeFileAtomically(join(cacheDir, name), data, { makeDir: true });
     // The kind's other caches, and those of other builds (an upgrade, another V8): of no more use.
     for (const old of readdirSync(cacheDir)) {
       if (old !== name && (partsOf(old) !== undefined || (!old.startsWith(build) && /^main-.*\.cache$/.test(old)))) rmSync(join(cacheDir, old), { force: true });
     }
   } catch {
     // No writable cache directory: every run compiles from source, which works, only slower.
-    try {
-      rmSync(partial, { force: true });
-    } catch {
-      // nothing was written
-    }
   }
 }

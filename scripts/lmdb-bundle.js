@@ -58,8 +58,9 @@ module.exports = carried && !process.env.NUMINTEL_INSTALLED_LMDB ? require('lmdb
 // The binding's locator as lmdb calls it, pointed at the installed lmdb rather than at the bundle,
 // and what it found kept in the code cache directory the launcher names (none: no keeping).
 const binding = `
-const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { writeFileAtomically } = require(${JSON.stringify(join(root, 'src', 'fs', 'write-file-atomically.ts'))});
 // The locator is loaded only to search: setting itself up runs the libc probe.
 const locator = () => require('node-gyp-build-optional-packages');
 module.exports = () => {
@@ -77,9 +78,7 @@ module.exports = () => {
   const path = locator().resolve(dir);
   const found = require(path);
   try {
-    const partial = kept + '.' + process.pid + '.tmp';
-    writeFileSync(partial, JSON.stringify({ key, path }), { mode: 0o600 });
-    renameSync(partial, kept);
+    writeFileAtomically(kept, JSON.stringify({ key, path }));
   } catch {
     // no cache directory yet (the launcher makes it at exit): kept by a later run
   }

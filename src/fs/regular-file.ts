@@ -5,12 +5,13 @@
 // FIFO nobody writes returns nothing), its kind checked on the descriptor it is read through
 // (fstat: no window between the check and the read), and read with a bound.
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { ioReasonWithCode } from '../core/io-errors.js';
 
 /** Why a file was refused: not a regular file, or larger than the bound. `code` as Node's errors have one. */
 export class FileRefusedError extends Error {
   constructor(
     readonly path: string,
-    readonly code: 'ENOTREG' | 'EFBIG',
+    readonly code: 'NOT_REGULAR' | 'TOO_LARGE',
     why: string,
   ) {
     super(why);
@@ -38,7 +39,7 @@ export function openRegularFile(path: string): { fd: number; info: Stats } {
   const fd = openSync(path, READ_FLAGS);
   try {
     const info = fstatSync(fd);
-    if (!info.isFile()) throw new FileRefusedError(path, 'ENOTREG', `it is ${kindOf(info)}, not a regular file`);
+    if (!info.isFile()) throw new FileRefusedError(path, 'NOT_REGULAR', `it is ${kindOf(info)}, not a regular file`);
     return { fd, info };
   } catch (err) {
     closeSync(fd);
@@ -72,13 +73,10 @@ export function readRegularFile(path: string, maxBytes: number): { bytes: Buffer
 }
 
 function tooLarge(path: string, maxBytes: number): FileRefusedError {
-  return new FileRefusedError(path, 'EFBIG', `it is larger than ${maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MB` : `${maxBytes} bytes`}`);
+  return new FileRefusedError(path, 'TOO_LARGE', `it is larger than ${maxBytes >= 1024 * 1024 ? `${maxBytes / (1024 * 1024)} MB` : `${maxBytes} bytes`}`);
 }
 
-/** What went wrong reading a file, in words: the refusal's reason, or Node's code and message. */
+/** What went wrong reading a file, in words: the refusal's reason, or the error's ("permission denied (EACCES)"). */
 export function fileProblem(err: unknown): string {
-  if (err instanceof FileRefusedError) return err.message;
-  const e = err as NodeJS.ErrnoException;
-  if (e?.code === 'EACCES' || e?.code === 'EPERM') return `numintel may not read it (${e.code})`;
-  return e?.code ? `${e.code}${e.message && !e.message.startsWith(e.code) ? `: ${e.message}` : ''}` : String(e?.message ?? err);
+  return err instanceof FileRefusedError ? err.message : ioReasonWithCode(err);
 }

@@ -29,7 +29,7 @@ export function remedy(err: unknown): string {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'ENOSPC') return 'the disk is full';
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'numintel may not read or write there (see the owner and mode of the cache directory and its files): NUMINTEL_CACHE_DIR chooses another place';
-  if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'ENOTREG') return 'something else is in its place: NUMINTEL_CACHE_DIR chooses another';
+  if (code === 'ENOTDIR' || code === 'EISDIR' || code === 'NOT_REGULAR') return 'something else is in its place: NUMINTEL_CACHE_DIR chooses another';
   if (code === 'ENOENT') return 'its directory cannot be made there: NUMINTEL_CACHE_DIR chooses another place';
   return '`numintel cache clear` starts it afresh';
 }

@@ -209,7 +209,7 @@ describe('the lookup cache across runs', () => {
       },
       { tls: true },
     );
-  });
+  }, 60_000);
 
   // Two services under one host (a gateway's /a and /b): the path prefix is part of the key.
   it('base URLs that differ only in their path prefix never share answers; one path with or without its slash does', async () => {

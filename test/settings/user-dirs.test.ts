@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configDir, configFilePath } from '../../src/settings/user-dirs.js';
+import { cacheDir, codeCacheDir, configDir, configFilePath } from '../../src/settings/user-dirs.js';
 
 describe('configDir', () => {
   const home = '/home/ann';
@@ -26,5 +26,23 @@ describe('configDir', () => {
 
   it('puts config.json in that directory', () => {
     expect(configFilePath({ XDG_CONFIG_HOME: '/xdg' }, home)).toBe('/xdg/numintel/config.json');
+  });
+});
+
+// One resolver for the program and the launcher (bin/numintel.js loads it too).
+describe('cacheDir and codeCacheDir', () => {
+  const home = '/home/ann';
+
+  it('the cache: NUMINTEL_CACHE_DIR, else $XDG_CACHE_HOME/numintel (absolute only), else ~/.cache/numintel', () => {
+    expect(cacheDir({ NUMINTEL_CACHE_DIR: '/c', XDG_CACHE_HOME: '/xdg' }, home)).toBe('/c');
+    expect(cacheDir({ XDG_CACHE_HOME: '/xdg' }, home)).toBe('/xdg/numintel');
+    expect(cacheDir({ XDG_CACHE_HOME: 'relative' }, home)).toBe('/home/ann/.cache/numintel');
+    expect(cacheDir({ NUMINTEL_CACHE_DIR: '' }, home)).toBe('/home/ann/.cache/numintel');
+  });
+
+  it("the launcher's code caches: NUMINTEL_CODE_CACHE_DIR, else code/ in the cache directory", () => {
+    expect(codeCacheDir({ NUMINTEL_CODE_CACHE_DIR: '/code', NUMINTEL_CACHE_DIR: '/c' }, home)).toBe('/code');
+    expect(codeCacheDir({ NUMINTEL_CACHE_DIR: '/c' }, home)).toBe('/c/code');
+    expect(codeCacheDir({ XDG_CACHE_HOME: 'relative', NUMINTEL_CODE_CACHE_DIR: '' }, home)).toBe('/home/ann/.cache/numintel/code');
   });
 });
