@@ -14,7 +14,7 @@ const { readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
-// The program's own resolver and writer (src/fs/launcher-files.ts).
+// The program's own resolver and writer (src/cli/launcher-files.ts).
 const { codeCacheDir, writeFileAtomically } = require('../dist/bundle/launcher-files.cjs');
 
 const file = join(__dirname, '..', 'dist', 'bundle', 'main.cjs');

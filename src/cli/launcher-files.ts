@@ -2,4 +2,4 @@
 // loaded: where its code caches live, and how to write one. Built as a small file of its own
 // (scripts/build.js), so that the launcher and the program share one resolver and one writer.
 export { codeCacheDir } from '../settings/user-dirs.js';
-export { writeFileAtomically } from './write-file-atomically.js';
+export { writeFileAtomically } from '../fs/write-file-atomically.js';
