@@ -35,7 +35,7 @@ try {
   const numbers = validNumbers(entries, 3);
   const dir = join(tmp.dir, 'cache');
   const warn = (m) => console.error(`warning: ${m}`);
-  const open = () => LmdbAnswerStore.open({ dir, origin: 'https://api.example.com', clock, warn });
+  const open = () => LmdbAnswerStore.open({ dir, service: 'https://api.example.com', clock, warn });
 
   let store = await open();
   let slot = store.slot('lrn', options);

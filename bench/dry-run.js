@@ -23,7 +23,7 @@ try {
   console.log(`  empty cache: ${fmt(rows / cold.seconds)} rows/s (${cold.seconds.toFixed(1)} s incl. start-up), peak RSS ${fmt(cold.peakMb)} MB`);
   report('dry-run', { rows, cache: 'empty', rate: rows / cold.seconds, peakMb: cold.peakMb });
 
-  const store = await LmdbAnswerStore.open({ dir: cacheDir, origin: 'https://api.example.com', clock: { now: () => Date.now(), sleep: async () => {} }, warn: console.error });
+  const store = await LmdbAnswerStore.open({ dir: cacheDir, service: 'https://api.example.com', clock: { now: () => Date.now(), sleep: async () => {} }, warn: console.error });
   const slot = store.slot('lrn', {});
   for (let i = 0; i < rows; i++) {
     slot.put(numbers[i], { lrn: numbers[i], lrn_activated_at: null }, Date.now());

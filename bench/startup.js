@@ -33,7 +33,6 @@ const bareRequest = `const r = require('node:http').request(process.env.NUMINTEL
 r.end(JSON.stringify({ phone_number: '12015550123' }));`;
 
 const missCache = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
-const waitCache = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
 const otherCache = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
 const countDir = mkdtempSync(join(tmpdir(), 'numintel-startup-'));
 const other = against && join(against, 'bin', 'numintel.js');
@@ -47,9 +46,6 @@ const cases = [
   { name: 'numintel --version', args: [cli, '--version'] },
   // A number the cache's LMDB file holds (put there below): LMDB is opened and read, nothing is sent.
   { name: 'numintel lrn 12015550123', args: [cli, 'lrn', '12015550123'] },
-  // A number an earlier run of numbers given as arguments looked up: its answer waits in pending/
-  // beside the file (src/store/light-store.ts), read without LMDB.
-  { name: 'numintel lrn <number waiting>', args: [cli, 'lrn', '12015550124'], env: { NUMINTEL_CACHE_DIR: waitCache } },
   // The same without the lookup cache: what opening the cache (LMDB) costs a one-number run.
   { name: 'numintel lrn … --no-cache', args: [cli, 'lrn', '12015550123', '--no-cache'] },
   // One line on stdin (a shell loop's `echo $n | numintel lrn`): the cache hit, and without the cache.
@@ -60,8 +56,7 @@ const cases = [
   // above stays a script's run.
   { name: 'numintel lrn … --no-cache -f table', args: [cli, 'lrn', '12015550123', '--no-cache', '-f', 'table'], env: { NUMINTEL_CODE_CACHE_DIR: join(root, '.bench-tmp', 'code-table') } },
   // A number the cache has not seen, each run another (in a cache of its own, empty at the start):
-  // a script starting numintel once per new number. Its answer is left in pending/ without LMDB; a
-  // run that finds 16 such files waiting opens LMDB and moves them in (its time is in the mean).
+  // a script starting numintel once per new number.
   { name: 'numintel lrn <new number>', args: (i) => [cli, 'lrn', newNumber(i)], env: { NUMINTEL_CACHE_DIR: missCache } },
   ...(other
     ? [
@@ -113,21 +108,18 @@ function time(args, extra, stdin) {
   });
 }
 
-// The number of the cache hit goes into the LMDB file (numbers on stdin: a run that opens LMDB);
-// the waiting one into pending/.
+// The number of the cache hit goes into the LMDB file.
 await time([cli, 'lrn'], {}, '12015550123\n');
-await time([cli, 'lrn', '12015550124'], { NUMINTEL_CACHE_DIR: waitCache });
 if (other) await time([other, 'lrn'], otherDirs('hit'), '12015550123\n');
 const argsOf = (c, i) => (typeof c.args === 'function' ? c.args(i) : c.args);
 const samples = cases.map(() => []);
 for (let i = 0; i < runs; i++) for (const [j, c] of cases.entries()) samples[j].push(await time(argsOf(c, i), c.env, c.stdin));
 // After the timed rounds, so the code caches are the ones those runs left; new numbers past theirs.
-// The fewer of two runs: one of two runs of new numbers may be the one in 16 that moves the waiting
-// answers into LMDB.
+// The fewer of two runs, as a run now and then also prunes the cache.
 const counts = [];
 if (instructions) for (const c of cases) counts.push(Math.min(await count(argsOf(c, runs), c.env, c.stdin), await count(argsOf(c, runs + 1), c.env, c.stdin)));
 await sandbox.close();
-for (const dir of [missCache, waitCache, otherCache, countDir]) rmSync(dir, { recursive: true, force: true });
+for (const dir of [missCache, otherCache, countDir]) rmSync(dir, { recursive: true, force: true });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -19,15 +19,17 @@
 // This file is CommonJS (see bin/package.json): the ES module loader would add a few milliseconds
 // to every run. The bundle holds no import(): a vm.Script has no loader for it (the build checks).
 'use strict';
-const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { readdirSync, readFileSync, rmSync, statSync } = require('node:fs');
 const { homedir } = require('node:os');
 const { dirname, join } = require('node:path');
 const { Script } = require('node:vm');
+// The program's own resolver and file helpers (src/cli/launcher-files.ts).
+const { codeCacheDir, makeDirs, writeFileAtomically } = require('../dist/bundle/launcher-files.cjs');
 
 const file = join(__dirname, '..', 'dist', 'bundle', 'main.cjs');
 // Latin-1: the bundle is ASCII (the build checks), and reading it so skips UTF-8's decoding.
 const source = readFileSync(file, 'latin1');
-const cacheDir = codeCacheDir(process.env);
+const cacheDir = codeCacheDir(process.env, homedir());
 const stat = statSync(file);
 const cacheName = `main-${stat.size}-${Math.trunc(stat.mtimeMs)}-v8-${process.versions.v8}-${process.arch}.cache`;
 const { cachedData, known } = readCache(join(cacheDir, cacheName));
@@ -54,7 +56,8 @@ const bundleRequire = Object.assign((id) => {
     compileCacheAsked = true;
     try {
       // Made here first, so that it is ours (0700), and Node is not asked where no directory can be.
-      if (makeDirs(cacheDir)) require('node:module').enableCompileCache?.(join(cacheDir, 'node'));
+      makeDirs(cacheDir);
+      require('node:module').enableCompileCache?.(join(cacheDir, 'node'));
     } catch {
       // no cache directory: compiled from source
     }
@@ -64,13 +67,6 @@ const bundleRequire = Object.assign((id) => {
 const bundle = { exports: {} };
 script.runInThisContext()(bundle.exports, bundleRequire, bundle, file, dirname(file));
 bundle.exports.main();
-
-/** NUMINTEL_CODE_CACHE_DIR, else code/ in numintel's cache directory (NUMINTEL_CACHE_DIR, $XDG_CACHE_HOME/numintel, ~/.cache/numintel). */
-function codeCacheDir(env) {
-  if (env.NUMINTEL_CODE_CACHE_DIR) return env.NUMINTEL_CODE_CACHE_DIR;
-  const base = env.NUMINTEL_CACHE_DIR || (env.XDG_CACHE_HOME ? join(env.XDG_CACHE_HOME, 'numintel') : join(homedir(), '.cache', 'numintel'));
-  return join(base, 'code');
-}
 
 /** The cache's V8 data and the modules its writers required; none for a file missing or not of this form. */
 function readCache(path) {
@@ -85,43 +81,15 @@ function readCache(path) {
   return { cachedData: undefined, known: new Set() };
 }
 
-/**
- * mkdir -p one level at a time, false if a file is in the way: Node's recursive mkdir never returns where mkdir answers ENOENT
- * for a parent that exists (under /proc), and this runs at exit.
- */
-function makeDirs(dir) {
-  const missing = [];
-  for (let d = dir; ; d = dirname(d)) {
-    try {
-      if (statSync(d).isDirectory()) break;
-      return false; // a file is in the way: no cache, which is fine
-    } catch {
-      missing.push(d);
-    }
-    if (dirname(d) === d) break;
-  }
-  for (const d of missing.reverse()) mkdirSync(d, { mode: 0o700 });
-  return true;
-}
-
 /** Writes the cache and removes those of other builds (an upgrade, another V8): of no more use. */
 function saveCache(data, ids) {
-  const cacheFile = join(cacheDir, cacheName);
-  // Written aside and renamed, so concurrent runs never read half a cache.
-  const partial = `${cacheFile}.${process.pid}.tmp`;
   try {
-    makeDirs(cacheDir);
-    writeFileSync(partial, Buffer.concat([Buffer.from(`${JSON.stringify([...ids])}\n`), data]), { mode: 0o600 });
-    renameSync(partial, cacheFile);
+    // Written aside and renamed, so concurrent runs never read half a cache.
+    writeFileAtomically(join(cacheDir, cacheName), Buffer.concat([Buffer.from(`${JSON.stringify([...ids])}\n`), data]), { makeDir: true });
     for (const old of readdirSync(cacheDir)) {
       if (old !== cacheName && /^main-.*\.cache$/.test(old)) rmSync(join(cacheDir, old), { force: true });
     }
   } catch {
     // No writable cache directory: every run compiles from source, which works, only slower.
-    try {
-      rmSync(partial, { force: true });
-    } catch {
-      // nothing was written
-    }
   }
 }

@@ -79,6 +79,8 @@ const lazyChildProcess = {
   },
 };
 await Promise.all([
+  // What the launcher needs before it loads the program (src/cli/launcher-files.ts).
+  build({ ...options, entryPoints: [join(root, 'src', 'cli', 'launcher-files.ts')], outfile: join(fresh, 'launcher-files.cjs') }),
   build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb] }),
   // A part may load another (the sandbox its certificate maker) the way the main program loads one.
   ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers, carriedLmdb] })),

@@ -25,9 +25,6 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const lmdbMain = join(root, 'node_modules', 'lmdb', 'dist', 'index.cjs');
-// lmdb's key encoding, which the cache's plain-read lookup (src/store/lmdb-peek.ts) loads for the
-// keys it does not encode itself: one copy, the one lmdb requires.
-const orderedBinary = join(root, 'node_modules', 'ordered-binary', 'dist', 'index.cjs');
 const LMDB_VERSION = JSON.parse(readFileSync(join(root, 'node_modules', 'lmdb', 'package.json'), 'utf8')).version;
 const INSIDE_LMDB = /[\\/]node_modules[\\/]lmdb[\\/]/;
 const INSIDE_MSGPACKR = /[\\/]node_modules[\\/]msgpackr[\\/]/;
@@ -61,8 +58,9 @@ module.exports = carried && !process.env.NUMINTEL_INSTALLED_LMDB ? require('lmdb
 // The binding's locator as lmdb calls it, pointed at the installed lmdb rather than at the bundle,
 // and what it found kept in the code cache directory the launcher names (none: no keeping).
 const binding = `
-const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { writeFileAtomically } = require(${JSON.stringify(join(root, 'src', 'fs', 'write-file-atomically.ts'))});
 // The locator is loaded only to search: setting itself up runs the libc probe.
 const locator = () => require('node-gyp-build-optional-packages');
 module.exports = () => {
@@ -80,9 +78,7 @@ module.exports = () => {
   const path = locator().resolve(dir);
   const found = require(path);
   try {
-    const partial = kept + '.' + process.pid + '.tmp';
-    writeFileSync(partial, JSON.stringify({ key, path }), { mode: 0o600 });
-    renameSync(partial, kept);
+    writeFileAtomically(kept, JSON.stringify({ key, path }));
   } catch {
     // no cache directory yet (the launcher makes it at exit): kept by a later run
   }
@@ -99,18 +95,15 @@ module.exports = Module && typeof Module.createRequire === 'function' ? { create
 `;
 
 // src/store/lmdb-module.ts as the bundle has it: lmdb required when first asked for (the require
-// becomes a call into the bundle, which runs lmdb's carried modules then); ordered-binary alike.
+// becomes a call into the bundle, which runs lmdb's carried modules then).
 const lmdbModule = `let lmdb;
-let orderedBinary;
-exports.loadLmdb = () => (lmdb ??= require('lmdb'));
-exports.loadOrderedBinary = () => (orderedBinary ??= require('ordered-binary'));`;
+exports.loadLmdb = () => (lmdb ??= require('lmdb'));`;
 
 export const lmdbEsbuildPlugin = {
   name: 'carried-lmdb',
   setup(b) {
     b.onResolve({ filter: /^\.\/lmdb-module\.js$/ }, () => ({ path: 'lmdb-module', namespace: 'lmdb-module' }));
     b.onLoad({ filter: /.*/, namespace: 'lmdb-module' }, () => ({ contents: lmdbModule, loader: 'js', resolveDir: root }));
-    b.onResolve({ filter: /^ordered-binary$/ }, () => ({ path: orderedBinary }));
     b.onResolve({ filter: /^lmdb$/ }, (args) => (args.namespace === 'lmdb' ? { path: 'lmdb', external: true } : { path: 'lmdb', namespace: 'lmdb' }));
     b.onResolve({ filter: /^lmdb\/carried$/, namespace: 'lmdb' }, () => ({ path: lmdbMain }));
     // Where the installed lmdb is, found once by the entry and read by the binding's locator.

@@ -3,16 +3,15 @@
 // max-age, else the defaults).
 import { Command, Option } from 'commander';
 import { rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { ioReason } from '../core/io-errors.js';
 import { LOOKUP_KINDS, type LookupKind } from '../core/lookups.js';
 import { defaultMaxAge, defaultMaxAgeText, formatDuration, parseMaxAge, type MaxAge } from '../settings/max-age.js';
-import { configFilePath } from '../settings/config-dir.js';
+import { cacheDir, configFilePath } from '../settings/user-dirs.js';
 import { effectiveValues, loadConfig } from '../settings/config-file.js';
 import { chooseProfile, requireProfile } from '../settings/resolve.js';
-import { CACHE_FILE_NAME, cacheDir } from '../store/cache-dir.js';
-import { listPending, pendingDir } from '../store/pending-answers.js';
+import { cacheFilePath, lockFilePath } from '../store/cache-files.js';
+import { checkedFilePath } from '../store/lmdb-file.js';
 import type { CacheStats, LmdbAnswerStore } from '../store/lmdb-store.js';
 import type { Figures } from './figures.js';
 import type { World } from './world.js';
@@ -30,7 +29,7 @@ interface CacheFlags {
 
 export function cacheCommand(world: World): Command {
   const dir = cacheDir(world.env, world.home);
-  const path = join(dir, CACHE_FILE_NAME);
+  const path = cacheFilePath(dir);
   const out = (text: string) => void world.stdout.write(text);
   const warn = (message: string) => void world.stderr.write(`numintel: warning: ${message}\n`);
 
@@ -47,14 +46,12 @@ export function cacheCommand(world: World): Command {
   }
 
   /**
-   * False only when the cache file is plainly not there yet (ENOENT) and no answers wait to go
-   * into it (pending/, left by runs of a few numbers): then clear and prune have nothing to do and
-   * must not create it. Any other failure (a file in the directory's place:
+   * False only when the cache file is plainly not there yet (ENOENT): then clear and prune have
+   * nothing to do and must not create it. Any other failure (a file in the directory's place:
    * ENOTDIR, which `throwIfNoEntry: false` also hides on newer Nodes) is left to the command,
    * which reports it.
    */
   function cacheExists(): boolean {
-    if (listPending(pendingDir(dir)).length > 0) return true;
     try {
       statSync(path);
       return true;
@@ -76,7 +73,7 @@ export function cacheCommand(world: World): Command {
     let opened = false;
     const store = await LmdbAnswerStore.open({
       dir,
-      origin: '',
+      service: '',
       clock: world.clock,
       maxAge,
       readOnly,
@@ -145,7 +142,7 @@ export function cacheCommand(world: World): Command {
       if (!cacheExists()) return nothingTo('clear');
       // Without --lookup a damaged cache is removed whole; one lookup's entries need it readable.
       const store = await open(defaultMaxAge(), kind === undefined, kind === undefined);
-      const damaged = store.failure !== undefined;
+      const failure = store.failure;
       if (kind !== undefined) {
         const removed = await store.clear(kind as LookupKind);
         await store.close();
@@ -155,20 +152,18 @@ export function cacheCommand(world: World): Command {
       }
       // LMDB never gives a file's pages back to the disk, so clearing all removes the files. A
       // process that has them open keeps its own (unlinked) copy; the next run starts a new one.
-      const removed = damaged ? 0 : (await store.stats()).entries;
+      const removed = failure ? 0 : (await store.stats()).entries;
       await store.close();
-      // pending/ is a folder; the files are not removed recursively: Node 22 and later then take a
-      // path through a file (NUMINTEL_CACHE_DIR naming one) for one that is simply not there.
-      for (const [file, recursive] of [[path, false], [`${path}-lock`, false], [`${path}-checked`, false], [pendingDir(dir), true]] as const) {
+      for (const file of [path, lockFilePath(path), checkedFilePath(path)]) {
         try {
-          rmSync(file, { force: true, recursive });
+          rmSync(file, { force: true });
         } catch (err) {
           // NUMINTEL_CACHE_DIR naming a file, a directory nobody may write: the user's to fix.
           throw new UsageError(`cannot remove ${file}: ${ioReason(err)}`, 'the cache is in NUMINTEL_CACHE_DIR, else $XDG_CACHE_HOME/numintel, else ~/.cache/numintel');
         }
       }
       const { count } = await figures();
-      out(damaged ? `removed the damaged cache ${path}\n` : `removed ${count(removed)} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n`);
+      out(failure ? `removed the cache ${path}, which could not be used (${failure.reason})\n` : `removed ${count(removed)} ${removed === 1 ? 'entry' : 'entries'} from ${path}\n`);
     });
 
   cache

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { ConfigError, NoApiKeyError, UsageError } from '../core/errors.js';
-import { configFilePath } from '../settings/config-dir.js';
+import { configFilePath } from '../settings/user-dirs.js';
 import { DEFAULT_PROFILE, effectiveValues, loadConfig, profileNames, saveConfig, withValue } from '../settings/config-file.js';
 import {
   SETTINGS,

@@ -50,7 +50,7 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   // A named pipe is read on the event loop (see fifo.ts), so Ctrl-C can end the wait for its writer.
   const input = stdin
     ? world.stdin
-    : await openInput(resolve(world.cwd, req.file), { highWaterMark: 1 << 18 }).catch((err: unknown) => {
+    : await openInput(resolve(world.cwd, req.file), { highWaterMark: 1 << 18, fileOrPipe: true }).catch((err: unknown) => {
         throw readError(err, label);
       });
   let read;

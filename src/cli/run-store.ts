@@ -15,7 +15,7 @@ export interface RunStore {
 
 /** Never throws; `readOnly` for --dry-run (reads only, creates nothing). */
 export async function openRunStore(
-  req: Pick<RunRequest, 'sandbox' | 'cache'> & Partial<Pick<RunRequest, 'numbers'>>,
+  req: Pick<RunRequest, 'sandbox' | 'cache'>,
   settings: Pick<Settings, 'baseUrl' | 'maxAge'>,
   world: Pick<World, 'env' | 'home' | 'clock' | 'stderr' | 'processes'>,
   opts: { readOnly?: boolean } = {},
@@ -33,8 +33,6 @@ export async function openRunStore(
     ...(world.processes ? { processes: world.processes } : {}),
     ...(settings.maxAge ? { maxAge: settings.maxAge } : {}),
     ...(opts.readOnly ? { readOnly: true } : {}),
-    // Numbers given as arguments: a script starting numintel per number (see light-store.ts).
-    ...(req.numbers?.length ? { light: true } : {}),
     warn: (message) => {
       broken = true;
       world.stderr.write(`numintel: warning: ${message}\n`);

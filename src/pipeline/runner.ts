@@ -300,7 +300,7 @@ class Run {
       let batch: OutputRecord[] = [];
       for (;;) {
         const head = this.window.peek();
-        if (head && head.pending === 0) {
+        if (head && head.unanswered === 0) {
           this.window.shift();
           if (this.window.size <= this.refillAt) this.space.notify();
           batch.push(this.recordOf(head));
@@ -312,8 +312,8 @@ class Run {
           continue;
         }
         if (this.stopping && (this.dispatcher.inFlight === 0 || this.halt.signal.aborted)) {
-          // Cancelled: nothing is on the wire any more, so what is still pending never will be.
-          if (this.cancelled && this.giveUpPending(this.cancelled)) continue;
+          // Cancelled: nothing is on the wire any more, so what is still unanswered never will be.
+          if (this.cancelled && this.giveUpUnanswered(this.cancelled)) continue;
           break;
         }
         if (!head && this.fed) break;
@@ -349,11 +349,11 @@ class Run {
     return rows;
   }
 
-  /** Settles every lookup of the window still pending with `given`; false if there was none. */
-  private giveUpPending(given: Finished): boolean {
+  /** Settles every lookup of the window still unanswered with `given`; false if there was none. */
+  private giveUpUnanswered(given: Finished): boolean {
     let any = false;
     for (const row of this.window) {
-      for (let i = 0; row.pending > 0 && i < row.results.length; i++) {
+      for (let i = 0; row.unanswered > 0 && i < row.results.length; i++) {
         if (row.results[i] !== null || row.errors[i] !== null) continue;
         this.settle(row, i, given);
         any = true;
@@ -425,7 +425,7 @@ class Run {
     if (!parsed.ok) {
       const row = newRow(item, null, lookups);
       row.errors.fill({ code: 'invalid_number', message: parsed.message });
-      row.pending = 0;
+      row.unanswered = 0;
       this.window.push(row);
       if (this.window.size === 1) this.changed.notify();
       return;
@@ -540,8 +540,8 @@ class Run {
       row.cached[i] = answer.cached ?? false;
       row.fetchedAt[i] = answer.fetchedAt ?? null;
     }
-    row.pending -= 1;
-    if (row.pending > 0) return;
+    row.unanswered -= 1;
+    if (row.unanswered > 0) return;
     if (this.breaker.record(row.errors)) this.stop('breaker', row.errors.find((e) => e !== null) ?? undefined);
     if (row === this.window.peek()) this.wakeWriter();
   }

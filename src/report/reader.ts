@@ -104,8 +104,8 @@ function csvReader(label: string, onRow: RowSink): Reader {
   let facts: ((cells: readonly string[]) => RowFacts) | undefined;
   let lineNo = 0;
   // A quoted cell may hold line breaks: lines gather here until the record's quotes balance.
-  let pending = '';
-  let pendingQuotes = 0;
+  let openRecord = '';
+  let openQuotes = 0;
   let delimiter: ',' | '\t' = ',';
   let headerCells = 0;
   const self: Reader = { push: (t) => lines.push(t), end: () => finish(), unreadable: 0 };
@@ -157,14 +157,14 @@ function csvReader(label: string, onRow: RowSink): Reader {
   };
   const lines = lineSplitter(label, (line, torn) => {
     lineNo++;
-    if (pending !== '') {
-      pending += `\n${line}`;
-      pendingQuotes += count(line, '"');
-      if (pendingQuotes % 2 === 0) {
-        const raw = pending;
-        pending = '';
+    if (openRecord !== '') {
+      openRecord += `\n${line}`;
+      openQuotes += count(line, '"');
+      if (openQuotes % 2 === 0) {
+        const raw = openRecord;
+        openRecord = '';
         parseQuoted(raw);
-      } else if (pending.length > MAX_RECORD) {
+      } else if (openRecord.length > MAX_RECORD) {
         throw new InputError(`${label} is not valid CSV: a record from line ${lineNo} runs on past ${MAX_RECORD} characters`, 'look for a quote that is never closed');
       }
       return;
@@ -173,7 +173,7 @@ function csvReader(label: string, onRow: RowSink): Reader {
     const clean = lineNo === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
     // numintel ends every row with a line end: a last row without one and short of cells was cut off
     // mid-write (an interrupted run), so its missing cells would read as answers that were never written.
-    if (torn && shape && pending === '') {
+    if (torn && shape && openRecord === '') {
       const width = clean.indexOf('"') === -1 ? count(clean, delimiter) + 1 : splitQuoted(clean, delimiter).length;
       if (width < headerCells) {
         self.unreadable++;
@@ -183,13 +183,13 @@ function csvReader(label: string, onRow: RowSink): Reader {
     if (clean.indexOf('"') === -1) return record(clean, shape ? pick(clean) : clean.split(','));
     const quotes = count(clean, '"');
     if (quotes % 2 === 0) return parseQuoted(clean);
-    pending = clean;
-    pendingQuotes = quotes;
+    openRecord = clean;
+    openQuotes = quotes;
   });
   const finish = () => {
     lines.end();
     // A torn last record (an interrupted run): not a row.
-    if (pending !== '') self.unreadable++;
+    if (openRecord !== '') self.unreadable++;
     if (shape === undefined) throw new InputError(`${label} has no rows: there is nothing to report`);
   };
   return self;

@@ -6,13 +6,16 @@
 // Other top-level members are kept as they are on save, so a newer numintel's additions survive.
 // Every run reads the config, synchronously: a small file, read before anything else happens, and
 // neither node:fs/promises (a millisecond to load) nor libuv's thread pool (threads to start) is
-// needed for it. fs.promises, for writing (only `config set` writes), loads on first use.
-import { promises as fs, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+// needed for it. It must be a regular file of at most MAX_CONFIG_BYTES (regular-file.ts: a FIFO
+// would hang the run, /dev/zero fill its memory).
+import { chmodSync, realpathSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
-import { tempSuffix } from '../core/temp-name.js';
 import { isObject } from '../core/json.js';
-import { makeDirs } from './make-dirs.js';
+import { fileProblem, readRegularFile } from '../fs/regular-file.js';
+import { writeFileAtomically } from '../fs/write-file-atomically.js';
+
+/** Far more than any config numintel writes: a larger file is not one. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export type ProfileValues = Record<string, unknown>;
 
@@ -53,14 +56,16 @@ function corrupt(path: string, why: string) {
  */
 export async function loadConfig(path: string, warn?: (line: string) => void): Promise<ConfigData> {
   let text: string;
+  let mode: number;
   try {
-    text = readFileSync(path, 'utf8');
+    const { bytes, info } = readRegularFile(path, MAX_CONFIG_BYTES);
+    text = bytes.toString('utf8');
+    mode = info.mode & 0o777;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return EMPTY_CONFIG;
-    throw new ConfigError(`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new ConfigError(`cannot read config file ${path}: ${fileProblem(err)}`, 'numintel reads its settings from a regular file; move this one away and set your settings again with `numintel config set`');
   }
   if (warn && text.includes('"api-key"')) {
-    const mode = statSync(path).mode & 0o777;
     if (mode & 0o077) warn(`config file ${path} holds an API key and others may read it (mode ${mode.toString(8).padStart(4, '0')}): run \`chmod 600 ${path}\``);
   }
   if (text.trim() === '') return EMPTY_CONFIG;
@@ -94,43 +99,16 @@ export async function saveConfig(path: string, data: ConfigData): Promise<void> 
 
 async function writeConfig(link: string, data: ConfigData): Promise<void> {
   // A config.json that is a symlink (a dotfiles repository) stays one: the file it points to is replaced.
-  const path = await fs.realpath(link).catch(() => link);
-  const dir = dirname(path);
-  await makeDirs(dir);
-  const text = `${JSON.stringify({ ...data.other, profiles: data.profiles }, null, 2)}\n`;
-  const temp = join(dir, `.${basename(path)}.${tempSuffix()}.tmp`);
-  const file = await fs.open(temp, 'wx', 0o600);
+  let path = link;
   try {
-    try {
-      // chmod because open's mode is filtered by the umask; 0600 is what we promise.
-      await file.chmod(0o600);
-      await file.writeFile(text, 'utf8');
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await fs.rename(temp, path);
-  } catch (err) {
-    await fs.unlink(temp).catch(() => undefined);
-    throw err;
-  }
-  // The rename already replaced any older, looser file; this covers file systems that keep modes.
-  await fs.chmod(path, 0o600);
-  await syncDir(dir);
-}
-
-/** Makes the rename itself durable; not every platform can open a directory, which is fine. */
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const handle = await fs.open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    path = realpathSync(link);
   } catch {
-    // Best effort only.
+    // not there yet
   }
+  const text = `${JSON.stringify({ ...data.other, profiles: data.profiles }, null, 2)}\n`;
+  writeFileAtomically(path, text, { mode: 0o600, durable: true, makeDir: true });
+  // The rename already replaced any older, looser file; this covers file systems that keep modes.
+  chmodSync(path, 0o600);
 }
 
 /**

@@ -2,7 +2,7 @@
 // where each came from so --verbose and error messages can say so.
 import { BadOptionError, ConfigError, InputError, NoApiKeyError, NoBaseUrlError, NumintelError } from '../core/errors.js';
 import { ioReasonWithCode } from '../core/io-errors.js';
-import { configFilePath, envValue, type Env } from './config-dir.js';
+import { configFilePath, envValue, type Env } from './user-dirs.js';
 import { DEFAULT_PROFILE, effectiveValues, hasProfile, type ConfigData, isValidProfileName, loadConfig, profileNames } from './config-file.js';
 import { SETTINGS, findSetting, parseSetting, type RawValue, type SettingProperty, type SettingSpec, type SettingValues } from './known-settings.js';
 import { pricesFrom, type Prices } from './prices.js';

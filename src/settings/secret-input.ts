@@ -43,9 +43,11 @@ export const KEY_QUESTION = 'API key (input hidden): ';
 export function apiKeyFileReader(stdin: () => Readable & { isTTY?: boolean }, cwd: string, prompt?: KeyPrompt): (pathOrDash: string) => Promise<string> {
   return async (pathOrDash) => {
     if (pathOrDash !== '-') {
-      // At most one byte past the cap is read: a 400 MB file or /dev/zero is refused, not loaded.
+      // A regular file, of which at most one byte past the cap is read (a 400 MB file is refused,
+      // not loaded), or a pipe (`--api-key-file <(pass show …)`), read on the event loop and
+      // bounded alike; a device (/dev/zero) or a directory is refused before it is read.
       let file: Readable | undefined;
-      const reading = openInput(resolve(cwd, pathOrDash), { end: MAX_SECRET_BYTES }).then((f) => readSecretStream((file = f), pathOrDash));
+      const reading = openInput(resolve(cwd, pathOrDash), { end: MAX_SECRET_BYTES, fileOrPipe: true }).then((f) => readSecretStream((file = f), pathOrDash));
       return unlessInterrupted(reading, prompt?.signal, () => file?.destroy(), 'reading the API key');
     }
     const input = stdin();

@@ -40,7 +40,7 @@ export interface AnswerSlot {
 export interface AnswerStore {
   /** The slot of one lookup with these options (options the lookup does not know are ignored). */
   slot(kind: LookupKind, options: LookupOptions): AnswerSlot;
-  /** Finishes pending writes and releases the store. Never throws. */
+  /** Commits the writes not committed yet and releases the store. Never throws. */
   close(): Promise<void>;
 }
 
@@ -70,15 +70,15 @@ export function cacheKey(number: string): CacheKey {
 
 /**
  * What one run remembers of its own lookups, by the index of the lookup in the run's plan and the
- * number's key: the lookup in flight (`Pending`, the run's record of it, which a duplicate joins)
+ * number's key: the lookup in flight (`InFlight`, the run's record of it, which a duplicate joins)
  * and, once it ended, its answer for the rest of the run.
  */
-export interface RunDedup<Pending> {
+export interface RunDedup<InFlight> {
   /** The lookup in flight for this number, if any. */
-  inFlight(lookup: number, key: CacheKey): Pending | undefined;
+  inFlight(lookup: number, key: CacheKey): InFlight | undefined;
   /** The finished answer (a fresh copy) if one was kept, or Kept when the AnswerStore has it. */
   finished(lookup: number, key: CacheKey): Finished | Kept | undefined;
-  start(lookup: number, key: CacheKey, pending: Pending): void;
+  start(lookup: number, key: CacheKey, inFlight: InFlight): void;
   /** The lookup ended; `answer` undefined means "do not keep it" (a transient failure). */
   finish(lookup: number, key: CacheKey, answer: Finished | undefined): void;
   /** The lookup ended with an answer the AnswerStore keeps: only that is remembered here. */
@@ -90,7 +90,7 @@ export interface RunDedup<Pending> {
 }
 
 /** Makes the dedup of one run of `lookups` lookups (each run has its own: a session makes many). */
-export type NewRunDedup = <Pending>(lookups: number) => RunDedup<Pending>;
+export type NewRunDedup = <InFlight>(lookups: number) => RunDedup<InFlight>;
 
 /**
  * The part of the options that changes a lookup's answer, as a short stable text: `enhanced+messaging`,

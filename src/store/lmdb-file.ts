@@ -10,8 +10,9 @@
 // (pgno, txnid, pad, flags at 18, lower, upper); page 0 and page 1 are meta pages whose MDB_meta
 // follows the header: magic, version, address, mapsize, two MDB_db of 48 bytes (the first one's
 // md_pad is the page size), last page, txnid.
-import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, type Stats } from 'node:fs';
-import { tempSuffix } from '../core/temp-name.js';
+import { closeSync, fstatSync, readSync, type Stats } from 'node:fs';
+import { openRegularFile, readRegularFile } from '../fs/regular-file.js';
+import { writeFileAtomically } from '../fs/write-file-atomically.js';
 
 export const HEADER = 24;
 const MAGIC = 0xbeefc0de;
@@ -32,26 +33,26 @@ export interface Meta {
  * while the file still has that transaction, size and modification time, the walk is skipped,
  * so a large cache is walked once after it changed, not on every run.
  */
-const checkedFile = (path: string) => `${path}-checked`;
+export const checkedFilePath = (path: string) => `${path}-checked`;
 
 function fileState(info: Stats, meta: Meta): string {
   return JSON.stringify({ txnid: String(meta.txnid), size: info.size, mtimeMs: info.mtimeMs });
 }
 
+/** The remembered state is one line of JSON: anything larger is not one. */
+const STATE_BYTES = 1024;
+
 function remember(path: string, state: string): void {
-  const partial = `${checkedFile(path)}.${tempSuffix()}.tmp`;
   try {
-    writeFileSync(partial, state, { mode: 0o600, flag: 'wx' });
-    renameSync(partial, checkedFile(path));
+    writeFileAtomically(checkedFilePath(path), state);
   } catch {
     // Only an optimisation: without it the next open walks the file again.
-    rmSync(partial, { force: true });
   }
 }
 
 function remembered(path: string): string | undefined {
   try {
-    return readFileSync(checkedFile(path), 'utf8');
+    return readRegularFile(checkedFilePath(path), STATE_BYTES).bytes.toString('utf8');
   } catch {
     return undefined;
   }
@@ -62,14 +63,14 @@ function remembered(path: string): string | undefined {
  * on the next open. Written only when that state is not the one remembered already.
  */
 export function markLmdbFileChecked(path: string): void {
-  let fd: number;
+  let opened: { fd: number; info: Stats };
   try {
-    fd = openSync(path, 'r');
+    opened = openRegularFile(path);
   } catch {
     return;
   }
+  const { fd, info } = opened;
   try {
-    const info = fstatSync(fd);
     const meta = newestMeta(fd, info);
     if (typeof meta === 'string') return;
     const state = fileState(info, meta);
@@ -84,19 +85,19 @@ export type LmdbFileCheck = { readonly problem: string } | { readonly problem?: 
 
 /**
  * Checks the file before LMDB opens it. `record`: remember a whole file, so the next open of the
- * unchanged file skips the walk.
+ * unchanged file skips the walk. Throws when it cannot be read, or is not a regular file
+ * (regular-file.ts): that is no damage, and clearing the cache is no remedy for it.
  */
 export function checkLmdbFile(path: string, record = true): LmdbFileCheck {
-  let fd: number;
+  let opened: { fd: number; info: Stats };
   try {
-    fd = openSync(path, 'r');
+    opened = openRegularFile(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' ? { usedBytes: 0 } : { problem: `cannot read it (${code ?? String(err)})` };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { usedBytes: 0 };
+    throw err;
   }
+  const { fd, info } = opened;
   try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) return { problem: 'it is not a regular file' };
     if (info.size === 0) return { usedBytes: 0 };
     const meta = newestMeta(fd, info);
     if (typeof meta === 'string') return { problem: meta };

@@ -2,12 +2,11 @@
 // --sandbox says otherwise. The sandbox's answers are made up; they must never land in the cache a
 // real run reads, so a sandbox run opens no store at all.
 import type { Clock } from '../core/clock.js';
-import type { Env } from '../settings/config-dir.js';
+import { cacheDir, type Env } from '../settings/user-dirs.js';
 import type { MaxAge } from '../settings/max-age.js';
 import type { ProcessTable } from './open-gate.js';
 import { NO_STORE, type AnswerStore } from './answer-store.js';
-import { cacheDir } from './cache-dir.js';
-import { LightAnswerStore } from './light-store.js';
+import { serviceOf } from './answer-keys.js';
 import { LmdbAnswerStore } from './lmdb-store.js';
 
 /** `on`: read and write; `refresh` (--refresh): write only; `off` (--no-cache, --sandbox): neither. */
@@ -17,30 +16,23 @@ export interface OpenAnswerStoreOptions {
   readonly mode: CacheMode;
   readonly env: Env;
   readonly home: string;
-  /** The service's base URL: its origin is part of every key. */
+  /** The service's base URL: scheme, host, port and path prefix are part of every key. */
   readonly baseUrl: string;
   readonly clock: Clock;
   readonly maxAge?: MaxAge;
   /** Reads only, and creates nothing (--dry-run). */
   readonly readOnly?: boolean;
-  /** A few numbers (given as arguments): LMDB is opened only if the cache may answer one (light-store.ts). */
-  readonly light?: boolean;
   /** Receives the one warning of a cache that cannot be used (the caller writes it to stderr). */
   readonly warn: (message: string) => void;
   readonly processes?: ProcessTable;
 }
 
-/** The scheme, host and port of a base URL: what tells one service from another. */
-export function serviceOrigin(baseUrl: string): string {
-  return new URL(baseUrl).origin;
-}
-
 /** Never throws: a cache that cannot be used warns once and the store answers nothing. */
 export async function openAnswerStore(o: OpenAnswerStoreOptions): Promise<AnswerStore> {
   if (o.mode === 'off') return NO_STORE;
-  return (o.light ? LightAnswerStore : LmdbAnswerStore).open({
+  return LmdbAnswerStore.open({
     dir: cacheDir(o.env, o.home),
-    origin: serviceOrigin(o.baseUrl),
+    service: serviceOf(o.baseUrl),
     clock: o.clock,
     ...(o.maxAge ? { maxAge: o.maxAge } : {}),
     refresh: o.mode === 'refresh',

@@ -16,7 +16,7 @@ const clock = fixedClock(T0);
 /** 4 fresh LRN, 2 LRN two days old, 3 CNAM two days old (fresh for 7 days), 1 trust. */
 async function seeded(): Promise<string> {
   const dir = await tempDir();
-  const store = await LmdbAnswerStore.open({ dir, origin: 'https://api.example.com', clock, warn: () => {} });
+  const store = await LmdbAnswerStore.open({ dir, service: 'https://api.example.com', clock, warn: () => {} });
   for (let i = 0; i < 6; i++) store.slot('lrn', {}).put(String(12015550000 + i), { lrn: '12015550000' }, i < 4 ? T0 : T0 - 2 * DAY);
   for (let i = 0; i < 3; i++) store.slot('cnam', { spam: true }).put(String(12015550000 + i), { cnam: 'X', spam_type: null }, T0 - 2 * DAY);
   store.slot('trust', {}).put('12015550000', { is_spam: false }, T0 - 60_000);
@@ -127,7 +127,7 @@ describe('numintel cache', () => {
     }
     expect(await run(['path'], dir)).toMatchObject({ code: 0, stdout: `${file}\n`, stderr: '' });
     const clear = await run(['clear'], dir);
-    expect(clear).toMatchObject({ code: 0, stdout: `removed the damaged cache ${file}\n`, stderr: '' });
+    expect(clear).toMatchObject({ code: 0, stdout: `removed the cache ${file}, which could not be used (${file} is damaged: it is not an LMDB file (no meta page))\n`, stderr: '' });
     expect(existsSync(file)).toBe(false);
     expect(JSON.parse((await run(['stats', '-f', 'json'], dir)).stdout).entries).toBe(0);
   });

@@ -44,14 +44,14 @@ describe('--dry-run', () => {
 
   it('counts fresh cache answers of this service and these options as hits, and prices the rest', async () => {
     const cacheDir = await tempDir();
-    const store = await LmdbAnswerStore.open({ dir: cacheDir, origin: 'https://api.example.com', clock, warn: () => {} });
+    const store = await LmdbAnswerStore.open({ dir: cacheDir, service: 'https://api.example.com', clock, warn: () => {} });
     store.slot('lrn', {}).put('12015550101', { lrn: 'x' }, T0 - 60_000); // fresh
     store.slot('lrn', {}).put('12015550102', { lrn: 'x' }, T0 - 2 * DAY); // expired at 24 h
     store.slot('lrn', { enhanced: true }).put('12015550104', { lrn: 'x' }, T0); // other options
     store.slot('cnam', {}).put('12015550104', { cnam: 'x' }, T0 - 2 * DAY); // fresh for 7 days
     store.slot('cnam', {}).put('12015550105', { cnam: 'x' }, T0);
     await store.close();
-    const other = await LmdbAnswerStore.open({ dir: cacheDir, origin: 'https://other.example.com', clock, warn: () => {} });
+    const other = await LmdbAnswerStore.open({ dir: cacheDir, service: 'https://other.example.com', clock, warn: () => {} });
     other.slot('lrn', {}).put('12015550106', { lrn: 'x' }, T0); // another service
     await other.close();
 

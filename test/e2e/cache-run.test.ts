@@ -1,8 +1,10 @@
 // The persistent cache in real runs, counted by the service: a second run sends nothing and writes
 // the same records (cached); --refresh and --max-age resend what they should; options are part of
 // the key; --no-cache and --sandbox leave it alone; a re-run after failures sends only what
-// failed; a resume pays nothing twice. Each test has its own sandbox and cache directory.
+// failed; a resume pays nothing twice; the base URL's path prefix is part of the key. Each test has its own sandbox and cache directory.
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -106,8 +108,6 @@ describe('the lookup cache across runs', () => {
       const carried = { ...env, NODE_DEBUG: 'module' };
       const installed = { ...carried, NUMINTEL_INSTALLED_LMDB: '1' };
       const loaded = (stderr: string) => [...stderr.matchAll(/load "([^"]*node_modules[^"]*)"/g)].map((m) => m[1]!.replace(/.*node_modules[\\/]/, ''));
-      // Numbers on stdin: a run that opens LMDB whatever it finds (one of a number given as an
-      // argument may not: see the light runs below).
       const run = async (number: string, e: typeof env) => {
         const r = await runCli(['lrn', '-f', 'jsonl'], { env: e, stdin: `${number}\n` });
         expect(r.code, r.stderr).toBe(0);
@@ -135,7 +135,6 @@ describe('the lookup cache across runs', () => {
       const env = { ...base, NUMINTEL_CODE_CACHE_DIR: code, NODE_DEBUG: 'module' };
       const kept = join(code, 'lmdb-binding.json');
       const bindings = (stderr: string) => [...stderr.matchAll(/load "([^"]*\.node)"/g)].map((m) => m[1]);
-      // Numbers on stdin: runs that open LMDB (see the light runs below).
       const run = async (number: string) => {
         const r = await runCli(['lrn', '-f', 'jsonl'], { env, stdin: `${number}\n` });
         expect(r.code, r.stderr).toBe(0);
@@ -168,58 +167,90 @@ describe('the lookup cache across runs', () => {
     });
   });
 
-  // A script starting numintel once per number (src/store/light-store.ts), as installed, over HTTPS.
-  it('numbers given as arguments: a new one leaves LMDB unloaded and its answer waiting, read by every later run, moved into the file by the next run that opens it', async () => {
+  // A script starting numintel once per number, as installed, over HTTPS: every run reads and
+  // writes the one LMDB file.
+  it('numbers given as arguments: a new one is kept in the file, read by every later run; a hit commits nothing', async () => {
     await withSandbox(
       async (sb) => {
         const { dir, env } = setup(sb);
-        const cache = join(dir, 'cache');
-        const waiting = () => (existsSync(join(cache, 'pending')) ? readdirSync(join(cache, 'pending')).filter((f) => f.endsWith('.json')) : []);
-        // NODE_DEBUG=module: whether the run loaded LMDB's native module.
+        const file = join(dir, 'cache', 'answers.mdb');
         const lrn = async (args: string[], stdin?: string) => {
-          const r = await runCli(['lrn', ...args, '-f', 'jsonl'], { env: { ...env, NODE_DEBUG: 'module' }, ...(stdin === undefined ? {} : { stdin }) });
+          const r = await runCli(['lrn', ...args, '-f', 'jsonl'], { env, ...(stdin === undefined ? {} : { stdin }) });
           expect(r.code, r.stderr).toBe(0);
-          return { records: jsonl(r.stdout), lmdb: /load "[^"]*\.node"/.test(r.stderr) };
+          return jsonl(r.stdout);
         };
-        const [a, b, c, d] = NUMBERS as [string, string, string, string];
+        const [a, b, c] = NUMBERS as [string, string, string];
         const first = await lrn([a, b]);
-        expect(first.lmdb).toBe(false);
-        expect(first.records.map((r) => r.cached)).toEqual([false, false]);
-        expect(existsSync(join(cache, 'answers.mdb'))).toBe(false);
-        expect(waiting()).toHaveLength(1);
+        expect(first.map((r) => r.cached)).toEqual([false, false]);
+        expect(existsSync(file)).toBe(true);
         const second = await lrn([a, c]);
-        expect(second.lmdb).toBe(false);
-        expect(second.records[0]).toEqual({ ...first.records[0], cached: true });
-        expect(second.records[1]?.cached).toBe(false);
-        expect(waiting()).toHaveLength(2);
+        expect(second[0]).toEqual({ ...first[0], cached: true });
+        expect(second[1]?.cached).toBe(false);
         expect(await requests(sb)).toBe(3);
-        // A dry run and the cache's stats count them, and write nothing.
-        const dry = await runCli(['lrn', a, b, c, d, '--dry-run', '-f', 'json'], { env });
+        // A hit: the file's last transaction is the same after it.
+        const txnid = () => {
+          const head = readFileSync(file).subarray(0, 8192);
+          const ids = [head.readBigUInt64LE(152), head.readBigUInt64LE(4096 + 152)];
+          return ids[0]! > ids[1]! ? ids[0] : ids[1];
+        };
+        const before = txnid();
+        expect((await lrn([c]))[0]).toEqual({ ...second[1], cached: true });
+        expect(txnid()).toBe(before);
+        // Numbers on stdin, a dry run and the cache's stats read the same file.
+        expect((await lrn([], `${b}\n`))[0]).toEqual({ ...first[1], cached: true });
+        const dry = await runCli(['lrn', a, b, c, NUMBERS[3]!, '--dry-run', '-f', 'json'], { env });
         expect(JSON.parse(dry.stdout).lookups.lrn).toMatchObject({ needed: 4, cache_hits: 3, billable: 1 });
         const stats = await runCli(['cache', 'stats', '-f', 'json'], { env });
         expect(JSON.parse(stats.stdout)).toMatchObject({ entries: 3, lookups: { lrn: { entries: 3, fresh: 3 } } });
-        expect(waiting()).toHaveLength(2);
-        expect(existsSync(join(cache, 'answers.mdb'))).toBe(false);
-        // A run that opens LMDB (numbers on stdin) moves them into the file.
-        const piped = await lrn([], `${b}\n`);
-        expect(piped.lmdb).toBe(true);
-        expect(piped.records[0]).toEqual({ ...first.records[1], cached: true });
-        expect(waiting()).toEqual([]);
-        // A number the file holds: the run opens LMDB for it.
-        const held = await lrn([c]);
-        expect(held.lmdb).toBe(true);
-        expect(held.records[0]).toEqual({ ...second.records[1], cached: true });
         expect(await requests(sb)).toBe(3);
-        // Clearing the cache clears what waits too.
-        expect((await lrn([d])).lmdb).toBe(false);
-        expect(waiting()).toHaveLength(1);
         const clear = await runCli(['cache', 'clear'], { env });
-        expect(clear.stdout).toMatch(/^removed 4 entries from /);
-        expect(existsSync(join(cache, 'pending'))).toBe(false);
-        expect((await lrn([d])).records[0]?.cached).toBe(false);
+        expect(clear.stdout).toMatch(/^removed 3 entries from /);
+        expect((await lrn([c]))[0]?.cached).toBe(false);
       },
       { tls: true },
     );
+  }, 60_000);
+
+  // Two services under one host (a gateway's /a and /b): the path prefix is part of the key.
+  it('base URLs that differ only in their path prefix never share answers; one path with or without its slash does', async () => {
+    const a = await startSandbox({ port: 0 });
+    const b = await startSandbox({ port: 0 });
+    // The gateway: /a/… to one sandbox, /b/… to the other, the prefix taken off.
+    const gateway = createServer((req, res) => {
+      const m = /^\/(a|b)(\/.*)$/.exec(req.url ?? '');
+      if (!m) return void res.writeHead(404).end();
+      const target = new URL((m[1] === 'a' ? a : b).url);
+      const out = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: m[2], headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      out.on('error', () => res.writeHead(502).end());
+      req.pipe(out);
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (gateway.address() as AddressInfo).port;
+      const { dir } = setup(a);
+      const env = sandboxEnv(a, { NUMINTEL_CACHE_DIR: join(dir, 'cache') });
+      const run = async (path: string) => {
+        const r = await runCli(['lrn', NUMBERS[0]!, '-f', 'jsonl', '--base-url', `http://127.0.0.1:${port}${path}`], { env });
+        expect(r.code, r.stderr).toBe(0);
+        return jsonl(r.stdout)[0]!;
+      };
+      expect((await run('/a')).cached).toBe(false);
+      expect((await run('/b')).cached).toBe(false);
+      expect([await requests(a), await requests(b)]).toEqual([1, 1]);
+      expect((await run('/a/')).cached).toBe(true);
+      expect((await run('/b')).cached).toBe(true);
+      expect([await requests(a), await requests(b)]).toEqual([1, 1]);
+      // The gateway's root is a third service.
+      const root = await runCli(['lrn', NUMBERS[0]!, '-f', 'jsonl', '--base-url', `http://127.0.0.1:${port}`], { env });
+      expect(jsonl(root.stdout)[0]?.cached).not.toBe(true);
+    } finally {
+      await new Promise((resolve) => gateway.close(resolve));
+      await a.close();
+      await b.close();
+    }
   });
 
   it('options are part of the key: --enhanced after a plain run is sent again; cnam --spam apart from cnam', async () => {

@@ -18,7 +18,7 @@ describe('--dry-run', () => {
     const input = join(dir, 'tricky.csv');
     copyFileSync(join(import.meta.dirname, '..', 'fixtures', 'dry-run', 'tricky.csv'), input);
     const cacheDir = join(dir, 'cache');
-    const store = await LmdbAnswerStore.open({ dir: cacheDir, origin: new URL(ctx.sb.url).origin, clock: systemClock, warn: () => {} });
+    const store = await LmdbAnswerStore.open({ dir: cacheDir, service: new URL(ctx.sb.url).origin, clock: systemClock, warn: () => {} });
     store.slot('cnam', { spam: true }).put('12015550101', { number: '12015550101', cnam: 'ADA', spam_type: null }, Date.now());
     await store.close();
 

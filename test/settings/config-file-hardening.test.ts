@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NumintelError } from '../../src/core/errors.js';
 import { loadConfig, saveConfig, withValue } from '../../src/settings/config-file.js';
-import { makeDirs } from '../../src/settings/make-dirs.js';
+import { makeDirs } from '../../src/fs/make-dirs.js';
 import { runInProcess } from '../support/world.js';
 import { useTempDirs } from '../support/tmp.js';
 

@@ -179,7 +179,7 @@ describe('the API key', () => {
     });
     await expect(resolve({ flags: {}, env, home: dir, apiKeyFile: dir })).rejects.toMatchObject({
       kind: 'usage',
-      message: `cannot read the API key from ${dir}: it is a directory (EISDIR)`,
+      message: `cannot read the API key from ${dir}: it is a directory, not a file or a pipe`,
     });
     // Nothing piped, or Enter alone at the prompt: said as such, not as a file named "standard input".
     await expect(resolve({ flags: {}, env, home: dir, apiKeyFile: '-', readApiKeyFile: async () => '\n' })).rejects.toMatchObject({

@@ -1,6 +1,7 @@
 // The persistent cache against a real LMDB file in a temp directory: hits and misses, what is in
 // the key, freshness on a fake clock, refresh, permissions, pruning, clearing and stats.
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { steppedClock } from '../support/clock.js';
@@ -8,6 +9,7 @@ import { newestMeta } from '../../src/store/lmdb-file.js';
 import { LmdbAnswerStore, type LmdbStoreOptions } from '../../src/store/lmdb-store.js';
 import { openAnswerStore } from '../../src/store/open.js';
 import { NO_STORE } from '../../src/store/answer-store.js';
+import { cacheFailure } from '../../src/store/cache-failure.js';
 import { parseMaxAge } from '../../src/settings/max-age.js';
 import { useTempDirs } from '../support/tmp.js';
 
@@ -56,7 +58,7 @@ async function openStore(dir: string, extra: Partial<LmdbStoreOptions> = {}) {
   const warnings: string[] = [];
   const store = await LmdbAnswerStore.open({
     dir,
-    origin: 'https://api.example.com',
+    service: 'https://api.example.com',
     clock: extra.clock ?? fakeClock().clock,
     warn: (m) => warnings.push(m),
     ...extra,
@@ -203,7 +205,7 @@ describe('the persistent cache', () => {
     expect(store.slot('lrn', { enhanced: true }).get('12015550124')).toBeUndefined();
     await store.close();
 
-    const other = await openStore(dir, { origin: 'https://other.example.com' });
+    const other = await openStore(dir, { service: 'https://other.example.com' });
     expect(other.store.slot('lrn', { enhanced: true }).get('12015550123')).toBeUndefined();
     await other.store.close();
   });
@@ -289,7 +291,7 @@ describe('the persistent cache', () => {
     await seed(dir, '12015550123');
     const t = fakeClock();
     const ro = await openStore(dir, { readOnly: true, clock: t.clock });
-    const db = (ro.store as unknown as { db: { get(key: unknown): unknown } }).db;
+    const db = (ro.store as unknown as { open: { db: { get(key: unknown): unknown } } }).open.db;
     const get = db.get.bind(db);
     let reads = 0;
     db.get = (key) => {
@@ -382,7 +384,7 @@ describe('the persistent cache', () => {
     const t = fakeClock();
     const { store } = await openStore(dir, { clock: t.clock });
     // Every read of lmdb's (get too) comes down to getBinaryFast; answers have number keys.
-    const db = (store as unknown as { db: { getBinaryFast(key: unknown, o?: unknown): unknown } }).db;
+    const db = (store as unknown as { open: { db: { getBinaryFast(key: unknown, o?: unknown): unknown } } }).open.db;
     const answerReads: unknown[] = [];
     const getBinaryFast = db.getBinaryFast.bind(db);
     db.getBinaryFast = (key: unknown, o?: unknown) => {
@@ -392,7 +394,7 @@ describe('the persistent cache', () => {
     const slot = store.slot('lrn', {});
     slot.put('12015550000', LRN, T0);
     // Bounded: until its batch (handed over after BATCH_MS) is committed.
-    const internals = store as unknown as { batch: Map<unknown, unknown>; committing: unknown[] };
+    const internals = (store as unknown as { open: { batches: { batch: Map<unknown, unknown>; committing: unknown[] } } }).open.batches;
     for (let i = 0; i < 250 && (internals.batch.size > 0 || internals.committing.length > 0); i++) await new Promise((r) => setTimeout(r, 20));
     for (let i = 1; i <= 100; i++) {
       expect(slot.has(String(12015550000 + i))).toBe(false);
@@ -417,7 +419,7 @@ describe('the persistent cache', () => {
     // The mark stays: a store that opens the file later finds the lookup there, and reads every number.
     const later = await openStore(dir, { clock: t.clock });
     expect(later.store.slot('lrn', {}).get('12015550000')).toEqual({ result: LRN, fetchedAt: T0 });
-    expect((later.store as unknown as { db: { get(k: string): unknown } }).db.get('shared/1')).toBe(1);
+    expect((later.store as unknown as { open: { db: { get(k: string): unknown } } }).open.db.get('shared/1')).toBe(1);
     await later.store.close();
   });
 
@@ -495,10 +497,88 @@ describe('the persistent cache', () => {
     on.slot('lrn', {}).put('12015550123', LRN, Date.UTC(2026, 0, 1));
     await on.close();
     expect(statSync(join(own, 'answers.mdb')).isFile()).toBe(true);
-    // The path of the base URL is not part of the key: the origin is.
-    const again = await openAnswerStore({ ...base, baseUrl: 'https://api.example.com', env: { NUMINTEL_CACHE_DIR: own }, mode: 'on' });
-    expect(again.slot('lrn', {}).get('12015550123')?.result).toEqual(LRN);
+    // The whole base URL is part of the key, its path prefix too (trailing slashes aside).
+    const same = await openAnswerStore({ ...base, baseUrl: 'https://api.example.com/v1/', env: { NUMINTEL_CACHE_DIR: own }, mode: 'on' });
+    expect(same.slot('lrn', {}).get('12015550123')?.result).toEqual(LRN);
+    await same.close();
+    for (const baseUrl of ['https://api.example.com', 'https://api.example.com/v2', 'https://api.example.com/v1/x', 'https://api.example.com:8443/v1', 'http://api.example.com/v1']) {
+      const other = await openAnswerStore({ ...base, baseUrl, env: { NUMINTEL_CACHE_DIR: own }, mode: 'on' });
+      expect(other.slot('lrn', {}).get('12015550123'), baseUrl).toBeUndefined();
+      await other.close();
+    }
+  });
+
+  it('a cache written under a plain origin is read by a base URL without a path, with or without its slash', async () => {
+    const dir = await tempDir();
+    // As files written before the path was part of the key name their lookups: "<origin> <kind> <options>".
+    const { store } = await openStore(dir, { service: 'https://api.example.com' });
+    store.slot('lrn', {}).put('12015550123', LRN, T0);
+    await store.close();
+    const env = { NUMINTEL_CACHE_DIR: dir };
+    for (const baseUrl of ['https://api.example.com', 'https://api.example.com/', 'https://API.example.com:443/']) {
+      const again = await openAnswerStore({ mode: 'on', env, home: dir, baseUrl, clock: fakeClock().clock, warn: (m) => expect.fail(m) });
+      expect(again.slot('lrn', {}).get('12015550123')?.result, baseUrl).toEqual(LRN);
+      await again.close();
+    }
+  });
+
+  it('answers a number the file holds without a write: a cache hit commits nothing, not even a prune that is due', async () => {
+    const dir = await tempDir();
+    const { clock, advance } = fakeClock();
+    // Fetched when the hit comes, two days after the file was last pruned: a writer that closes
+    // then prunes (a day has passed); a hit is no writer.
+    const at = T0 + 2 * DAY;
+    await seed(dir, '12015550123', at);
+    await advance(2 * DAY);
+    const txnid = () => {
+      const fd = openSync(join(dir, 'answers.mdb'), 'r');
+      try {
+        const meta = newestMeta(fd, statSync(join(dir, 'answers.mdb')));
+        if (typeof meta === 'string') throw new Error(meta);
+        return meta.txnid;
+      } finally {
+        closeSync(fd);
+      }
+    };
+    const before = txnid();
+    const { store, warnings } = await openStore(dir, { clock });
+    expect(store.slot('lrn', {}).get('12015550123')?.fetchedAt).toBe(at);
+    expect(store.slot('lrn', {}).has('12015550123')).toBe(true);
+    await store.close();
+    expect(txnid()).toBe(before);
+    expect(warnings).toEqual([]);
+  });
+
+  it('an answer dated in the future is stale, one dated past any clock is no answer, and a prune dated in the future is due', async () => {
+    const dir = await tempDir();
+    const { store } = await openStore(dir);
+    store.slot('lrn', {}).put('12015550101', LRN, T0 + 60_000); // a minute ahead: another clock
+    store.slot('lrn', {}).put('12015550102', LRN, T0 + 30 * DAY); // a clock set back
+    store.slot('lrn', {}).put('12015550103', LRN, 9e15); // no Date can show it
+    store.slot('lrn', {}).put('12015550104', LRN, Number.NaN);
+    await store.close();
+    const { store: again, warnings } = await openStore(dir);
+    const slot = again.slot('lrn', {});
+    expect(slot.get('12015550101')?.fetchedAt).toBe(T0 + 60_000);
+    expect(slot.get('12015550102')).toBeUndefined();
+    expect(slot.has('12015550102')).toBe(false);
+    expect(slot.kept?.('12015550102')?.fetchedAt).toBe(T0 + 30 * DAY);
+    for (const n of ['12015550103', '12015550104']) {
+      expect(slot.get(n)).toBeUndefined();
+      expect(slot.has(n)).toBe(false);
+      expect(slot.kept?.(n)).toBeUndefined();
+    }
+    const stats = await again.stats();
+    expect(stats.kinds.lrn).toEqual({ entries: 4, fresh: 1, expired: 3 });
     await again.close();
+    expect(warnings).toEqual([]);
+    // Last pruned (by the clock of a writer) ten days from now: due now, not in ten days.
+    const later = await openStore(dir, { clock: fakeClock(T0 + 10 * DAY).clock });
+    expect(await later.store.prune()).toMatchObject({ removed: 4 });
+    await later.store.close();
+    const now = await openStore(dir);
+    expect(await now.store.pruneIfDue()).toBe(true);
+    await now.store.close();
   });
 });
 
@@ -638,6 +718,50 @@ describe('a cache that cannot be used', () => {
   it('a directory at the data file\'s place', async () => {
     const dir = await tempDir();
     mkdirSync(join(dir, 'answers.mdb'));
-    await expectNoCache(dir, /EISDIR|not a regular file/);
+    await expectNoCache(dir, /answers\.mdb: it is a directory, not a regular file.*something else is in its place/);
+  });
+
+  // LMDB maps the lock file: /dev/zero there crashed the process (SIGSEGV), a directory crashed a
+  // reader; a FIFO for any of the files hung the open. Each is one warning, read-only or not.
+  describe.each([false, true])('files that are not files (read-only: %s)', (readOnly) => {
+    const cases: [string, (file: string) => void, RegExp][] = [
+      ['answers.mdb-lock', (f) => symlinkSync('/dev/zero', f), /answers\.mdb-lock: it is a character device, not a regular file/],
+      ['answers.mdb-lock', (f) => mkdirSync(f), /answers\.mdb-lock: it is a directory, not a regular file/],
+      ['answers.mdb-lock', (f) => execFileSync('mkfifo', [f]), /answers\.mdb-lock: it is a FIFO, not a regular file/],
+      ['answers.mdb', (f) => execFileSync('mkfifo', [f]), /answers\.mdb: it is a FIFO, not a regular file/],
+      ['answers.mdb', (f) => symlinkSync('/dev/zero', f), /answers\.mdb: it is a character device, not a regular file/],
+    ];
+    it.each(cases)('%s made by %s', async (name, make, want) => {
+      const dir = await validCache();
+      rmSync(join(dir, name), { recursive: true, force: true });
+      make(join(dir, name));
+      const { store, warnings } = await openStore(dir, readOnly ? { readOnly } : {});
+      expect(store.usable).toBe(false);
+      expect(store.slot('lrn', {}).get('12015550007')).toBeUndefined();
+      await store.stats();
+      await store.close();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(want);
+      expect(warnings[0]).not.toMatch(/damaged|cache clear/);
+    });
+  });
+
+  it('a FIFO or a device where the walked-file note is: ignored, the file is walked and the cache used', async () => {
+    for (const make of [(f: string) => execFileSync('mkfifo', [f]), (f: string) => symlinkSync('/dev/zero', f)]) {
+      const dir = await validCache();
+      rmSync(join(dir, 'answers.mdb-checked'));
+      make(join(dir, 'answers.mdb-checked'));
+      const { store, warnings } = await openStore(dir, { readOnly: true });
+      expect(store.slot('lrn', {}).get('12015550007')?.result).toEqual({ ...LRN, i: 7 });
+      await store.close();
+      expect(warnings).toEqual([]);
+    }
+  });
+
+  it('a file numintel may not read is said to be so, and no clearing advised', () => {
+    const failure = cacheFailure(Object.assign(new Error("EACCES: permission denied, open '/c/answers.mdb'"), { code: 'EACCES' }));
+    expect(failure.reason).toBe("EACCES: permission denied, open '/c/answers.mdb'");
+    expect(failure.remedy).toMatch(/may not read or write there/);
+    expect(failure.remedy).not.toMatch(/clear/);
   });
 });

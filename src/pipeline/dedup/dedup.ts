@@ -37,8 +37,8 @@ const KEPT_CACHED: Kept = { kept: true, cached: true };
 const STRIDE = 1e15;
 const MAX_LOOKUPS = 8;
 
-export class LookupCache<Pending> implements RunDedup<Pending> {
-  private readonly pending: SlotMap<CacheKey, Pending>[] = [];
+export class LookupCache<InFlight> implements RunDedup<InFlight> {
+  private readonly inFlightByLookup: SlotMap<CacheKey, InFlight>[] = [];
   private readonly index = new NumberIndex();
   private readonly odd = new Map<string, Located>();
   private readonly store: SpillStore;
@@ -50,14 +50,14 @@ export class LookupCache<Pending> implements RunDedup<Pending> {
   constructor(lookups: number, opts: CacheOptions = {}) {
     if (lookups > MAX_LOOKUPS) throw new RangeError(`a run has at most ${MAX_LOOKUPS} lookups, got ${lookups}`);
     for (let i = 0; i < lookups; i++) {
-      this.pending.push(new SlotMap());
+      this.inFlightByLookup.push(new SlotMap());
       this.kept.push({ fetched: new NumberSet(), cached: new NumberSet() });
     }
     this.store = new SpillStore({ dir: opts.dir ?? tmpdir(), ...(opts.bufferBytes ? { bufferBytes: opts.bufferBytes } : {}) });
   }
 
-  inFlight(lookup: number, key: CacheKey): Pending | undefined {
-    return this.pending[lookup]?.get(key);
+  inFlight(lookup: number, key: CacheKey): InFlight | undefined {
+    return this.inFlightByLookup[lookup]?.get(key);
   }
 
   finished(lookup: number, key: CacheKey): Finished | Kept | undefined {
@@ -72,12 +72,12 @@ export class LookupCache<Pending> implements RunDedup<Pending> {
     return { result: this.codec.decode(text.slice(open)), error: null, fetchedAt, cached: text[open - 1] === 'c' };
   }
 
-  start(lookup: number, key: CacheKey, p: Pending): void {
-    this.pending[lookup]?.set(key, p);
+  start(lookup: number, key: CacheKey, p: InFlight): void {
+    this.inFlightByLookup[lookup]?.set(key, p);
   }
 
   finish(lookup: number, key: CacheKey, answer: Finished | undefined): void {
-    this.pending[lookup]?.delete(key);
+    this.inFlightByLookup[lookup]?.delete(key);
     if (!answer || this.closed) return;
     const at = this.store.append(
       answer.error ? JSON.stringify(answer.error) : `${answer.fetchedAt ?? 0}${answer.cached ? 'c' : 'f'}${this.codec.encode(answer.result)}`,
@@ -87,7 +87,7 @@ export class LookupCache<Pending> implements RunDedup<Pending> {
   }
 
   finishKept(lookup: number, key: CacheKey, cached: boolean): void {
-    this.pending[lookup]?.delete(key);
+    this.inFlightByLookup[lookup]?.delete(key);
     const sets = this.kept[lookup];
     if (!sets || this.closed) return;
     const set = cached ? sets.cached : sets.fetched;
@@ -103,7 +103,7 @@ export class LookupCache<Pending> implements RunDedup<Pending> {
   }
 
   forget(lookup: number, key: CacheKey): void {
-    this.pending[lookup]?.delete(key);
+    this.inFlightByLookup[lookup]?.delete(key);
   }
 
   get size(): number {

@@ -12,7 +12,7 @@ export interface RowState {
   /** The normalised number, or null when it did not parse (then nothing is sent). */
   readonly number: string | null;
   /** Lookups of this row not answered yet; the row is done at 0. */
-  pending: number;
+  unanswered: number;
   /** Per lookup of the run, in the plan's order. */
   readonly results: (Result | null)[];
   readonly errors: (LookupError | null)[];
@@ -26,7 +26,7 @@ export function newRow(item: SourceItem, number: string | null, lookups: number)
   return {
     item,
     number,
-    pending: lookups,
+    unanswered: lookups,
     results: new Array<Result | null>(lookups).fill(null),
     errors: new Array<LookupError | null>(lookups).fill(null),
     cached: new Array<boolean>(lookups).fill(false),
@@ -41,7 +41,8 @@ export function newRow(item: SourceItem, number: string | null, lookups: number)
 let lastSecond = NaN;
 let secondIso = '';
 const iso = (ms: number | null | undefined): string | null => {
-  if (ms == null) return null;
+  // A time no Date can show (a store's damaged entry) is no time: the run must not end on it.
+  if (ms == null || !Number.isFinite(ms) || Math.abs(ms) > 8.64e15) return null;
   // Times before 1970, between milliseconds or past 9999 are left to Date, which formats every time there is.
   if (!Number.isInteger(ms) || ms < 0 || ms >= LAST_FOUR_DIGIT_YEAR_MS) return new Date(ms).toISOString();
   const second = Math.floor(ms / 1000);

@@ -29,8 +29,8 @@ export async function* csvBatches(chunks: AsyncIterable<Buffer>, delimiter: stri
   const scanner = new CsvRecordScanner(delimiter);
   const lines = { before: 0 };
   const parseBatch = batchParser(delimiter, label, lines);
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+  let carried: Buffer[] = [];
+  let carriedBytes = 0;
   let lastEnd = 0;
   const onRecord = (end: number) => {
     lastEnd = end;
@@ -40,20 +40,20 @@ export async function* csvBatches(chunks: AsyncIterable<Buffer>, delimiter: stri
     scanner.scan(chunk, onRecord);
     const cut = lastEnd - chunkStart;
     if (cut <= 0) {
-      pending.push(chunk);
-      pendingBytes += chunk.length;
-      if (pendingBytes > MAX_RECORD_BYTES) {
+      carried.push(chunk);
+      carriedBytes += chunk.length;
+      if (carriedBytes > MAX_RECORD_BYTES) {
         throw new InputError(`${label} is not valid CSV: the record from line ${lines.before + 1} runs past ${MAX_RECORD_BYTES} bytes`, 'look for a quote that is never closed');
       }
       continue;
     }
-    const batch = pending.length === 0 ? chunk.subarray(0, cut) : Buffer.concat([...pending, chunk.subarray(0, cut)]);
-    pending = cut < chunk.length ? [chunk.subarray(cut)] : [];
-    pendingBytes = chunk.length - cut;
+    const batch = carried.length === 0 ? chunk.subarray(0, cut) : Buffer.concat([...carried, chunk.subarray(0, cut)]);
+    carried = cut < chunk.length ? [chunk.subarray(cut)] : [];
+    carriedBytes = chunk.length - cut;
     for (const records of parseBatch(batch)) if (records.length > 0) yield records;
   }
-  if (pendingBytes > 0) {
-    for (const records of parseBatch(Buffer.concat(pending))) if (records.length > 0) yield records;
+  if (carriedBytes > 0) {
+    for (const records of parseBatch(Buffer.concat(carried))) if (records.length > 0) yield records;
   }
 }
 

@@ -55,7 +55,7 @@ export class CsvRecordScanner {
   }
 
   /** True when the bytes so far end inside a record that has something in it. */
-  get pending(): boolean {
+  get insideRecord(): boolean {
     return this.content || this.state === QUOTED;
   }
 }
@@ -68,5 +68,5 @@ export async function countCsvRecords(chunks: AsyncIterable<Uint8Array>, delimit
     if (hasContent) records++;
   };
   for await (const chunk of chunks) scanner.scan(chunk, onRecord);
-  return scanner.pending ? records + 1 : records;
+  return scanner.insideRecord ? records + 1 : records;
 }

@@ -5,10 +5,21 @@
 // reports no end of input before a first writer has come, so a writer that comes later is read.
 import { constants, createReadStream, open, promises as fs } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { FileRefusedError, kindOf } from '../../fs/regular-file.js';
 
-/** A FIFO as a pipe on the event loop; anything else as a file stream (`end`: last byte offset; `highWaterMark`: its read size). */
-export async function openInput(path: string, options: { end?: number; highWaterMark?: number } = {}): Promise<Readable> {
+export interface InputOptions {
+  /** Last byte offset read. */
+  readonly end?: number;
+  /** The read size. */
+  readonly highWaterMark?: number;
+  /** Refuses anything but a regular file or a FIFO (a device, a directory, a socket): FileRefusedError. */
+  readonly fileOrPipe?: boolean;
+}
+
+/** A FIFO as a pipe on the event loop; anything else as a file stream. */
+export async function openInput(path: string, { fileOrPipe, ...options }: InputOptions = {}): Promise<Readable> {
   const info = await fs.stat(path);
+  if (fileOrPipe && !info.isFile() && !info.isFIFO()) throw new FileRefusedError(path, 'NOT_REGULAR', `it is ${kindOf(info)}, not a file or a pipe`);
   if (!info.isFIFO()) return createReadStream(path, options);
   // A plain descriptor, not a FileHandle: the socket owns it from here on and closes it once.
   const fd = await new Promise<number>((resolve, reject) => open(path, constants.O_RDONLY | constants.O_NONBLOCK, (err, n) => (err ? reject(err) : resolve(n))));

@@ -9,7 +9,7 @@ function fetchedAt(ms: number): string | null {
   const row = newRow({ index: 0, input: '12015550123' }, '12015550123', 1);
   row.results[0] = { lrn: '12015550123' };
   row.fetchedAt[0] = ms;
-  row.pending = 0;
+  row.unanswered = 0;
   return (buildRecord(row, 'single', [LRN]) as LookupRecord).fetched_at;
 }
 
@@ -28,5 +28,9 @@ describe('buildRecord', () => {
       { numRuns: 500 },
     );
     for (const ms of [0, 999, 1000, 1001, 1_763_877_600_009, 1_763_877_600_099, 1_763_877_600_100, 951_782_399_999, 951_782_400_000, 253_402_300_799_999, 253_402_300_800_000, 8.64e15]) expect(fetchedAt(ms)).toBe(new Date(ms).toISOString());
+  });
+
+  it('writes no fetched_at for a time no Date can show, rather than ending the run', () => {
+    for (const ms of [9e15, -9e15, Number.NaN, Number.POSITIVE_INFINITY]) expect(fetchedAt(ms)).toBeNull();
   });
 });

@@ -1,4 +1,7 @@
-// Where numintel keeps its settings: NUMINTEL_CONFIG_DIR, else the XDG config home, else ~/.config.
+// Where numintel keeps its files: settings in NUMINTEL_CONFIG_DIR, else the XDG config home, else
+// ~/.config; the lookup cache in NUMINTEL_CACHE_DIR, else the XDG cache home, else ~/.cache; the
+// launcher's code caches in NUMINTEL_CODE_CACHE_DIR, else code/ in the cache directory. One
+// resolver for every part of numintel: the launcher loads this file too (scripts/build.js).
 import { isAbsolute, join } from 'node:path';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -29,4 +32,14 @@ const CONFIG_FILE_NAME = 'config.json';
 
 export function configFilePath(env: Env, homedir: string): string {
   return join(configDir(env, homedir), CONFIG_FILE_NAME);
+}
+
+/** The lookup cache's directory. */
+export function cacheDir(env: Env, homedir: string): string {
+  return userDir(env, homedir, 'NUMINTEL_CACHE_DIR', 'XDG_CACHE_HOME', '.cache');
+}
+
+/** The launcher's code caches (bin/numintel.js), and where the bundle keeps lmdb's binding's path. */
+export function codeCacheDir(env: Env, homedir: string): string {
+  return envValue(env, 'NUMINTEL_CODE_CACHE_DIR') ?? join(cacheDir(env, homedir), 'code');
 }
