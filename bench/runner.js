@@ -5,7 +5,7 @@ import { systemClock } from '../dist/core/clock.js';
 import { LRN } from '../dist/core/lookups.js';
 import { newRunStats } from '../dist/core/run.js';
 import { runPipeline } from '../dist/pipeline/runner.js';
-import { newLookupCache } from '../dist/pipeline/dedup/dedup.js';
+import { newRunDedup } from '../dist/pipeline/dedup/run-dedup.js';
 
 const rows = Number(process.argv[2] ?? 200_000);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -27,7 +27,7 @@ async function* source() {
 const stats = newRunStats(Date.now());
 const plan = { mode: 'single', lookups: [LRN], options: {}, validate: process.argv[4] !== 'no-validate' };
 const started = performance.now();
-const handle = runPipeline(source(), plan, { transport, clock: systemClock, stats, dedup: newLookupCache, concurrency, rates: { lrn: 0 } });
+const handle = runPipeline(source(), plan, { transport, clock: systemClock, stats, dedup: newRunDedup, concurrency, rates: { lrn: 0 } });
 let written = 0;
 for await (const _ of handle.records) written++;
 const seconds = (performance.now() - started) / 1000;

@@ -16,7 +16,7 @@ import type { ResultOf } from './core/result-types.js';
 import { newRunStats, type RunStats, type SourceItem } from './core/run.js';
 import { createTransport } from './api/index.js';
 import { runPipeline } from './pipeline/runner.js';
-import { newLookupCache } from './pipeline/dedup/dedup.js';
+import { newRunDedup } from './pipeline/dedup/run-dedup.js';
 import { stopFailure } from './pipeline/stop-failure.js';
 import { Session } from './pipeline/session.js';
 import { expected } from './library/expected.js';
@@ -200,7 +200,7 @@ export function createClient(config: ClientConfig): NumintelClient {
     const handle = runPipeline(items(numbers), { mode, lookups, options, validate: options.validate !== false }, {
       transport,
       answers: store,
-      dedup: newLookupCache,
+      dedup: newRunDedup,
       pacer,
       gate,
       clock,
@@ -221,7 +221,7 @@ export function createClient(config: ClientConfig): NumintelClient {
   // Single lookups share one run per lookup and options: parallel calls pace, share the
   // concurrency slots and send each number once, as bulk() would.
   const session = new Session(
-    { transport, answers: store, dedup: newLookupCache, pacer, gate, clock, rates: config.rates, retries: config.retries, maxWaitMs: config.maxWaitMs },
+    { transport, answers: store, dedup: newRunDedup, pacer, gate, clock, rates: config.rates, retries: config.retries, maxWaitMs: config.maxWaitMs },
     (stopped) => stopFailure(stopped, undefined, undefined, LIBRARY_ADVICE),
   );
 

@@ -4,7 +4,7 @@ import { runAbortController } from '../core/abort.js';
 import { newRunStats } from '../core/run.js';
 import { ignoredColumnWarning, openSource } from '../pipeline/source/source.js';
 import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
-import { newLookupCache } from '../pipeline/dedup/dedup.js';
+import { newRunDedup } from '../pipeline/dedup/run-dedup.js';
 import { isSetupStop, stopFailure } from '../pipeline/stop-failure.js';
 import { createSink } from '../output/sink.js';
 import { isOutputClosed, whenGone } from '../output/stream-write.js';
@@ -142,7 +142,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       transport: connection.transport,
       answers: store,
       // Every answer of the run, in a temp file: a duplicate anywhere in a million rows pays nothing.
-      dedup: newLookupCache,
+      dedup: newRunDedup,
       // --resume of a JSON lines file: a number that recurs after the resume point is a duplicate.
       ...(target.answered ? { earlier: target.answered } : {}),
       cap,

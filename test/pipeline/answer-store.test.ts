@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LookupCache } from '../../src/pipeline/dedup/dedup.js';
+import { SpillingRunDedup } from '../../src/pipeline/dedup/run-dedup.js';
 import { cacheKey } from '../../src/store/answer-store.js';
 import { NumberIndex } from '../../src/pipeline/dedup/number-index.js';
 import { SpillStore } from '../../src/pipeline/dedup/spill-store.js';
@@ -76,10 +76,10 @@ describe('SpillStore', () => {
   });
 });
 
-describe('LookupCache', () => {
+describe('SpillingRunDedup', () => {
   it('remembers every answer exactly across disk spills, per lookup, odd numbers included', () => {
     const dir = tempDir();
-    const cache = new LookupCache<object>(2, { dir, bufferBytes: 512 });
+    const cache = new SpillingRunDedup<object>(2, { dir, bufferBytes: 512 });
     const numbers = Array.from({ length: 3000 }, (_, i) => String(12_015_550_000 + i * 37));
     numbers.push('0012015550123', '12345678901234567890', '1', '999999999999999');
     numbers.forEach((n, i) => {

@@ -6,7 +6,7 @@ import { LRN, type LookupDescriptor, type LookupKind, type LookupOptions } from 
 import type { LookupError, LookupErrorCode, OutputRecord, Result } from '../../src/core/records.js';
 import { newRunStats, type BatchedItems, type RunStats, type SourceItem } from '../../src/core/run.js';
 import { runPipeline, type RunDeps, type RunOutcome, type RunPlan } from '../../src/pipeline/runner.js';
-import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
+import { newRunDedup } from '../../src/pipeline/dedup/run-dedup.js';
 import type { Attempt, RateInfo, Transport } from '../../src/core/transport.js';
 import { prng } from '../../src/core/prng.js';
 
@@ -157,7 +157,7 @@ export async function runAll(
   const handle = runPipeline(
     Array.isArray(items) ? source(items) : (items as AsyncIterable<SourceItem>),
     { mode: 'single', lookups: [LRN], options: {}, validate: true, ...plan },
-    { transport: h.transport, clock: h.clock, stats: h.stats, random: prng(1), dedup: newLookupCache, ...deps },
+    { transport: h.transport, clock: h.clock, stats: h.stats, random: prng(1), dedup: newRunDedup, ...deps },
   );
   const records: OutputRecord[] = [];
   for await (const r of handle.records) records.push(r);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runPipeline, type RunDeps } from '../../src/pipeline/runner.js';
-import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
+import { newRunDedup } from '../../src/pipeline/dedup/run-dedup.js';
 import { LRN } from '../../src/core/lookups.js';
 import { harness, refused, runAll, serverError, source, type Harness } from './fakes.js';
 import { numbers } from '../support/numbers.js';
@@ -11,7 +11,7 @@ const plan = { mode: 'single', lookups: [LRN], options: {}, validate: true } as 
 
 /** A run of `inputs` on the harness, no rate limit, read record by record by the test. */
 const start = (h: Harness, inputs: string[], deps: Partial<RunDeps> = {}) =>
-  runPipeline(source(inputs), plan, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, ...deps });
+  runPipeline(source(inputs), plan, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newRunDedup, rates: { lrn: 0 }, ...deps });
 
 describe('runner: stopping', () => {
   it('a refused key stops dispatch at once, writes the finished prefix, not the refused row', async () => {

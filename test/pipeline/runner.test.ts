@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CNAM, LRN, TRUST } from '../../src/core/lookups.js';
 import type { EnrichRecord, LookupRecord, OutputRecord } from '../../src/core/records.js';
 import { runPipeline } from '../../src/pipeline/runner.js';
-import { newLookupCache } from '../../src/pipeline/dedup/dedup.js';
+import { newRunDedup } from '../../src/pipeline/dedup/run-dedup.js';
 import { queueAhead } from '../../src/pipeline/order/reorder.js';
 import { batchedSource, harness, invalid, ok, runAll, source, type Harness } from './fakes.js';
 import { idle } from '../support/clock.js';
@@ -82,7 +82,7 @@ describe('runner: streaming', () => {
     // ten are ready in the same turn. The rows of a later slow one come in a batch of their own.
     const inputs = numbers(12);
     const h = harness({ auto: false, latency: (call) => (call.number === inputs[0] ? 100 : call.number === inputs[10] ? 300 : 10) });
-    const handle = runPipeline(source(inputs), { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, concurrency: 16 });
+    const handle = runPipeline(source(inputs), { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newRunDedup, rates: { lrn: 0 }, concurrency: 16 });
     const it = handle.batches[Symbol.asyncIterator]();
     const inputsOf = (r: IteratorResult<OutputRecord[]>) => (r.done ? null : r.value.map((record) => record.input));
     const first = it.next();
@@ -104,7 +104,7 @@ describe('runner: streaming', () => {
       await gate;
       yield { index: 1, input: '12015551001' };
     }
-    const handle = runPipeline(slow(), { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache });
+    const handle = runPipeline(slow(), { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newRunDedup });
     const it = handle.records[Symbol.asyncIterator]();
     const first = await it.next();
     expect(first.value).toMatchObject({ input: '12015551000', ok: true });
@@ -116,7 +116,7 @@ describe('runner: streaming', () => {
   it('reads at most a window ahead of a slow head row', async () => {
     const h = harness({ auto: false, latency: (c) => (c.number === '12015551000' ? 60_000 : 1) });
     const src = source(numbers(1000));
-    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, concurrency: 4, window: 50 });
+    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newRunDedup, rates: { lrn: 0 }, concurrency: 4, window: 50 });
     const it = handle.records[Symbol.asyncIterator]();
     const first = it.next();
     await h.clock.advance(30_000);
@@ -138,7 +138,7 @@ describe('runner: streaming', () => {
   it('admits rows as their requests can leave, not a whole window ahead: with every answer slow, it reads what is in flight and a queue behind it', async () => {
     const h = harness({ auto: false, latency: () => 10_000 });
     const src = source(numbers(1000));
-    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, concurrency: 4 });
+    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newRunDedup, rates: { lrn: 0 }, concurrency: 4 });
     const it = handle.records[Symbol.asyncIterator]();
     const first = it.next();
     await h.clock.advance(5_000);
@@ -157,7 +157,7 @@ describe('runner: streaming', () => {
     const h = harness({ auto: false, latency: () => 60_000 });
     const inputs = Array.from({ length: 1000 }, () => '12015551000');
     const src = source(inputs);
-    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, concurrency: 4, window: 200 });
+    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newRunDedup, rates: { lrn: 0 }, concurrency: 4, window: 200 });
     const it = handle.records[Symbol.asyncIterator]();
     const first = it.next();
     await h.clock.advance(30_000);
@@ -177,7 +177,7 @@ describe('runner: streaming', () => {
   it('reads a batched source batch by batch: every row once, in order, at most a window (and a batch) ahead', async () => {
     const h = harness({ auto: false, latency: (c) => (c.number === '12015551000' ? 60_000 : 1) });
     const src = batchedSource(numbers(1000), 7);
-    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 }, concurrency: 4, window: 50 });
+    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newRunDedup, rates: { lrn: 0 }, concurrency: 4, window: 50 });
     const it = handle.records[Symbol.asyncIterator]();
     const first = it.next();
     await h.clock.advance(30_000);
@@ -194,7 +194,7 @@ describe('runner: streaming', () => {
   it('stops sending when the consumer stops reading', async () => {
     const h = harness({ latency: () => 10 });
     const src = source(numbers(2000));
-    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newLookupCache, rates: { lrn: 0 } });
+    const handle = runPipeline(src, { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport: h.transport, clock: h.clock, stats: h.stats, dedup: newRunDedup, rates: { lrn: 0 } });
     let seen = 0;
     for await (const _ of handle.records) if (++seen === 5) break;
     const sent = h.transport.calls.length;

@@ -7,7 +7,7 @@ import { newRunStats } from '../../../src/core/run.js';
 import { prng } from '../../../src/core/prng.js';
 import { ConcurrencyGate } from '../../../src/pipeline/dispatch/gate.js';
 import { Session } from '../../../src/pipeline/session.js';
-import { newLookupCache } from '../../../src/pipeline/dedup/dedup.js';
+import { newRunDedup } from '../../../src/pipeline/dedup/run-dedup.js';
 import { MemoryAnswerStore, NO_STORE } from '../../../src/store/answer-store.js';
 import { harness, runAll, type Harness } from '../fakes.js';
 import { numbers } from '../../support/numbers.js';
@@ -45,7 +45,7 @@ describe('the concurrency gate', () => {
     const rnd = prng(5);
     const h = harness({ latency: () => 5 + Math.floor(rnd() * 30) });
     const gate = new ConcurrencyGate(3);
-    const session = new Session({ transport: h.transport, clock: h.clock, answers: NO_STORE, dedup: newLookupCache, gate, rates: { lrn: 0 }, random: prng(1) }, (stopped) => new Error(stopped.reason));
+    const session = new Session({ transport: h.transport, clock: h.clock, answers: NO_STORE, dedup: newRunDedup, gate, rates: { lrn: 0 }, random: prng(1) }, (stopped) => new Error(stopped.reason));
     const singles = Promise.all(numbers(60, 2000).map((n) => session.lookup(LRN, n, {})));
     const [x, y, records] = await Promise.all([
       runAll(beside(h), numbers(100), {}, { rates: { lrn: 0 }, gate }),

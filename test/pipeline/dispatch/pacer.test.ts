@@ -7,7 +7,7 @@ import { newRunStats } from '../../../src/core/run.js';
 import { prng } from '../../../src/core/prng.js';
 import { Pacer, pacerFor } from '../../../src/pipeline/dispatch/pacer.js';
 import { runPipeline, type RunDeps } from '../../../src/pipeline/runner.js';
-import { newLookupCache } from '../../../src/pipeline/dedup/dedup.js';
+import { newRunDedup } from '../../../src/pipeline/dedup/run-dedup.js';
 import { source } from '../fakes.js';
 import { FakeClock } from '../../support/clock.js';
 import { numbers } from '../../support/numbers.js';
@@ -37,7 +37,7 @@ async function run(s: Scenario) {
     const handle = runPipeline(
       source(mine),
       { mode: lookups.length > 1 ? 'enrich' : 'single', lookups, options: {}, validate: true },
-      { transport, clock, stats: newRunStats(clock.now()), dedup: newLookupCache, random: prng(p + 1), concurrency: 16, retries: 10, ...s.deps },
+      { transport, clock, stats: newRunStats(clock.now()), dedup: newRunDedup, random: prng(p + 1), concurrency: 16, retries: 10, ...s.deps },
     );
     let n = 0;
     for await (const r of handle.records) if (r.ok) n += 1;
@@ -213,7 +213,7 @@ describe('pacer: a start whose first window the service barely counted', () => {
     const handle = runPipeline(
       source(numbers(200)),
       { mode: 'single', lookups: [LRN], options: {}, validate: true },
-      { transport, clock, stats: newRunStats(clock.now()), dedup: newLookupCache, random: prng(1), concurrency: 16, retries: 10 },
+      { transport, clock, stats: newRunStats(clock.now()), dedup: newRunDedup, random: prng(1), concurrency: 16, retries: 10 },
     );
     let ok = 0;
     for await (const r of handle.records) if (r.ok) ok += 1;
@@ -280,7 +280,7 @@ describe('pacer: longer windows, shared budgets, several processes', () => {
     expect(pacer).toBeInstanceOf(Pacer);
     const service = new FakeService({ limit: 200, windowMs: 1000, reset: 'delta' });
     const transport = new ServiceTransport(clock, service);
-    const handle = runPipeline(source(numbers(30)), { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport, clock, stats: newRunStats(clock.now()), dedup: newLookupCache, pacer });
+    const handle = runPipeline(source(numbers(30)), { mode: 'single', lookups: [LRN], options: {}, validate: true }, { transport, clock, stats: newRunStats(clock.now()), dedup: newRunDedup, pacer });
     for await (const _ of handle.records);
     // 30 requests at the pacer's 10/s ceiling: about 3 s, not the 0.15 s the service would allow.
     const span = Math.max(...service.counted) - Math.min(...service.counted);

@@ -23,7 +23,7 @@ import { NumberIndex, type Located } from './number-index.js';
 import { ResultCodec } from './result-codec.js';
 import { SpillStore } from './spill-store.js';
 
-export interface CacheOptions {
+export interface RunDedupOptions {
   /** Directory for the temp file of answers. Default os.tmpdir(). */
   readonly dir?: string;
   /** Answers gathered in memory before each write. Default 64 KiB. */
@@ -37,7 +37,8 @@ const KEPT_CACHED: Kept = { kept: true, cached: true };
 const STRIDE = 1e15;
 const MAX_LOOKUPS = 8;
 
-export class LookupCache<InFlight> implements RunDedup<InFlight> {
+/** The run dedup of the CLI and the library: answers spilled to a temporary file, indexed in typed arrays. */
+export class SpillingRunDedup<InFlight> implements RunDedup<InFlight> {
   private readonly inFlightByLookup: SlotMap<CacheKey, InFlight>[] = [];
   private readonly index = new NumberIndex();
   private readonly odd = new Map<string, Located>();
@@ -47,7 +48,7 @@ export class LookupCache<InFlight> implements RunDedup<InFlight> {
   private readonly kept: { readonly fetched: NumberSet; readonly cached: NumberSet }[] = [];
   private closed = false;
 
-  constructor(lookups: number, opts: CacheOptions = {}) {
+  constructor(lookups: number, opts: RunDedupOptions = {}) {
     if (lookups > MAX_LOOKUPS) throw new RangeError(`a run has at most ${MAX_LOOKUPS} lookups, got ${lookups}`);
     for (let i = 0; i < lookups; i++) {
       this.inFlightByLookup.push(new SlotMap());
@@ -118,4 +119,4 @@ export class LookupCache<InFlight> implements RunDedup<InFlight> {
 }
 
 /** The in-run dedup of the CLI and the library: answers spilled to a temp file, the index in typed arrays. */
-export const newLookupCache: NewRunDedup = (lookups) => new LookupCache(lookups);
+export const newRunDedup: NewRunDedup = (lookups) => new SpillingRunDedup(lookups);

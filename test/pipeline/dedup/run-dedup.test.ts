@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CNAM, LRN } from '../../../src/core/lookups.js';
 import type { LookupRecord, Result } from '../../../src/core/records.js';
-import { LookupCache, newLookupCache } from '../../../src/pipeline/dedup/dedup.js';
+import { SpillingRunDedup, newRunDedup } from '../../../src/pipeline/dedup/run-dedup.js';
 import { runPipeline } from '../../../src/pipeline/runner.js';
 import { cacheKey, MemoryAnswerStore, type AnswerStore, type CacheKey, type Finished, type Kept, type RunDedup } from '../../../src/store/answer-store.js';
 import { harness, invalid, ok, runAll, serverError, source } from '../fakes.js';
@@ -127,7 +127,7 @@ describe('dedup: never pay twice', () => {
       transport: h.transport,
       clock: h.clock,
       stats: h.stats,
-      dedup: newLookupCache,
+      dedup: newRunDedup,
       answers,
       window: 4,
       rates: { lrn: 0 },
@@ -150,7 +150,7 @@ describe('dedup: never pay twice', () => {
   });
 
   it('remembers answers the store keeps as ended only, apart for a fetched and a cached one, whole numbers and others alike', () => {
-    const cache = new LookupCache<object>(2);
+    const cache = new SpillingRunDedup<object>(2);
     const whole = cacheKey('12015550123');
     const other = cacheKey('0201555');
     cache.start(0, whole, {});
@@ -169,7 +169,7 @@ describe('dedup: never pay twice', () => {
   });
 
   it('the cache hands out independent copies of a stored result', () => {
-    const cache = new LookupCache<object>(1);
+    const cache = new SpillingRunDedup<object>(1);
     const one = cacheKey('1');
     const two = cacheKey('2');
     cache.start(0, one, {});
