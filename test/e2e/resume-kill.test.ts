@@ -53,4 +53,30 @@ describe.concurrent('kill -9 and --resume', () => {
       await Promise.all([slow.close(), fast.close(), reference.close()]);
     }
   }, 30_000);
+
+  it('--transport bulk: byte-identical after resume; only the batch in flight at the kill is sent again, answers that landed come from the cache', async () => {
+    const BATCH = 20;
+    const [sb, reference] = await Promise.all([startSandbox({ port: 0, latencyMs: 60, bulkLimits: { lrn: 0, cnam: 0 } }), startSandbox({ port: 0 })]);
+    try {
+      const input = writeList(dir, 'kill-bulk.txt', mixedNumbers(200, 4400));
+      const out = join(dir, 'kill-bulk.csv');
+      const clean = join(dir, 'kill-bulk-clean.csv');
+      const args = ['lrn', '-i', input, '-f', 'csv', '--transport', 'bulk', '--batch-size', String(BATCH), '--concurrency', '1'];
+      const cache = { NUMINTEL_CACHE_DIR: tempDir('numintel-kill-bulk-cache-') };
+      const full = runCli([...args, '--no-cache', '-o', clean], { env: sandboxEnv(reference) });
+      const cli = startCli([...args, '-o', out], { env: sandboxEnv(sb, cache) });
+      await waitForLines(out, 50);
+      cli.child.kill('SIGKILL');
+      expect((await cli.done).signal).toBe('SIGKILL');
+      const expected = readFileSync((await full, clean), 'utf8');
+      expect(readFileSync(out, 'utf8').length).toBeLessThan(expected.length);
+      const resumed = await runCli([...args, '-o', out, '--resume'], { env: sandboxEnv(sb, cache) });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(readFileSync(out, 'utf8')).toBe(expected);
+      // One request in flight at a time: at the kill, at most one batch was sent and never received.
+      expect(sb.stats().billed - 200).toBeLessThanOrEqual(BATCH);
+    } finally {
+      await Promise.all([sb.close(), reference.close()]);
+    }
+  }, 30_000);
 });
