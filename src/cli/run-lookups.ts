@@ -1,19 +1,19 @@
 // The run function of every lookup command and of enrich: settings → connection → source →
 // pipeline → sink, the same for one number and for a million.
 import { runAbortController } from '../core/abort.js';
-import { newRunStats } from '../core/run.js';
+import { newRunStats, type RunStats } from '../core/run.js';
 import { ignoredColumnWarning, openSource } from '../pipeline/source/source.js';
-import { runPipeline, type RunOutcome } from '../pipeline/runner.js';
+import { runPipeline, type RunDeps, type RunOutcome } from '../pipeline/runner.js';
 import { newRunDedup } from '../pipeline/dedup/run-dedup.js';
 import { isSetupStop, stopFailure } from '../pipeline/stop-failure.js';
 import { createSink } from '../output/sink.js';
 import { isOutputClosed, whenGone } from '../output/stream-write.js';
 import { createProgress } from '../output/progress.js';
 import { formatSummary } from '../output/summary.js';
-import { resolveSettings } from '../settings/resolve.js';
+import { resolveSettings, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
 import { checkServiceAccess, connect } from './connection.js';
-import { checkRunOutputs, openOutput } from './output-target.js';
+import { checkRunOutputs, openOutput, type OutputTarget } from './output-target.js';
 import { openRunStore } from './run-store.js';
 import { projector } from '../output/fields.js';
 import { fieldsFlag } from './fields-flag.js';
@@ -29,35 +29,7 @@ import type { World } from './world.js';
 const LONG_WAIT_MS = 3000;
 
 export async function runLookups(req: RunRequest, world: World): Promise<number> {
-  const settings = await resolveSettings({
-    flags: {
-      'base-url': req.baseUrl,
-      transport: req.transport,
-      'batch-size': req.batchSize,
-      format: req.format,
-      concurrency: req.concurrency,
-      rate: req.rate,
-      retries: req.retries,
-      timeout: req.timeout,
-      'max-wait': req.maxWait,
-      'ca-file': req.caFile,
-      'max-age': req.maxAge,
-    },
-    env: world.env,
-    home: world.home,
-    profile: req.profile,
-    apiKeyFile: req.apiKeyFile,
-    // Opening stdin or stderr costs a run that never uses it a millisecond or two: only on demand.
-    // At a terminal, `--api-key-file -` asks without echo, as `config set api-key` does.
-    readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd, {
-      get output() {
-        return world.stderr;
-      },
-      signal: world.interrupt,
-    }),
-    skipApiKey: req.sandbox,
-    warn: (line) => void world.stderr.write(`numintel: warning: ${line}\n`),
-  });
+  const settings = await runSettings(req, world);
   // Each trace line carries its time (UTC, ms): enough to see waits, retries and 429 pauses.
   const trace = req.verbose
     ? (line: string) => void world.stderr.write(`${new Date(world.clock.now()).toISOString().slice(11, 23)} ${line}\n`)
@@ -154,27 +126,10 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       retries: settings.retries,
       breakerThreshold: req.maxFailures,
       maxWaitMs: settings.maxWait * 1000,
-      onRetry: (info) => {
-        // A wait of a few seconds is a stall to the user unless something says why.
-        if (info.waitMs < LONG_WAIT_MS) return;
-        const reason = info.error.code === 'rate_limited' ? 'the rate limit' : `a retry (${info.error.code.replace('_', ' ')})`;
-        stats.waiting = { until: world.clock.now() + info.waitMs, reason };
-        progress.update();
-        trace?.(`waiting ${Math.ceil(info.waitMs / 1000)} s for ${reason}: retry ${info.retry} of ${info.lookup} ${info.number}`);
-      },
       signal: world.interrupt,
       quit: world.quitNow,
       closed: closed.signal,
-      onEvent: (event) => {
-        if (event.type === 'unbatched') {
-          world.stderr.write(`numintel: warning: ${event.message}; ${event.lookup} numbers go one a request for the rest of the run\n`);
-          return;
-        }
-        if (event.reason !== 'interrupted') return;
-        // Said at once, not when the requests in flight are back: the user must know the key was heard.
-        progress.stop();
-        world.stderr.write(`numintel: ${stoppingLine(event.inFlight, world.quitNow !== undefined, signalName(world.interrupt))}\n`);
-      },
+      ...runMessages(world, stats, progress, trace),
     });
     progress.start();
     // The rows finished in one turn come together: a promise and an await only for a batch, and
@@ -228,6 +183,76 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   }
   await report?.write();
 
+  return conclude(req, world, { stats, stopped, target, source, cap });
+}
+
+/** The settings of a lookup run: its flags over the environment, the config file and the defaults. */
+function runSettings(req: RunRequest, world: World): Promise<Settings> {
+  return resolveSettings({
+    flags: {
+      'base-url': req.baseUrl,
+      transport: req.transport,
+      'batch-size': req.batchSize,
+      format: req.format,
+      concurrency: req.concurrency,
+      rate: req.rate,
+      retries: req.retries,
+      timeout: req.timeout,
+      'max-wait': req.maxWait,
+      'ca-file': req.caFile,
+      'max-age': req.maxAge,
+    },
+    env: world.env,
+    home: world.home,
+    profile: req.profile,
+    apiKeyFile: req.apiKeyFile,
+    // Opening stdin or stderr costs a run that never uses it a millisecond or two: only on demand.
+    // At a terminal, `--api-key-file -` asks without echo, as `config set api-key` does.
+    readApiKeyFile: apiKeyFileReader(() => world.stdin, world.cwd, {
+      get output() {
+        return world.stderr;
+      },
+      signal: world.interrupt,
+    }),
+    skipApiKey: req.sandbox,
+    warn: (line) => void world.stderr.write(`numintel: warning: ${line}\n`),
+  });
+}
+
+/** What the user hears while a run goes: long waits (bar and trace), a bulk endpoint missing, a stop heard. */
+function runMessages(world: World, stats: RunStats, progress: { update(): void; stop(): void }, trace: ((line: string) => void) | undefined): Pick<RunDeps, 'onRetry' | 'onEvent'> {
+  return {
+    onRetry: (info) => {
+      // A wait of a few seconds is a stall to the user unless something says why.
+      if (info.waitMs < LONG_WAIT_MS) return;
+      const reason = info.error.code === 'rate_limited' ? 'the rate limit' : `a retry (${info.error.code.replace('_', ' ')})`;
+      stats.waiting = { until: world.clock.now() + info.waitMs, reason };
+      progress.update();
+      trace?.(`waiting ${Math.ceil(info.waitMs / 1000)} s for ${reason}: retry ${info.retry} of ${info.lookup} ${info.number}`);
+    },
+    onEvent: (event) => {
+      if (event.type === 'unbatched') {
+        world.stderr.write(`numintel: warning: ${event.message}; ${event.lookup} numbers go one a request for the rest of the run\n`);
+        return;
+      }
+      if (event.reason !== 'interrupted') return;
+      // Said at once, not when the requests in flight are back: the user must know the key was heard.
+      progress.stop();
+      world.stderr.write(`numintel: ${stoppingLine(event.inFlight, world.quitNow !== undefined, signalName(world.interrupt))}\n`);
+    },
+  };
+}
+
+interface RunEnd {
+  readonly stats: RunStats;
+  readonly stopped: RunOutcome['stopped'];
+  readonly target: OutputTarget;
+  readonly source: { readonly label: string };
+  readonly cap: SpendCap | undefined;
+}
+
+/** What a finished run says on stderr, and its exit code; a stop is thrown as its failure. */
+function conclude(req: RunRequest, world: World, { stats, stopped, target, source, cap }: RunEnd): number {
   // The summary and the advice to resume are for bulk runs; one number needs neither.
   const bulk = stats.rows > 1;
   // A setup failure (TLS, proxy) is one line: no counts of a run that could not begin.
