@@ -11,7 +11,7 @@ import { ROW_FAILURE_TEXT } from './faults.js';
 import type { KeyState } from './keys.js';
 import { MAX_BODY, isJsonContentType, parseObject, readBody, sendJson } from './http.js';
 import { rateHeaders } from './rate-window.js';
-import type { RequestMeta } from './routes-rest.js';
+import { bodyOptions, type RequestMeta } from './routes-rest.js';
 
 /** Body bytes a bulk request may take: room for each number it may carry, formatted. */
 const BYTES_PER_NUMBER = 64;
@@ -89,16 +89,10 @@ export function handleBulk(
         sendJson(res, 400, engine.bodies.request(d, 'Invalid request', `at most ${max} phone numbers per request (got ${inputs.length})`), rh);
         return;
       }
-      const opts: LookupOptions = {};
-      for (const o of d.options) {
-        const name = bulk.params[o.name];
-        const v = name === undefined ? undefined : body[name];
-        if (v === undefined) continue;
-        if (typeof v !== 'boolean') {
-          sendJson(res, 400, engine.bodies.request(d, 'Invalid request', `${name} must be true or false`), rh);
-          return;
-        }
-        if (v) opts[o.name] = true;
+      const opts = bodyOptions(d, body, (o) => (bulk.params[o.name] === undefined ? [] : [bulk.params[o.name] as string]));
+      if ('bad' in opts) {
+        sendJson(res, 400, engine.bodies.request(d, 'Invalid request', `${opts.bad} must be true or false`), rh);
+        return;
       }
       const groups = groupInputs(kind, inputs);
       let valid = 0;

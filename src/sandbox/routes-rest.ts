@@ -3,7 +3,7 @@
 // request never costs a lookup and an invalid number is never billed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ENVELOPES } from '../api/envelopes/index.js';
-import type { LookupDescriptor, OptionName } from '../core/lookups.js';
+import type { LookupDescriptor, OptionName, OptionSpec } from '../core/lookups.js';
 import { UNAUTHORIZED_HEADERS } from './bodies.js';
 import { acceptNumber, type SandboxEngine } from './engine.js';
 import { MAX_BODY, isJsonContentType, parseObject, readBody, sendJson } from './http.js';
@@ -66,17 +66,10 @@ export function handleRest(
       sendJson(res, 400, engine.bodies.request(d, 'Invalid request', 'phone_number is required and must be a string'), rh);
       return;
     }
-    const opts: Partial<Record<OptionName, boolean>> = {};
-    for (const o of d.options) {
-      for (const name of [o.restParam, ...(REST_ALIASES[o.name] ?? [])]) {
-        const v = body[name];
-        if (v === undefined) continue;
-        if (typeof v !== 'boolean') {
-          sendJson(res, 400, engine.bodies.request(d, 'Invalid request', `${name} must be true or false`), rh);
-          return;
-        }
-        if (v) opts[o.name] = true;
-      }
+    const opts = bodyOptions(d, body, (o) => [o.restParam, ...(REST_ALIASES[o.name] ?? [])]);
+    if ('bad' in opts) {
+      sendJson(res, 400, engine.bodies.request(d, 'Invalid request', `${opts.bad} must be true or false`), rh);
+      return;
     }
     const number = acceptNumber(kind, phone);
     if (number === undefined) {
@@ -90,4 +83,18 @@ export function handleRest(
     }
     sendJson(res, 200, ENVELOPES[d.envelope].wrap(JSON.stringify(engine.result(kind, number, opts))), rh);
   });
+}
+
+/** The options a request body turns on, each under any of its names; `bad`: a name whose value is not a boolean. */
+export function bodyOptions(d: LookupDescriptor, body: Readonly<Record<string, unknown>>, names: (o: OptionSpec) => readonly string[]): Partial<Record<OptionName, boolean>> | { readonly bad: string } {
+  const opts: Partial<Record<OptionName, boolean>> = {};
+  for (const o of d.options) {
+    for (const name of names(o)) {
+      const v = body[name];
+      if (v === undefined) continue;
+      if (typeof v !== 'boolean') return { bad: name };
+      if (v) opts[o.name] = true;
+    }
+  }
+  return opts;
 }
