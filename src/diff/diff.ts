@@ -1,0 +1,99 @@
+// Two runs of one list compared by number: the before run held as snapshots, the after run
+// streamed past them. Each changed number comes out once, in the after run's order, then the
+// numbers of the before run alone in its order.
+import type { RowFacts } from '../report/facts.js';
+import { CHANGE_KINDS, compare, type ChangeKind } from './compare.js';
+import { snapshotOf, type DiffField, type Snapshot } from './snapshot.js';
+
+export interface ChangedRow {
+  readonly number: string;
+  readonly kinds: readonly ChangeKind[];
+  readonly fields: readonly DiffField[];
+  readonly before: Snapshot | undefined;
+  readonly after: Snapshot | undefined;
+}
+
+export interface DiffFigures {
+  before: { rows: number; numbers: number; duplicates: number; no_number: number };
+  after: { rows: number; numbers: number; duplicates: number; no_number: number };
+  matched: number;
+  unchanged: number;
+  changed: number;
+  kinds: Record<ChangeKind, number>;
+  /** The first numbers of each kind, to act on. */
+  numbers: Record<ChangeKind, string[]>;
+}
+
+export class Diff {
+  private readonly before = new Map<string, Snapshot>();
+  private readonly seenAfter = new Set<string>();
+  /** The compared fields the before run has (the only ones that can change). */
+  readonly beforeFields = new Set<DiffField>();
+  readonly figures: DiffFigures;
+
+  constructor(
+    private readonly scoreDelta: number,
+    private readonly keep: number,
+  ) {
+    const zero = () => ({ rows: 0, numbers: 0, duplicates: 0, no_number: 0 });
+    this.figures = {
+      before: zero(),
+      after: zero(),
+      matched: 0,
+      unchanged: 0,
+      changed: 0,
+      kinds: Object.fromEntries(CHANGE_KINDS.map((k) => [k, 0])) as Record<ChangeKind, number>,
+      numbers: Object.fromEntries(CHANGE_KINDS.map((k) => [k, []])) as unknown as Record<ChangeKind, string[]>,
+    };
+  }
+
+  /** A row of the before run; a number seen again keeps its first row. */
+  addBefore(row: RowFacts): void {
+    const f = this.figures.before;
+    f.rows++;
+    if (row.number === null) return void f.no_number++;
+    if (this.before.has(row.number)) return void f.duplicates++;
+    f.numbers++;
+    const snap = snapshotOf(row);
+    for (const k in snap) this.beforeFields.add(k as DiffField);
+    this.before.set(row.number, snap);
+  }
+
+  /** A row of the after run: what changed for its number, or undefined when nothing did. */
+  addAfter(row: RowFacts): ChangedRow | undefined {
+    const f = this.figures.after;
+    f.rows++;
+    if (row.number === null) return void f.no_number++;
+    if (this.seenAfter.has(row.number)) return void f.duplicates++;
+    this.seenAfter.add(row.number);
+    f.numbers++;
+    const after = snapshotOf(row);
+    const before = this.before.get(row.number);
+    if (before === undefined) return this.count({ number: row.number, kinds: ['added'], fields: [], before, after });
+    // Matched numbers leave the index: what stays there at the end is the removed ones.
+    this.before.delete(row.number);
+    this.figures.matched++;
+    const change = compare(before, after, this.scoreDelta);
+    if (change.kinds.length === 0) {
+      this.figures.unchanged++;
+      return undefined;
+    }
+    return this.count({ number: row.number, kinds: change.kinds, fields: change.fields, before, after });
+  }
+
+  /** The numbers of the before run alone, once the after run has been read. */
+  *removed(): Generator<ChangedRow> {
+    for (const [number, before] of this.before) yield this.count({ number, kinds: ['removed'], fields: [], before, after: undefined });
+    this.before.clear();
+  }
+
+  private count(row: ChangedRow): ChangedRow {
+    this.figures.changed++;
+    for (const k of row.kinds) {
+      this.figures.kinds[k]++;
+      const list = this.figures.numbers[k];
+      if (list.length < this.keep) list.push(row.number);
+    }
+    return row;
+  }
+}
