@@ -6,10 +6,10 @@ import { readUnlessInterrupted } from '../core/interruptible.js';
 import { readError } from '../pipeline/source/errors.js';
 import { openInput } from '../pipeline/source/fifo.js';
 import type { RowFacts } from '../report/facts.js';
-import { readOutput, type ReadResult } from '../report/reader.js';
+import { readOutput, type ReadOptions, type ReadResult } from '../report/reader.js';
 import type { World } from './world.js';
 
-export async function readOutputFile(file: string, world: World, onRow: (row: RowFacts) => void): Promise<ReadResult> {
+export async function readOutputFile(file: string, world: World, onRow: (row: RowFacts) => void, options: ReadOptions = {}): Promise<ReadResult> {
   const stdin = file === '-';
   const label = stdin ? 'standard input' : file;
   // 256 KiB reads: fewer calls than the default 64 KiB, and less held at once than 1 MiB (measured with bench/report.js).
@@ -20,7 +20,7 @@ export async function readOutputFile(file: string, world: World, onRow: (row: Ro
         throw readError(err, label);
       });
   try {
-    return await readUnlessInterrupted(() => readOutput(input as AsyncIterable<Buffer>, label, onRow), world.interrupt, () => void input.destroy(), 'reading the input');
+    return await readUnlessInterrupted(() => readOutput(input as AsyncIterable<Buffer>, label, onRow, options), world.interrupt, () => void input.destroy(), 'reading the input');
   } catch (err) {
     throw err instanceof InterruptedError ? err : readError(err, label);
   } finally {

@@ -7,6 +7,7 @@ import { CHANGE_KINDS, type ChangeKind } from '../diff/compare.js';
 import { Diff, type ChangedRow, type DiffFigures } from '../diff/diff.js';
 import { DIFF_FIELDS, type DiffField } from '../diff/snapshot.js';
 import { csvLine } from '../output/csv.js';
+import { neutraliseFormula, stripControl } from '../output/sanitize.js';
 import { writeError } from '../output/write-errors.js';
 import type { ReadResult } from '../report/reader.js';
 import { EXIT } from './exit.js';
@@ -92,17 +93,33 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
     }
   }
   const out = fd !== undefined ? fdWriter(fd, req.output as string) : rowsToStdout ? { write: (s: string) => void world.stdout.write(s), end: () => {} } : undefined;
-  const line = format === 'csv' ? csvRow(fields) : jsonlRow;
-  if (out && format === 'csv') out.write(csvLine(['number', 'changes', ...fields.flatMap((f) => [`${f}_before`, `${f}_after`])]));
+  // The CSV header names the after file's input columns, known from its first row.
+  let inputNames: readonly string[] | undefined;
+  let headed = false;
+  const head = () => {
+    if (headed || !out || format !== 'csv') return;
+    headed = true;
+    out.write(csvLine(['number', 'changes', ...fields.flatMap((f) => [`${f}_before`, `${f}_after`]), ...(inputNames ?? [])]));
+  };
   const emit = (row: ChangedRow | undefined) => {
     if (!row || !out) return;
     if (only && !row.kinds.some((k) => only.has(k))) return;
-    out.write(line(row));
+    head();
+    out.write(format === 'csv' ? csvRow(row, fields, inputNames ?? []) : jsonlRow(row));
   };
   let afterRead: ReadResult;
   try {
-    afterRead = await readOutputFile(req.after, world, (row) => emit(diff.addAfter(row)));
+    afterRead = await readOutputFile(
+      req.after,
+      world,
+      (row) => {
+        inputNames ??= row.inputs?.map(([name]) => name);
+        emit(diff.addAfter(row));
+      },
+      { inputs: out !== undefined },
+    );
     for (const row of diff.removed()) emit(row);
+    head();
     out?.end();
   } finally {
     if (fd !== undefined) closeSync(fd);
@@ -119,15 +136,18 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
   return EXIT.ok;
 }
 
-function csvRow(fields: readonly DiffField[]): (row: ChangedRow) => string {
-  return (row) => {
-    const cells = [row.number, row.kinds.join(';')];
-    for (const f of fields) {
-      const shown = row.fields.includes(f);
-      cells.push(shown ? (row.before?.[f] ?? '') : '', shown ? (row.after?.[f] ?? '') : '');
-    }
-    return csvLine(cells);
-  };
+/** Service text in a CSV cell, made safe as every numintel CSV makes it (no escape sequences, no formulas). */
+const safe = (value: string | undefined) => neutraliseFormula(stripControl(value ?? ''));
+
+function csvRow(row: ChangedRow, fields: readonly DiffField[], inputNames: readonly string[]): string {
+  const cells = [row.number, row.kinds.join(';')];
+  for (const f of fields) {
+    const shown = row.fields.includes(f);
+    cells.push(shown ? safe(row.before?.[f]) : '', shown ? safe(row.after?.[f]) : '');
+  }
+  const inputs = new Map(row.inputs);
+  for (const name of inputNames) cells.push(inputs.get(name) ?? '');
+  return csvLine(cells);
 }
 
 function jsonlRow(row: ChangedRow): string {
@@ -136,6 +156,8 @@ function jsonlRow(row: ChangedRow): string {
     record[`${f}_before`] = row.before?.[f] ?? '';
     record[`${f}_after`] = row.after?.[f] ?? '';
   }
+  // The after file's input columns, as its records hold them; a name already taken is not written over.
+  for (const [name, value] of row.inputs ?? []) if (!(name in record)) record[name] = value;
   return `${JSON.stringify(record)}\n`;
 }
 

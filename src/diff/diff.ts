@@ -11,6 +11,8 @@ export interface ChangedRow {
   readonly fields: readonly DiffField[];
   readonly before: Snapshot | undefined;
   readonly after: Snapshot | undefined;
+  /** The after file's input columns for this number (none for a removed one). */
+  readonly inputs?: readonly (readonly [string, string])[];
 }
 
 export interface DiffFigures {
@@ -69,7 +71,7 @@ export class Diff {
     f.numbers++;
     const after = snapshotOf(row);
     const before = this.before.get(row.number);
-    if (before === undefined) return this.count({ number: row.number, kinds: ['added'], fields: [], before, after });
+    if (before === undefined) return this.count({ number: row.number, kinds: ['added'], fields: [], before, after, inputs: row.inputs });
     // Matched numbers leave the index: what stays there at the end is the removed ones.
     this.before.delete(row.number);
     this.figures.matched++;
@@ -78,7 +80,7 @@ export class Diff {
       this.figures.unchanged++;
       return undefined;
     }
-    return this.count({ number: row.number, kinds: change.kinds, fields: change.fields, before, after });
+    return this.count({ number: row.number, kinds: change.kinds, fields: change.fields, before, after, inputs: row.inputs });
   }
 
   /** The numbers of the before run alone, once the after run has been read. */

@@ -86,7 +86,7 @@ describe('numintel diff', () => {
     expect(Object.fromEntries(rows.map((row) => [row.number, row.changes]))).toEqual(EXPECTED);
     expect(rows.map((row) => row.number)).toEqual(Object.keys(EXPECTED).sort().filter((n) => n !== '12015550113').concat('12015550113'));
     const ported = rows.find((row) => row.number === '12015550102')!;
-    expect(ported).toEqual({ number: '12015550102', changes: 'ported;carrier', lrn_before: '12015550000', lrn_after: '12015559999', carrier_before: 'Verizon Wireless', carrier_after: 'T-Mobile USA' });
+    expect(ported).toEqual({ number: '12015550102', changes: 'ported;carrier', input: '12015550102', lrn_before: '12015550000', lrn_after: '12015559999', carrier_before: 'Verizon Wireless', carrier_after: 'T-Mobile USA' });
     expect(rows.find((row) => row.number === '12015550104')).toMatchObject({ is_robocall_before: 'false', is_robocall_after: 'true', reputation_score_before: '80', reputation_score_after: '5' });
     expect(rows.find((row) => row.number === '12015550115')).toMatchObject({ error_before: '', error_after: 'cnam: server_error' });
     // The summary goes to stderr when the rows take stdout.
@@ -113,7 +113,8 @@ describe('numintel diff', () => {
     expect(r.stdout).toMatch(/ported +1 +12015550102/);
     const rows = parseCsv(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ number: '12015550102', changes: 'ported', lrn_before: '12015550000', lrn_after: '12015557777', cnam_before: '', cnam_after: '' });
+    expect(rows[0]).toMatchObject({ number: '12015550102', changes: 'ported', lrn_before: '12015550000', lrn_after: '12015557777', cnam_before: '', cnam_after: '', input: '12015550102' });
+    expect(Object.keys(rows[0]!).at(-1)).toBe('input');
     // Without --only the other kinds come too (the removed numbers of the before file among them).
     const all = await runCli(['diff', before, '-', '-o', join(dir, 'all.jsonl')], { stdin: csv });
     const kinds = readFileSync(join(dir, 'all.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { changes: string }).changes);
@@ -132,13 +133,13 @@ describe('numintel diff', () => {
 
   it('two enrich runs against sandboxes of different seeds: the changes counted here from the two files', async () => {
     const numbers = Array.from({ length: 60 }, (_, i) => String(12015550200 + i));
-    writeFileSync(join(dir, 'list.txt'), `${numbers.join('\n')}\n`);
+    writeFileSync(join(dir, 'list.csv'), `name,phone\n${numbers.map((n, i) => `"Person, ${i}",${n}`).join('\n')}\n`);
     const runs: string[] = [];
     for (const seed of [1, 2]) {
       const sb = await startSandbox({ port: 0, seed });
       try {
         const out = join(dir, `run${seed}.csv`);
-        const r = await runCli(['enrich', '-i', join(dir, 'list.txt'), '--lookups', 'lrn,cnam,trust', '--enhanced', '--messaging', '--spam', '--no-cache', '-q', '-o', out], { env: sandboxEnv(sb) });
+        const r = await runCli(['enrich', '-i', join(dir, 'list.csv'), '--column', 'phone', '--lookups', 'lrn,cnam,trust', '--enhanced', '--messaging', '--spam', '--no-cache', '-q', '-o', out], { env: sandboxEnv(sb) });
         expect(r.code, r.stderr).toBe(0);
         runs.push(out);
       } finally {
@@ -165,6 +166,13 @@ describe('numintel diff', () => {
     expect(f.matched).toBe(60);
     expect(f.kinds).toMatchObject({ ported, flagged, unflagged, trust_level: level, added: 0, removed: 0, failed: 0 });
     expect(ported).toBeGreaterThan(0);
+    // The changed rows end with the after file's input columns.
+    const changes = join(dir, 'seeds.csv');
+    expect((await runCli(['diff', runs[0]!, runs[1]!, '-o', changes])).code).toBe(0);
+    const rows = parseCsv(readFileSync(changes, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(f.changed);
+    expect(Object.keys(rows[0]!).slice(-2)).toEqual(['name', 'phone']);
+    for (const row of rows) expect(row.name).toBe(`Person, ${numbers.indexOf(row.phone!)}`);
     // The same run against itself: nothing changed.
     const self = JSON.parse((await runCli(['diff', runs[0]!, runs[0]!, '-f', 'json'])).stdout) as Figures;
     expect([self.changed, self.unchanged]).toEqual([0, 60]);
