@@ -21,7 +21,8 @@ const same = (a: string, b: string) => a.trim().toUpperCase() === b.trim().toUpp
 function both(b: Snapshot, a: Snapshot, field: DiffField): [string, string] | undefined {
   const x = b[field];
   const y = a[field];
-  return x === undefined || y === undefined ? undefined : [x, y];
+  // The same text is no change of any kind: most fields of most rows stop here.
+  return x === undefined || y === undefined || x === y ? undefined : [x, y];
 }
 
 /** What changed for a number in both runs; no kinds when nothing did. */

@@ -3,7 +3,9 @@
 // numbers of the before run alone in its order.
 import type { RowFacts } from '../report/facts.js';
 import { CHANGE_KINDS, compare, type ChangeKind } from './compare.js';
-import { snapshotOf, type DiffField, type Snapshot } from './snapshot.js';
+import { DIFF_FIELDS, ownCopy, packSnapshot, snapshotOf, unpackSnapshot, type DiffField, type Snapshot } from './snapshot.js';
+
+const FIELD_COUNT = DIFF_FIELDS.length + 1;
 
 export interface ChangedRow {
   readonly number: string;
@@ -27,7 +29,8 @@ export interface DiffFigures {
 }
 
 export class Diff {
-  private readonly before = new Map<string, Snapshot>();
+  /** Number → its packed snapshot (see packSnapshot). */
+  private readonly before = new Map<string, string>();
   private readonly seenAfter = new Set<string>();
   /** The compared fields the before run has (the only ones that can change). */
   readonly beforeFields = new Set<DiffField>();
@@ -57,8 +60,9 @@ export class Diff {
     if (this.before.has(row.number)) return void f.duplicates++;
     f.numbers++;
     const snap = snapshotOf(row);
-    for (const k in snap) this.beforeFields.add(k as DiffField);
-    this.before.set(row.number, snap);
+    // Once every field has been seen there is nothing more to learn.
+    if (this.beforeFields.size < FIELD_COUNT) for (const k in snap) this.beforeFields.add(k as DiffField);
+    this.before.set(ownCopy(row.number), packSnapshot(snap));
   }
 
   /** A row of the after run: what changed for its number, or undefined when nothing did. */
@@ -67,10 +71,11 @@ export class Diff {
     f.rows++;
     if (row.number === null) return void f.no_number++;
     if (this.seenAfter.has(row.number)) return void f.duplicates++;
-    this.seenAfter.add(row.number);
+    this.seenAfter.add(ownCopy(row.number));
     f.numbers++;
     const after = snapshotOf(row);
-    const before = this.before.get(row.number);
+    const packed = this.before.get(row.number);
+    const before = packed === undefined ? undefined : unpackSnapshot(packed);
     if (before === undefined) return this.count({ number: row.number, kinds: ['added'], fields: [], before, after, inputs: row.inputs });
     // Matched numbers leave the index: what stays there at the end is the removed ones.
     this.before.delete(row.number);
@@ -85,7 +90,7 @@ export class Diff {
 
   /** The numbers of the before run alone, once the after run has been read. */
   *removed(): Generator<ChangedRow> {
-    for (const [number, before] of this.before) yield this.count({ number, kinds: ['removed'], fields: [], before, after: undefined });
+    for (const [number, packed] of this.before) yield this.count({ number, kinds: ['removed'], fields: [], before: unpackSnapshot(packed), after: undefined });
     this.before.clear();
   }
 
