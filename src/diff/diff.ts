@@ -3,9 +3,11 @@
 // numbers of the before run alone in its order.
 import type { RowFacts } from '../report/facts.js';
 import { CHANGE_KINDS, compare, type ChangeKind } from './compare.js';
-import { DIFF_FIELDS, ownCopy, packSnapshot, snapshotOf, unpackSnapshot, type DiffField, type Snapshot } from './snapshot.js';
+import { DIFF_FIELDS, ownCopy, SnapshotPacker, snapshotOf, type DiffField, type Snapshot } from './snapshot.js';
 
 const FIELD_COUNT = DIFF_FIELDS.length + 1;
+/** A packed snapshot is never empty (it opens with its form, 'c' or 'r'). */
+const SEEN = '';
 
 export interface ChangedRow {
   readonly number: string;
@@ -29,9 +31,12 @@ export interface DiffFigures {
 }
 
 export class Diff {
-  /** Number → its packed snapshot (see packSnapshot). */
-  private readonly before = new Map<string, string>();
-  private readonly seenAfter = new Set<string>();
+  /**
+   * Number → its packed snapshot (see SnapshotPacker), or SEEN once the after run had it: one map
+   * answers both "was it in before" and "is it a repeat in after".
+   */
+  private readonly index = new Map<string, string>();
+  private readonly packer = new SnapshotPacker();
   /** The compared fields the before run has (the only ones that can change). */
   readonly beforeFields = new Set<DiffField>();
   readonly figures: DiffFigures;
@@ -57,12 +62,12 @@ export class Diff {
     const f = this.figures.before;
     f.rows++;
     if (row.number === null) return void f.no_number++;
-    if (this.before.has(row.number)) return void f.duplicates++;
+    if (this.index.has(row.number)) return void f.duplicates++;
     f.numbers++;
     const snap = snapshotOf(row);
     // Once every field has been seen there is nothing more to learn.
     if (this.beforeFields.size < FIELD_COUNT) for (const k in snap) this.beforeFields.add(k as DiffField);
-    this.before.set(ownCopy(row.number), packSnapshot(snap));
+    this.index.set(ownCopy(row.number), this.packer.pack(snap));
   }
 
   /** A row of the after run: what changed for its number, or undefined when nothing did. */
@@ -70,15 +75,17 @@ export class Diff {
     const f = this.figures.after;
     f.rows++;
     if (row.number === null) return void f.no_number++;
-    if (this.seenAfter.has(row.number)) return void f.duplicates++;
-    this.seenAfter.add(ownCopy(row.number));
+    const packed = this.index.get(row.number);
+    if (packed === SEEN) return void f.duplicates++;
     f.numbers++;
     const after = snapshotOf(row);
-    const packed = this.before.get(row.number);
-    const before = packed === undefined ? undefined : unpackSnapshot(packed);
-    if (before === undefined) return this.count({ number: row.number, kinds: ['added'], fields: [], before, after, inputs: row.inputs });
-    // Matched numbers leave the index: what stays there at the end is the removed ones.
-    this.before.delete(row.number);
+    if (packed === undefined) {
+      this.index.set(ownCopy(row.number), SEEN);
+      return this.count({ number: row.number, kinds: ['added'], fields: [], before: undefined, after, inputs: row.inputs });
+    }
+    // What is not SEEN at the end is the removed numbers.
+    this.index.set(row.number, SEEN);
+    const before = this.packer.unpack(packed);
     this.figures.matched++;
     const change = compare(before, after, this.scoreDelta);
     if (change.kinds.length === 0) {
@@ -90,8 +97,8 @@ export class Diff {
 
   /** The numbers of the before run alone, once the after run has been read. */
   *removed(): Generator<ChangedRow> {
-    for (const [number, packed] of this.before) yield this.count({ number, kinds: ['removed'], fields: [], before: unpackSnapshot(packed), after: undefined });
-    this.before.clear();
+    for (const [number, packed] of this.index) if (packed !== SEEN) yield this.count({ number, kinds: ['removed'], fields: [], before: this.packer.unpack(packed), after: undefined });
+    this.index.clear();
   }
 
   private count(row: ChangedRow): ChangedRow {

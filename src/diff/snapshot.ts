@@ -55,35 +55,92 @@ export function snapshotOf(row: RowFacts): Snapshot {
 }
 
 const ORDER: readonly DiffField[] = [...DIFF_FIELDS.map(([f]) => f), 'error'];
+/** The fields of few distinct values (carriers, types, flags, levels, scores, errors): kept as codes. */
+const CODED: readonly DiffField[] = ['carrier', 'carrier_type', 'messaging_provider', 'is_spam', 'is_robocall', 'is_scam', 'trust_level', 'reputation_score', 'error'];
+const RAW: readonly DiffField[] = ORDER.filter((f) => !CODED.includes(f));
 const SEP = '\x1f';
 const ABSENT = '\x00';
+/** Two characters of 0x30–0xF7 per code: one-byte strings, 40,000 codes a field. */
+const BASE = 200;
+const FIRST = 0x30;
 
 /**
- * A snapshot as one string, the form the before index holds: a million rows of objects would
- * take hundreds of MB, and a joined string is also a copy, so no cell keeps the read chunk it was
- * cut from alive.
+ * Snapshots as strings, the form the before index holds: a million rows of objects would take
+ * hundreds of MB. The fields of few distinct values become two-character codes of a dictionary per
+ * field; the others are joined as they are. A joined string is also a copy, so no cell keeps the
+ * read chunk it was cut from alive. Should a dictionary fill up, rows are packed whole ('r').
  */
-export function packSnapshot(snap: Snapshot): string {
-  // join, not +=: it makes one flat string, where += would make a tree of the cells themselves.
-  const parts: string[] = [];
-  for (const field of ORDER) {
-    const v = snap[field];
-    parts.push(v === undefined ? ABSENT : v.includes(SEP) ? v.replaceAll(SEP, ' ') : v);
+export class SnapshotPacker {
+  private readonly codes = CODED.map(() => new Map<string, string>());
+  private readonly values: string[][] = CODED.map(() => []);
+  private full = false;
+
+  pack(snap: Snapshot): string {
+    const parts: string[] = [];
+    let coded = '';
+    if (!this.full) {
+      for (let i = 0; i < CODED.length; i++) {
+        const code = this.code(i, snap[CODED[i] as DiffField]);
+        if (code === undefined) {
+          this.full = true;
+          break;
+        }
+        coded += code;
+      }
+    }
+    // join, not +=: it makes one flat string, where += would make a tree of the cells themselves.
+    if (this.full) {
+      parts.push('r');
+      for (const field of ORDER) parts.push(cell(snap[field]));
+    } else {
+      parts.push(`c${coded}`);
+      for (const field of RAW) parts.push(cell(snap[field]));
+    }
+    return parts.join(SEP);
   }
-  return parts.join(SEP);
+
+  unpack(packed: string): Snapshot {
+    const snap: Snapshot = {};
+    const parts = packed.split(SEP);
+    const head = parts[0] ?? '';
+    const fields = head === 'r' ? ORDER : RAW;
+    for (let i = 0; i < fields.length; i++) {
+      const v = parts[i + 1];
+      if (v !== undefined && v !== ABSENT) snap[fields[i] as DiffField] = v;
+    }
+    if (head !== 'r') {
+      for (let i = 0; i < CODED.length; i++) {
+        const at = 1 + 2 * i;
+        const code = (head.charCodeAt(at) - FIRST) * BASE + (head.charCodeAt(at + 1) - FIRST);
+        if (code > 0) snap[CODED[i] as DiffField] = this.values[i]![code - 1]!;
+      }
+    }
+    return snap;
+  }
+
+  /** The code of a value of coded field i (0 = absent); undefined when its dictionary is full. */
+  private code(i: number, value: string | undefined): string | undefined {
+    if (value === undefined) return String.fromCharCode(FIRST, FIRST);
+    const codes = this.codes[i]!;
+    let code = codes.get(value);
+    if (code === undefined) {
+      const values = this.values[i]!;
+      const n = values.length + 1;
+      if (n >= BASE * BASE) return undefined;
+      code = String.fromCharCode(FIRST + Math.floor(n / BASE), FIRST + (n % BASE));
+      const own = ownCopy(value);
+      values.push(own);
+      codes.set(own, code);
+    }
+    return code;
+  }
 }
 
-export function unpackSnapshot(packed: string): Snapshot {
-  const snap: Snapshot = {};
-  const parts = packed.split(SEP);
-  for (let i = 0; i < ORDER.length; i++) {
-    const v = parts[i];
-    if (v !== undefined && v !== ABSENT) snap[ORDER[i] as DiffField] = v;
-  }
-  return snap;
+function cell(v: string | undefined): string {
+  return v === undefined ? ABSENT : v.includes(SEP) ? v.replaceAll(SEP, ' ') : v;
 }
 
 /** A copy of a short string that does not keep the text it was sliced from alive. */
 export function ownCopy(s: string): string {
-  return (` ${s}`).slice(1);
+  return ` ${s}`.slice(1);
 }
