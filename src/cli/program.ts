@@ -39,6 +39,7 @@ export async function buildProgram(world: World, setExitCode: SetExitCode, named
     ...Object.fromEntries(LOOKUP_KINDS.map((kind) => [kind, () => lookupCommand(LOOKUPS[kind], world, setExitCode, hooks.runLookups)])),
     enrich: () => enrichCommand(world, setExitCode, hooks.runLookups),
     report: async () => (await import('./report-command.js')).reportCommand(world, setExitCode),
+    diff: async () => (await import('./diff-command.js')).diffCommand(world, setExitCode),
     sandbox: async () => (await import('./sandbox-command.js')).sandboxCommand(world, setExitCode),
     config: async () => (await import('./config-command.js')).configCommand(world),
     completion: async () => (await import('./completion-command.js')).completionCommand(world, fullProgram),

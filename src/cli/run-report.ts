@@ -2,18 +2,15 @@
 // fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
 import { promises as fs } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { InputError, InterruptedError, UsageError } from '../core/errors.js';
-import { readUnlessInterrupted } from '../core/interruptible.js';
+import { InputError, UsageError } from '../core/errors.js';
 import { writeError } from '../output/write-errors.js';
-import { readError } from '../pipeline/source/errors.js';
-import { openInput } from '../pipeline/source/fifo.js';
 import { ReportAccumulator } from '../report/accumulator.js';
 import type { Prices } from '../settings/prices.js';
-import { readOutput } from '../report/reader.js';
 import { renderHtml } from '../report/render-html.js';
 import { renderText } from '../report/render-text.js';
 import { EXIT } from './exit.js';
 import { useColor } from './color.js';
+import { readOutputFile } from './read-output-file.js';
 import { widthOf, type World } from './world.js';
 
 export interface ReportRequest {
@@ -46,22 +43,7 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
     source: 'file',
     name: stdin ? undefined : basename(req.file),
   });
-  // 256 KiB reads: fewer calls than the default 64 KiB, and less held at once than 1 MiB (measured with bench/report.js).
-  // A named pipe is read on the event loop (see fifo.ts), so Ctrl-C can end the wait for its writer.
-  const input = stdin
-    ? world.stdin
-    : await openInput(resolve(world.cwd, req.file), { highWaterMark: 1 << 18, fileOrPipe: true }).catch((err: unknown) => {
-        throw readError(err, label);
-      });
-  let read;
-  try {
-    // Ctrl-C ends the reading, also while a pipe keeps silent.
-    read = await readUnlessInterrupted(() => readOutput(input as AsyncIterable<Buffer>, label, (row) => acc.add(row)), world.interrupt, () => void input.destroy(), 'reading the input');
-  } catch (err) {
-    throw err instanceof InterruptedError ? err : readError(err, label);
-  } finally {
-    if (!stdin) input.destroy();
-  }
+  const read = await readOutputFile(req.file, world, (row) => acc.add(row));
   // A CSV or TSV header of numintel's columns is an output with no rows (a run over an empty
   // list): its report says 0 rows, as that run's --report page does. JSON with no record is not ours.
   if (acc.rowCount === 0 && read.format !== 'csv' && read.format !== 'tsv') throw new InputError(`${label} holds no numintel records: there is nothing to report`, 'report reads what lrn, cnam, trust or enrich wrote (csv, tsv, jsonl or json)');

@@ -36,6 +36,8 @@ export interface RowFacts {
   /** The normalised number, or null when there is none (an invalid input). */
   readonly number: string | null;
   readonly lookups: readonly LookupFacts[];
+  /** The row's input columns, name and text, when the reader was asked for them. */
+  readonly inputs?: readonly (readonly [string, string])[];
 }
 
 /**

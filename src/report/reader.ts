@@ -6,7 +6,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../core/errors.js';
 import type { LookupKind } from '../core/lookups.js';
 import { csvRowFacts, csvShape, type CsvShape } from './csv-shape.js';
-import { recordFacts, type RowFacts } from './facts.js';
+import { isObject } from '../core/json.js';
+import { recordFacts, text, type RowFacts } from './facts.js';
 
 export type InputFormat = 'csv' | 'tsv' | 'jsonl' | 'json';
 
@@ -19,6 +20,11 @@ export interface ReadResult {
 }
 
 type RowSink = (row: RowFacts) => void;
+
+export interface ReadOptions {
+  /** Also hand out each row's input columns (`inputs`): the columns before `number`, or a JSON record's `row` or `input`. */
+  readonly inputs?: boolean;
+}
 
 interface Reader {
   /** Takes the next piece of text. */
@@ -40,7 +46,8 @@ function tooLong(label: string, line: number): never {
   throw new InputError(`${label} is not a numintel output: its line ${line} runs on past ${MAX_LINE.toLocaleString('en-US')} characters`);
 }
 
-export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: string, onRow: RowSink): Promise<ReadResult> {
+export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: string, onRow: RowSink, options: ReadOptions = {}): Promise<ReadResult> {
+  const inputs = options.inputs === true;
   const decoder = new StringDecoder('utf8');
   let reader: Reader | undefined;
   let format: InputFormat | undefined;
@@ -59,7 +66,7 @@ export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: 
       continue;
     }
     format = first[0] === '{' ? 'jsonl' : first[0] === '[' ? 'json' : 'csv';
-    reader = format === 'csv' ? csvReader(label, onRow) : format === 'jsonl' ? jsonLinesReader(label, onRow) : jsonArrayReader(onRow);
+    reader = format === 'csv' ? csvReader(label, onRow, inputs) : format === 'jsonl' ? jsonLinesReader(label, onRow, inputs) : jsonArrayReader(onRow, inputs);
     reader.push(head.slice(first.index));
   }
   const rest = decoder.end();
@@ -98,7 +105,7 @@ function lineSplitter(label: string, onLine: (line: string, torn?: boolean) => v
   };
 }
 
-function csvReader(label: string, onRow: RowSink): Reader {
+function csvReader(label: string, onRow: RowSink, withInputs: boolean): Reader {
   let header: string | undefined;
   let shape: CsvShape | undefined;
   let facts: ((cells: readonly string[]) => RowFacts) | undefined;
@@ -120,7 +127,13 @@ function csvReader(label: string, onRow: RowSink): Reader {
         if (shape) delimiter = '\t';
         self.tabs = shape !== undefined;
       }
-      facts = shape && csvRowFacts(shape);
+      if (shape && withInputs) {
+        const names = (delimiter === ',' ? cells : splitQuoted(raw, delimiter)).slice(0, shape.numberIndex);
+        const at = shape.numberIndex;
+        shape = { ...shape, needed: shape.needed.map((n, i) => n || i < at) };
+        const base = csvRowFacts(shape);
+        facts = (c) => ({ ...base(c), inputs: names.map((name, i) => [name, c[i] ?? ''] as const) });
+      } else facts = shape && csvRowFacts(shape);
       if (shape) self.lookups = shape.kinds.map((k) => k.kind);
       headerCells = shape ? (delimiter === ',' ? cells.length : splitQuoted(raw, delimiter).length) : 0;
       if (!shape) {
@@ -249,25 +262,28 @@ function count(s: string, ch: string): number {
   return n;
 }
 
-function jsonLinesReader(label: string, onRow: RowSink): Reader {
+function jsonLinesReader(label: string, onRow: RowSink, withInputs: boolean): Reader {
   const self: Reader = { push: (t) => lines.push(t), end: () => lines.end(), unreadable: 0 };
   const lines = lineSplitter(label, (line) => {
     if (line.trim() === '') return;
-    element(line, onRow, self);
+    element(line, onRow, self, withInputs);
   });
   return self;
 }
 
-function element(text: string, onRow: RowSink, reader: Reader): void {
+function element(line: string, onRow: RowSink, reader: Reader, withInputs: boolean): void {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(line);
   } catch {
     reader.unreadable++;
     return;
   }
   const facts = recordFacts(value);
-  if (facts) onRow(facts);
+  if (facts && withInputs && isObject(value)) {
+    const row = value.row;
+    onRow({ ...facts, inputs: isObject(row) ? Object.entries(row).map(([k, v]) => [k, text(v)] as const) : [['input', text(value.input)]] });
+  } else if (facts) onRow(facts);
   else reader.unreadable++;
 }
 
@@ -275,7 +291,7 @@ function element(text: string, onRow: RowSink, reader: Reader): void {
  * The elements of a JSON array, each parsed on its own as soon as it is complete: a small scanner
  * follows strings and nesting only to find where each top-level element ends.
  */
-function jsonArrayReader(onRow: RowSink): Reader {
+function jsonArrayReader(onRow: RowSink, withInputs: boolean): Reader {
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -299,7 +315,7 @@ function jsonArrayReader(onRow: RowSink): Reader {
         } else if (c === 0x7d || c === 0x5d) {
           depth--;
           if (depth === 1 && start >= 0) {
-            element(part + text.slice(start, i + 1), onRow, self);
+            element(part + text.slice(start, i + 1), onRow, self, withInputs);
             part = '';
             start = -1;
           }

@@ -1,0 +1,181 @@
+// `numintel diff`: the before output read into an index of the fields compared, then the after
+// output streamed past it; changed rows written as they are found, the summary at the end.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { InputError, UsageError } from '../core/errors.js';
+import { CHANGE_KINDS, type ChangeKind } from '../diff/compare.js';
+import { Diff, type ChangedRow, type DiffFigures } from '../diff/diff.js';
+import { DIFF_FIELDS, type DiffField } from '../diff/snapshot.js';
+import { csvLine } from '../output/csv.js';
+import { neutraliseFormula, stripControl } from '../output/sanitize.js';
+import { writeError } from '../output/write-errors.js';
+import type { ReadResult } from '../report/reader.js';
+import { EXIT } from './exit.js';
+import { readOutputFile } from './read-output-file.js';
+import type { World } from './world.js';
+
+export type DiffFormat = 'text' | 'json' | 'csv' | 'jsonl';
+
+export interface DiffRequest {
+  readonly before: string;
+  readonly after: string;
+  readonly format?: DiffFormat;
+  readonly output?: string;
+  readonly only?: readonly ChangeKind[];
+  readonly scoreDelta: number;
+  /** How many numbers of each kind the summary lists. */
+  readonly first: number;
+}
+
+const ALL_FIELDS: readonly DiffField[] = [...DIFF_FIELDS.map(([f]) => f), 'error'];
+
+/** The rows file's form: -f csv|jsonl, else the -o name's ending. */
+function rowsFormat(req: DiffRequest): 'csv' | 'jsonl' | undefined {
+  if (req.format === 'csv' || req.format === 'jsonl') return req.format;
+  if (req.output === undefined) return undefined;
+  if (/\.csv$/i.test(req.output)) return 'csv';
+  if (/\.(jsonl|ndjson)$/i.test(req.output)) return 'jsonl';
+  throw new UsageError(`-o ${req.output}: the changes are written as csv or jsonl, and the name says neither`, 'name it .csv or .jsonl, or give -f csv or -f jsonl');
+}
+
+/** Writes text to a file descriptor in 64 KiB pieces, synchronously (the rows come from a synchronous callback). */
+function fdWriter(fd: number, label: string): { write(s: string): void; end(): void } {
+  let buf = '';
+  const flush = () => {
+    try {
+      writeSync(fd, buf);
+    } catch (err) {
+      throw writeError(err, label);
+    }
+    buf = '';
+  };
+  return {
+    write(s) {
+      buf += s;
+      if (buf.length >= 1 << 16) flush();
+    },
+    end() {
+      if (buf !== '') flush();
+    },
+  };
+}
+
+export async function runDiff(req: DiffRequest, world: World): Promise<number> {
+  for (const f of [req.before, req.after]) if (f === '') throw new InputError('diff needs two output files (or - for standard input), and was given an empty name');
+  if (req.before === '-' && req.after === '-') throw new UsageError('diff reads standard input for one of its files only', 'give the other output as a file');
+  if ((req.before === '-' || req.after === '-') && world.stdin.isTTY === true) throw new UsageError('diff - reads an output from standard input, which is a terminal here', 'pipe an output in, or give its file');
+  const format = rowsFormat(req);
+  const rowsToStdout = format !== undefined && req.output === undefined;
+  const summary: 'text' | 'json' = req.format === 'json' ? 'json' : 'text';
+  if (req.output !== undefined) {
+    if (req.output === '-') throw new UsageError('-o takes a file name; without -o, -f csv or -f jsonl writes the changes to standard output');
+    const { checkOutputFile } = await import('./output-file.js');
+    const target = resolve(world.cwd, req.output);
+    for (const input of [req.before, req.after]) {
+      const fd = (world.stdin as { fd?: unknown }).fd;
+      const origin = input === '-' ? (typeof fd === 'number' ? { fd } : {}) : { path: resolve(world.cwd, input) };
+      await checkOutputFile(target, req.output, origin, { flag: '-o', input: input === '-' ? 'standard input' : input, what: 'the changes' });
+    }
+  }
+
+  const diff = new Diff(req.scoreDelta, req.first);
+  const beforeRead = await readOutputFile(req.before, world, (row) => diff.addBefore(row));
+  const fields = ALL_FIELDS.filter((f) => diff.beforeFields.has(f));
+  const only = req.only && req.only.length > 0 ? new Set(req.only) : undefined;
+
+  let fd: number | undefined;
+  if (req.output !== undefined) {
+    const output = req.output;
+    try {
+      fd = openSync(resolve(world.cwd, output), 'w');
+    } catch (err) {
+      throw writeError(err, output);
+    }
+  }
+  const out = fd !== undefined ? fdWriter(fd, req.output as string) : rowsToStdout ? { write: (s: string) => void world.stdout.write(s), end: () => {} } : undefined;
+  // The CSV header names the after file's input columns, known from its first row.
+  let inputNames: readonly string[] | undefined;
+  let headed = false;
+  const head = () => {
+    if (headed || !out || format !== 'csv') return;
+    headed = true;
+    out.write(csvLine(['number', 'changes', ...fields.flatMap((f) => [`${f}_before`, `${f}_after`]), ...(inputNames ?? [])]));
+  };
+  const emit = (row: ChangedRow | undefined) => {
+    if (!row || !out) return;
+    if (only && !row.kinds.some((k) => only.has(k))) return;
+    head();
+    out.write(format === 'csv' ? csvRow(row, fields, inputNames ?? []) : jsonlRow(row));
+  };
+  let afterRead: ReadResult;
+  try {
+    afterRead = await readOutputFile(
+      req.after,
+      world,
+      (row) => {
+        inputNames ??= row.inputs?.map(([name]) => name);
+        emit(diff.addAfter(row));
+      },
+      { inputs: out !== undefined },
+    );
+    for (const row of diff.removed()) emit(row);
+    head();
+    out?.end();
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+
+  const files = {
+    before: { name: req.before === '-' ? 'standard input' : basename(req.before), format: beforeRead.format, unreadable: beforeRead.unreadable },
+    after: { name: req.after === '-' ? 'standard input' : basename(req.after), format: afterRead.format, unreadable: afterRead.unreadable },
+  };
+  const figures = diff.figures;
+  const text = summary === 'json' ? `${JSON.stringify({ files, score_delta: req.scoreDelta, ...figures }, null, 2)}\n` : renderSummary(files, figures, only);
+  // With the changes on standard output, the summary goes to stderr, as every command's summary does.
+  (rowsToStdout ? world.stderr : world.stdout).write(text);
+  return EXIT.ok;
+}
+
+/** Service text in a CSV cell, made safe as every numintel CSV makes it (no escape sequences, no formulas). */
+const safe = (value: string | undefined) => neutraliseFormula(stripControl(value ?? ''));
+
+function csvRow(row: ChangedRow, fields: readonly DiffField[], inputNames: readonly string[]): string {
+  const cells = [row.number, row.kinds.join(';')];
+  for (const f of fields) {
+    const shown = row.fields.includes(f);
+    cells.push(shown ? safe(row.before?.[f]) : '', shown ? safe(row.after?.[f]) : '');
+  }
+  const inputs = new Map(row.inputs);
+  for (const name of inputNames) cells.push(inputs.get(name) ?? '');
+  return csvLine(cells);
+}
+
+function jsonlRow(row: ChangedRow): string {
+  const record: Record<string, string> = { number: row.number, changes: row.kinds.join(';') };
+  for (const f of row.fields) {
+    record[`${f}_before`] = row.before?.[f] ?? '';
+    record[`${f}_after`] = row.after?.[f] ?? '';
+  }
+  // The after file's input columns, as its records hold them; a name already taken is not written over.
+  for (const [name, value] of row.inputs ?? []) if (!(name in record)) record[name] = value;
+  return `${JSON.stringify(record)}\n`;
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+function renderSummary(files: { before: { name: string; format: string }; after: { name: string; format: string } }, f: DiffFigures, only: ReadonlySet<ChangeKind> | undefined): string {
+  const lines = [
+    `Changes from ${files.before.name} (${files.before.format}, ${n(f.before.numbers)} numbers) to ${files.after.name} (${files.after.format}, ${n(f.after.numbers)} numbers)`,
+    `  matched ${n(f.matched)}, unchanged ${n(f.unchanged)}, changed ${n(f.changed)}`,
+    '',
+  ];
+  const kinds = CHANGE_KINDS.filter((k) => !only || only.has(k));
+  const width = Math.max(...kinds.map((k) => k.length));
+  for (const k of kinds) {
+    const count = f.kinds[k];
+    const list = f.numbers[k];
+    const more = count > list.length ? ` … ${n(count - list.length)} more` : '';
+    lines.push(`  ${k.padEnd(width)}  ${n(count).padStart(9)}${list.length > 0 ? `  ${list.join(' ')}${more}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,113 @@
+// Two runs of one list compared by number: the before run held as snapshots, the after run
+// streamed past them. Each changed number comes out once, in the after run's order, then the
+// numbers of the before run alone in its order.
+import type { RowFacts } from '../report/facts.js';
+import { CHANGE_KINDS, compare, type ChangeKind } from './compare.js';
+import { DIFF_FIELDS, ownCopy, SnapshotPacker, snapshotOf, type DiffField, type Snapshot } from './snapshot.js';
+
+const FIELD_COUNT = DIFF_FIELDS.length + 1;
+/** A packed snapshot is never empty (it opens with its form, 'c' or 'r'). */
+const SEEN = '';
+
+export interface ChangedRow {
+  readonly number: string;
+  readonly kinds: readonly ChangeKind[];
+  readonly fields: readonly DiffField[];
+  readonly before: Snapshot | undefined;
+  readonly after: Snapshot | undefined;
+  /** The after file's input columns for this number (none for a removed one). */
+  readonly inputs?: readonly (readonly [string, string])[];
+}
+
+export interface DiffFigures {
+  before: { rows: number; numbers: number; duplicates: number; no_number: number };
+  after: { rows: number; numbers: number; duplicates: number; no_number: number };
+  matched: number;
+  unchanged: number;
+  changed: number;
+  kinds: Record<ChangeKind, number>;
+  /** The first numbers of each kind, to act on. */
+  numbers: Record<ChangeKind, string[]>;
+}
+
+export class Diff {
+  /**
+   * Number → its packed snapshot (see SnapshotPacker), or SEEN once the after run had it: one map
+   * answers both "was it in before" and "is it a repeat in after".
+   */
+  private readonly index = new Map<string, string>();
+  private readonly packer = new SnapshotPacker();
+  /** The compared fields the before run has (the only ones that can change). */
+  readonly beforeFields = new Set<DiffField>();
+  readonly figures: DiffFigures;
+
+  constructor(
+    private readonly scoreDelta: number,
+    private readonly keep: number,
+  ) {
+    const zero = () => ({ rows: 0, numbers: 0, duplicates: 0, no_number: 0 });
+    this.figures = {
+      before: zero(),
+      after: zero(),
+      matched: 0,
+      unchanged: 0,
+      changed: 0,
+      kinds: Object.fromEntries(CHANGE_KINDS.map((k) => [k, 0])) as Record<ChangeKind, number>,
+      numbers: Object.fromEntries(CHANGE_KINDS.map((k) => [k, []])) as unknown as Record<ChangeKind, string[]>,
+    };
+  }
+
+  /** A row of the before run; a number seen again keeps its first row. */
+  addBefore(row: RowFacts): void {
+    const f = this.figures.before;
+    f.rows++;
+    if (row.number === null) return void f.no_number++;
+    if (this.index.has(row.number)) return void f.duplicates++;
+    f.numbers++;
+    const snap = snapshotOf(row);
+    // Once every field has been seen there is nothing more to learn.
+    if (this.beforeFields.size < FIELD_COUNT) for (const k in snap) this.beforeFields.add(k as DiffField);
+    this.index.set(ownCopy(row.number), this.packer.pack(snap));
+  }
+
+  /** A row of the after run: what changed for its number, or undefined when nothing did. */
+  addAfter(row: RowFacts): ChangedRow | undefined {
+    const f = this.figures.after;
+    f.rows++;
+    if (row.number === null) return void f.no_number++;
+    const packed = this.index.get(row.number);
+    if (packed === SEEN) return void f.duplicates++;
+    f.numbers++;
+    const after = snapshotOf(row);
+    if (packed === undefined) {
+      this.index.set(ownCopy(row.number), SEEN);
+      return this.count({ number: row.number, kinds: ['added'], fields: [], before: undefined, after, inputs: row.inputs });
+    }
+    // What is not SEEN at the end is the removed numbers.
+    this.index.set(row.number, SEEN);
+    const before = this.packer.unpack(packed);
+    this.figures.matched++;
+    const change = compare(before, after, this.scoreDelta);
+    if (change.kinds.length === 0) {
+      this.figures.unchanged++;
+      return undefined;
+    }
+    return this.count({ number: row.number, kinds: change.kinds, fields: change.fields, before, after, inputs: row.inputs });
+  }
+
+  /** The numbers of the before run alone, once the after run has been read. */
+  *removed(): Generator<ChangedRow> {
+    for (const [number, packed] of this.index) if (packed !== SEEN) yield this.count({ number, kinds: ['removed'], fields: [], before: this.packer.unpack(packed), after: undefined });
+    this.index.clear();
+  }
+
+  private count(row: ChangedRow): ChangedRow {
+    this.figures.changed++;
+    for (const k of row.kinds) {
+      this.figures.kinds[k]++;
+      const list = this.figures.numbers[k];
+      if (list.length < this.keep) list.push(row.number);
+    }
+    return row;
+  }
+}
