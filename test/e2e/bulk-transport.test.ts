@@ -161,4 +161,18 @@ describe('--transport bulk', () => {
     expect(sb.stats().early).toBe(0);
     expect(sb.stats().billed).toBe(600);
   }, 30_000);
+
+  it('over HTTPS (a private CA through NODE_EXTRA_CA_CERTS), as a user reaches the service', async () => {
+    requireBuiltCli();
+    const sb = await startSandbox({ port: 0, tls: true, bulkLimits: { lrn: 0, cnam: 0 } });
+    open.push(sb);
+    const dir = tempDir('numintel-bulk-tls-');
+    const input = mixedNumbers(250, 9700);
+    const r = await runCli(['cnam', '-i', writeList(dir, 'n.txt', input), '--transport', 'bulk', '--batch-size', '100', '--no-cache', '-f', 'jsonl'], { env: envFor(sb, dir) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(jsonl(r.stdout).map((x) => x.input)).toEqual(input);
+    expect(sb.url).toMatch(/^https:/);
+    expect(sb.stats().bulk.requests.cnam).toBe(3);
+    expect(sb.stats().tlsFailures).toBe(0);
+  });
 });
