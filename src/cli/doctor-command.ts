@@ -19,7 +19,7 @@ import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect, readCaFile } from './connection.js';
 import { EXIT } from './exit.js';
 import { examples } from './help.js';
-import type { SetExitCode } from './lookup-command.js';
+import { checkSandboxFlags, type SetExitCode } from './lookup-command.js';
 import type { World } from './world.js';
 
 interface DoctorFlags {
@@ -57,6 +57,7 @@ export function doctorCommand(world: World, setExitCode: SetExitCode): Command {
 
 export async function runDoctor(flags: DoctorFlags, world: World): Promise<number> {
   const line = (mark: string, what: string, text: string) => world.stdout.write(`${mark.padEnd(4)} ${what.padEnd(10)} ${text}\n`);
+  checkSandboxFlags(flags.sandbox === true, flags.baseUrl);
   const settings = await resolveSettings({
     flags: { 'base-url': flags.baseUrl, transport: flags.transport, timeout: flags.timeout, 'ca-file': flags.caFile },
     env: world.env,
