@@ -16,6 +16,7 @@ import { EXTENSION } from '../core/numbers.js';
 import { isFile } from '../pipeline/source/source.js';
 import { OUTPUT_FORMATS } from '../output/layout.js';
 import { defaultMaxAgeText } from '../settings/max-age.js';
+import { rateDescription } from '../settings/rate-text.js';
 import { intOption, numberOption } from './options.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
@@ -122,7 +123,7 @@ function addRunOptions(cmd: Command): void {
     .option('--report <file.html>', 'when the run ends, write a report of its records as one HTML page (see numintel report)')
     .optionsGroup('Throughput and retries:')
     .option('--concurrency <n>', 'requests in flight at most (default 16)', intOption(1))
-    .option('--rate <n>', 'a ceiling, requests per second per lookup (default: the pace the service allows, from its headers; 0 = none)', numberOption(0))
+    .option('--rate <n>', rateDescription(), numberOption(0))
     .option('--retries <n>', 'retries after a 5xx, a reset or a timeout (default 5; a 429 is waited out apart)', intOption(0))
     .option('--timeout <seconds>', 'per-request timeout (default 15)', numberOption(0, { exclusive: true }))
     .option('--max-wait <seconds>', 'longest wait a server may ask for (Retry-After); a longer one stops the run, resumably, exit 5 (default 300)', numberOption(0))
