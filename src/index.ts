@@ -11,8 +11,8 @@ import { BadOptionError, UnknownLookupError, UsageError } from './core/errors.js
 import { isKeyShaped } from './core/secret.js';
 import { LIBRARY_ADVICE } from './core/advice.js';
 import { isLookupKind, LOOKUP_KINDS, LOOKUPS, type LookupKind, type LookupOptions } from './core/lookups.js';
-import type { EnrichRecord, LookupRecord, OutputRecord } from './core/records.js';
-import type { ResultOf } from './core/result-types.js';
+import type { EnrichRecord, LookupError, LookupRecord, OutputRecord } from './core/records.js';
+import type { OptionsOf, ResultOf } from './core/result-types.js';
 import { newRunStats, type RunStats, type SourceItem } from './core/run.js';
 import { createTransport } from './api/index.js';
 import { runPipeline } from './pipeline/runner.js';
@@ -31,10 +31,19 @@ export { LOOKUPS, LOOKUP_KINDS, registerLookup, type LookupKind, type LookupOpti
 export { registerSandboxData } from './sandbox/lookup-data/index.js';
 export { parseNumber, type ParsedNumber } from './core/numbers.js';
 export type { EnrichRecord, LookupError, LookupErrorCode, LookupRecord, OutputRecord, Result } from './core/records.js';
-export type { CnamResult, EnhancedLrnData, LrnResult, MessagingData, ResultOf, TrustResult } from './core/result-types.js';
+export type { CnamResult, EnhancedLrnData, LrnResult, MessagingData, OptionsOf, ResultOf, TrustResult } from './core/result-types.js';
 
-/** A lookup record whose result has its lookup's type (generated from the descriptors). */
-export type TypedLookupRecord<K extends LookupKind = LookupKind> = Omit<LookupRecord, 'lookup' | 'result'> & { lookup: K; result: ResultOf[K] | null };
+/**
+ * A lookup record whose result has its lookup's type (generated from the descriptors), told apart
+ * by `ok`: true, a result and no error; false, an error saying why (and a result only where the
+ * service sent one with its refusal).
+ */
+export type TypedLookupRecord<K extends LookupKind = LookupKind> = Omit<LookupRecord, 'lookup' | 'ok' | 'result' | 'error'> & { lookup: K } & (
+  | { ok: true; result: ResultOf[K]; error: null }
+  | { ok: false; result: ResultOf[K] | null; error: LookupError }
+);
+/** The options of lookup K: a built-in lookup's own (another lookup's is a type error); a registered lookup's, any. */
+export type OptionsFor<K extends LookupKind> = K extends keyof OptionsOf ? OptionsOf[K] : LookupOptions;
 /** An enrich record whose results have their lookups' types. */
 export type TypedEnrichRecord<K extends LookupKind = LookupKind> = Omit<EnrichRecord, 'results'> & { results: { [P in K]?: ResultOf[P] | null } };
 export { newRunStats, type RunStats } from './core/run.js';
@@ -113,7 +122,8 @@ export interface ClientConfig {
   readonly cache?: 'memory' | 'off' | AnswerStore;
 }
 
-export interface BulkOptions extends LookupOptions {
+/** What every call takes besides its lookups' options. */
+export interface RunOptions {
   /** false sends numbers as given (punctuation stripped), without validating them. */
   readonly validate?: boolean;
   /**
@@ -129,9 +139,12 @@ export interface BulkOptions extends LookupOptions {
   readonly stats?: RunStats;
 }
 
+/** A run's options with any lookup's options (enrich, whose lookups take theirs from one object). */
+export interface BulkOptions extends RunOptions, LookupOptions {}
+
 export interface NumintelClient {
   /** One lookup of one number. Never throws for a bad number or a failed lookup: see `ok`/`error`. */
-  lookup<K extends LookupKind>(kind: K, number: string, options?: BulkOptions): Promise<TypedLookupRecord<K>>;
+  lookup<K extends LookupKind>(kind: K, number: string, options?: RunOptions & OptionsFor<K>): Promise<TypedLookupRecord<K>>;
   /**
    * Records in input order. Throws, after the records finished before the stop: KeyRefusedError
    * (NUMINTEL_KEY_REFUSED) or PaymentRequiredError (NUMINTEL_PAYMENT_REQUIRED) if the service
@@ -139,7 +152,7 @@ export interface NumintelClient {
    * (the circuit breaker) or WaitTooLongError (a server hint past `maxWaitMs`), both resumable;
    * UnknownLookupError for a kind that is not a lookup.
    */
-  bulk<K extends LookupKind>(kind: K, numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<TypedLookupRecord<K>>;
+  bulk<K extends LookupKind>(kind: K, numbers: Iterable<string> | AsyncIterable<string>, options?: RunOptions & OptionsFor<K>): AsyncIterable<TypedLookupRecord<K>>;
   /** Several lookups per number in one pass. */
   enrich<K extends LookupKind>(kinds: readonly K[], numbers: Iterable<string> | AsyncIterable<string>, options?: BulkOptions): AsyncIterable<TypedEnrichRecord<K>>;
   /**

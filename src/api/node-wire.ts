@@ -52,8 +52,8 @@ function post(client: Client, agent: Agent, url: URL, { timeoutMs, maxBytes, onI
         hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
         port: url.port,
         path: req.path,
-        method: 'POST',
-        headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+        method: req.method ?? 'POST',
+        headers: req.method === 'GET' ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
       });
     } catch (err) {
       // A header value Node refuses (a line break would forge headers): nothing was sent.

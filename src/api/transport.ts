@@ -4,7 +4,8 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { BadOptionError, NumintelError, ProxyError, TlsError } from '../core/errors.js';
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import type { Advice } from '../core/advice.js';
-import type { Attempt, BatchAttempt, SetupFailure, Transport } from '../core/transport.js';
+import type { Attempt, BatchAttempt, SetupFailure, StatusAnswer, Transport } from '../core/transport.js';
+import { isObject } from '../core/json.js';
 import { bulkRequest, classifyBulk } from './bulk.js';
 import { VERSION } from '../core/version.js';
 import { checkBaseUrl, endpoint, type Endpoint } from './base-url.js';
@@ -213,9 +214,29 @@ export function createTransport(options: ClientOptions): Transport {
     }
   }
 
+  /** GET /api/v1/status, sent without the key (it needs none). */
+  function status(signal?: AbortSignal): Promise<StatusAnswer> {
+    const ep = endpointOf(STATUS_PATH);
+    const { authorization: _key, 'content-type': _type, ...plain } = headers;
+    return wire.post({ path: ep.path, method: 'GET', headers: plain, body: '', signal }).then(
+      (out): StatusAnswer => {
+        if (out.kind === 'oversize') return { kind: 'absent', why: `HTTP ${out.status}, a body over ${maxBytes} bytes` };
+        if (out.status < 200 || out.status > 299) return { kind: 'absent', why: `HTTP ${out.status}` };
+        const body = jsonObject(out.text);
+        return body ? { kind: 'up', body } : { kind: 'absent', why: `HTTP ${out.status} without a JSON object` };
+      },
+      (err: unknown) => {
+        if (signal?.aborted) throw signal.reason;
+        const a = failed(err);
+        return { kind: 'absent', why: a.kind === 'ok' ? 'no answer' : a.error.message };
+      },
+    );
+  }
+
   return {
     name,
     send,
+    status,
     ...(name === 'bulk'
       ? {
           batchSize: (d: LookupDescriptor) => (d.bulk ? Math.min(batchSize, d.bulk.maxNumbers) : 1),
@@ -258,6 +279,18 @@ async function withTrust(options: WireOptions, ca: readonly string[] | undefined
 }
 
 const untraced = (attempt: Attempt): Attempt => attempt;
+
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The service's health endpoint (real-service-notes.md): no key, never billed. */
+const STATUS_PATH = '/api/v1/status';
 
 /**
  * An answer whose content cannot be the service's answer to this request (another number's, a

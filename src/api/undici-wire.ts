@@ -251,7 +251,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 function post(pool: Dispatcher, discard: () => void, origin: string, maxBytes: number, live: LiveExchanges, req: PostRequest): Promise<PostOutcome> {
   return new Promise((resolve, reject) => {
     const exchange = new Exchange(live, req.signal, maxBytes, discard, resolve, reject);
-    pool.dispatch({ origin, path: req.path, method: 'POST', headers: req.headers, body: req.body }, exchange);
+    pool.dispatch({ origin, path: req.path, ...(req.method === 'GET' ? { method: 'GET' } : { method: 'POST', body: req.body }), headers: req.headers }, exchange);
   });
 }
 

@@ -9,6 +9,8 @@ import type { HeaderBag } from './rate-headers.js';
 export interface PostRequest {
   /** The request path on the wire's origin. */
   readonly path: string;
+  /** Default POST; a GET sends no body. */
+  readonly method?: 'GET' | 'POST' | undefined;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly signal?: AbortSignal | undefined;

@@ -1,5 +1,6 @@
-// `numintel doctor`: where requests would go and how (base URL, proxy, TLS trust, key), then one
-// request that cannot be billed: an LRN lookup of the number "1", which the service refuses as
+// `numintel doctor`: where requests would go and how (base URL, proxy, TLS trust, key), then the
+// service's GET /api/v1/status (no key, never billed) when it has one, then one request that cannot
+// be billed: an LRN lookup of the number "1", which the service refuses as
 // invalid once it has accepted the key (the key is checked first), so the answer tells whether the
 // key is good without paying for anything.
 // fs.promises, not node:fs/promises: the module loads on first use, not with every run's start-up.
@@ -9,15 +10,16 @@ import { Command, Option } from 'commander';
 import { InterruptedError } from '../core/errors.js';
 import { ioReasonWithCode } from '../core/io-errors.js';
 import { LOOKUPS } from '../core/lookups.js';
+import type { Transport } from '../core/transport.js';
 import { maskSecret } from '../core/secret.js';
 import { checkBaseUrl } from '../api/base-url.js';
 import { proxyFor, proxyFromEnv, shownProxy } from '../api/proxy.js';
-import { resolveSettings, type Settings } from '../settings/resolve.js';
+import { resolveSettings, SET_BASE_URL_HINT, type Settings } from '../settings/resolve.js';
 import { apiKeyFileReader } from '../settings/secret-input.js';
 import { connect, readCaFile } from './connection.js';
 import { EXIT } from './exit.js';
 import { examples } from './help.js';
-import type { SetExitCode } from './lookup-command.js';
+import { checkSandboxFlags, type SetExitCode } from './lookup-command.js';
 import type { World } from './world.js';
 
 interface DoctorFlags {
@@ -55,6 +57,7 @@ export function doctorCommand(world: World, setExitCode: SetExitCode): Command {
 
 export async function runDoctor(flags: DoctorFlags, world: World): Promise<number> {
   const line = (mark: string, what: string, text: string) => world.stdout.write(`${mark.padEnd(4)} ${what.padEnd(10)} ${text}\n`);
+  checkSandboxFlags(flags.sandbox === true, flags.baseUrl);
   const settings = await resolveSettings({
     flags: { 'base-url': flags.baseUrl, transport: flags.transport, timeout: flags.timeout, 'ca-file': flags.caFile },
     env: world.env,
@@ -75,6 +78,7 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
     line('ok', 'API key', `${maskSecret(connection.apiKey)} (the sandbox's)`);
   }
   try {
+    await checkStatus(connection.transport, world, line);
     const started = world.clock.now();
     // Ctrl-C while the service keeps silent ends the check as it ends a run: exit 130, not an unexpected failure.
     const attempt = await connection.transport.send(LOOKUPS.lrn, PROBE, {}, world.interrupt).catch((err: unknown) => {
@@ -102,6 +106,23 @@ export async function runDoctor(flags: DoctorFlags, world: World): Promise<numbe
   }
 }
 
+/** The service's health endpoint, when it has one; without it the key's request below is the whole check. */
+async function checkStatus(transport: Transport, world: World, line: (mark: string, what: string, text: string) => void): Promise<void> {
+  if (!transport.status) return;
+  const started = world.clock.now();
+  const answer = await transport.status(world.interrupt).catch((err: unknown) => {
+    throw world.interrupt.aborted ? new InterruptedError('interrupted while waiting for the service') : err;
+  });
+  const ms = world.clock.now() - started;
+  if (answer.kind === 'up') {
+    // Service text on a terminal: shown only when it is a plain word or two.
+    const said = typeof answer.body.status === 'string' && /^[\w .-]{1,40}$/.test(answer.body.status) ? ` (status: ${answer.body.status})` : '';
+    line('ok', 'service', `answered GET /api/v1/status${said} (${ms} ms); no key sent, nothing billed`);
+  } else {
+    line('--', 'service', `no GET /api/v1/status (${answer.why}): the request below checks the service`);
+  }
+}
+
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** What the run would use, and where each came from. */
@@ -115,7 +136,7 @@ async function describeSetup(settings: Settings, world: World, line: (mark: stri
   } catch (err) {
     unusable = messageOf(err);
   }
-  if (!base) line('FAIL', 'base URL', 'none: set one with `numintel config set base-url https://…`');
+  if (!base) line('FAIL', 'base URL', `none: ${SET_BASE_URL_HINT}`);
   else if (unusable) line('FAIL', 'base URL', `(from ${from(settings.source.baseUrl)}) ${unusable}`);
   else line('ok', 'base URL', `${base} (from ${from(settings.source.baseUrl)})`);
   try {

@@ -16,6 +16,7 @@ import { EXTENSION } from '../core/numbers.js';
 import { isFile } from '../pipeline/source/source.js';
 import { OUTPUT_FORMATS } from '../output/layout.js';
 import { defaultMaxAgeText } from '../settings/max-age.js';
+import { rateDescription } from '../settings/rate-text.js';
 import { intOption, numberOption } from './options.js';
 import type { RunRequest } from './run-request.js';
 import type { World } from './world.js';
@@ -57,7 +58,7 @@ export function lookupCommand(d: LookupDescriptor, world: World, setExitCode: Se
     ]),
   );
   cmd.action(async (numbers: string[], flags: Record<string, unknown>) => {
-    setExitCode(await runOrDryRun(run, checkStdinUse(toRunRequest('single', [d], numbers, flags)), world));
+    setExitCode(await runOrDryRun(run, checkFlagUse(toRunRequest('single', [d], numbers, flags)), world));
   });
   return cmd;
 }
@@ -97,7 +98,7 @@ export function enrichCommand(world: World, setExitCode: SetExitCode, run: RunF 
     }
     const kinds = parseLookupList(String(flags.lookups));
     checkOptionsApply(kinds, flags);
-    setExitCode(await runOrDryRun(run, checkStdinUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), numbers, { ...flags, input: file ?? flags.input })), world));
+    setExitCode(await runOrDryRun(run, checkFlagUse(toRunRequest('enrich', kinds.map((k) => LOOKUPS[k]), numbers, { ...flags, input: file ?? flags.input })), world));
   });
   return cmd;
 }
@@ -122,7 +123,7 @@ function addRunOptions(cmd: Command): void {
     .option('--report <file.html>', 'when the run ends, write a report of its records as one HTML page (see numintel report)')
     .optionsGroup('Throughput and retries:')
     .option('--concurrency <n>', 'requests in flight at most (default 16)', intOption(1))
-    .option('--rate <n>', 'a ceiling, requests per second per lookup (default: the pace the service allows, from its headers; 0 = none)', numberOption(0))
+    .option('--rate <n>', rateDescription(), numberOption(0))
     .option('--retries <n>', 'retries after a 5xx, a reset or a timeout (default 5; a 429 is waited out apart)', intOption(0))
     .option('--timeout <seconds>', 'per-request timeout (default 15)', numberOption(0, { exclusive: true }))
     .option('--max-wait <seconds>', 'longest wait a server may ask for (Retry-After); a longer one stops the run, resumably, exit 5 (default 300)', numberOption(0))
@@ -149,8 +150,20 @@ function addRunOptions(cmd: Command): void {
     .option('-v, --verbose', 'trace every request on stderr (the API key masked)');
 }
 
-/** Standard input carries the key or the numbers, not both (the numbers would silently be none). */
-function checkStdinUse(req: RunRequest): RunRequest {
+/**
+ * --sandbox with --base-url names two services: refused before anything is read or sent, not one
+ * silently dropped (a run against sample data that its user took for the service's answers). A
+ * base URL from the environment or the config file stays allowed: --sandbox is how to try
+ * numintel without changing one's settings.
+ */
+export function checkSandboxFlags(sandbox: boolean, baseUrlFlag: string | undefined): void {
+  if (!sandbox || baseUrlFlag === undefined) return;
+  throw new UsageError('--sandbox and --base-url name two services', `drop --base-url to use the built-in sandbox, or --sandbox to use ${baseUrlFlag.slice(0, 200)}`);
+}
+
+/** Flags that contradict each other: --sandbox with --base-url; the key and the numbers both from standard input (the numbers would silently be none). */
+function checkFlagUse(req: RunRequest): RunRequest {
+  checkSandboxFlags(req.sandbox, req.baseUrl);
   if (req.apiKeyFile !== '-' || req.sandbox) return req;
   if (req.input === '-' || (req.input === undefined && req.numbers.length === 0)) {
     throw new UsageError(

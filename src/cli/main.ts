@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { systemClock } from '../core/clock.js';
 import { buildProgram, type ProgramHooks } from './program.js';
 import { describeFailure, EXIT } from './exit.js';
+import { forTerminal } from './terminal-text.js';
 import { writeFailure } from '../output/write-errors.js';
 import { thisProcess } from './process-table.js';
 import type { World } from './world.js';
@@ -143,7 +144,7 @@ export async function runProgram(argv: readonly string[], world: World, hooks?: 
       return exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     const failure = describeFailure(err);
-    world.stderr.write(`${failure.message}\n`);
+    world.stderr.write(forTerminal(`${failure.message}\n`, world.stderr, world.env));
     return failure.code;
   }
 }

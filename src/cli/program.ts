@@ -7,6 +7,7 @@ import { enrichCommand, lookupCommand, type RunF, type SetExitCode } from './loo
 import { EXIT_CODES_HELP } from './exit.js';
 import { environmentHelp, examples } from './help.js';
 import { widthOf, type World } from './world.js';
+import { forTerminal } from './terminal-text.js';
 
 /** What tests put in place of a command's run function, to see the request its flags make. */
 export interface ProgramHooks {
@@ -86,7 +87,7 @@ function wire(cmd: Command, world: World): void {
       // Help wraps to the terminal the world has (80 columns when it does not say).
       getOutHelpWidth: () => widthOf(world.stdout, world.env) ?? 80,
       getErrHelpWidth: () => widthOf(world.stderr, world.env) ?? 80,
-      outputError: (s, write) => write(s.startsWith('error:') ? `numintel: ${s}` : s),
+      outputError: (s, write) => write(forTerminal(s.startsWith('error:') ? `numintel: ${s}` : s, world.stderr, world.env)),
     });
   for (const sub of cmd.commands) wire(sub, world);
 }

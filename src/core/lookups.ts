@@ -38,6 +38,11 @@ export interface FieldSpec {
   readonly graphqlType?: string;
   /** The service's echo of the number looked up: a table already shows it in its own column. */
   readonly echo?: boolean;
+  /**
+   * The values known for a string field (the spec's, the service's examples): its TypeScript type
+   * names them and still accepts any other string the service may send.
+   */
+  readonly known?: readonly string[];
 }
 
 export interface OptionSpec {
@@ -175,7 +180,7 @@ export const LRN: LookupDescriptor = {
       csvPrefix: '',
       fields: [
         s('carrier'),
-        s('carrier_type'),
+        s('carrier_type', { known: ['WIRELESS', 'LANDLINE', 'VOIP', 'TOLLFREE', 'WRS'] }),
         s('city'),
         s('zip_code'),
         s('county'),
@@ -246,7 +251,7 @@ export const CNAM: LookupDescriptor = {
       description: 'add the spam classification (spam_type)',
     },
   ],
-  fields: [s('number', { echo: true }), s('cnam', { nullable: true }), s('spam_type', { option: 'spam' })],
+  fields: [s('number', { echo: true }), s('cnam', { nullable: true }), s('spam_type', { option: 'spam', known: ['NONE', 'SPAM', 'ROBOCALL', 'SCAM', 'INVALID_NUMBER'] })],
   bulk: {
     path: '/api/v1/cnam/bulk',
     numbersParam: 'phone_numbers',
@@ -281,9 +286,9 @@ export const TRUST: LookupDescriptor = {
     s('is_spam', { graphqlName: 'isSpam', type: 'boolean' }),
     s('is_robocall', { graphqlName: 'isRobocall', type: 'boolean' }),
     s('is_scam', { graphqlName: 'isScam', type: 'boolean' }),
-    s('spam_type', { graphqlName: 'spamType', nullable: true }),
+    s('spam_type', { graphqlName: 'spamType', nullable: true, known: ['SPAM', 'SCAM', 'ROBOCALL', 'TELEMARKETER', 'NONE'] }),
     s('reputation_score', { graphqlName: 'reputationScore', type: 'integer' }),
-    s('trust_level', { graphqlName: 'trustLevel' }),
+    s('trust_level', { graphqlName: 'trustLevel', known: ['high', 'medium', 'low'] }),
     s('last_updated', { graphqlName: 'lastUpdated' }),
   ],
 };

@@ -7,7 +7,9 @@ const TS_TYPE = { string: 'string', boolean: 'boolean', integer: 'number' } as c
 const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_m, _u: string, c: string) => c.toUpperCase());
 
 function fieldLine(f: FieldSpec, typeName: string): string {
-  const base = f.type === 'object' ? typeName : TS_TYPE[f.type as keyof typeof TS_TYPE];
+  // Known values named, any other string still accepted: `(string & {})` keeps the names in editors' completions.
+  const known = f.known?.length ? `${f.known.map((v) => `'${v}'`).join(' | ')} | (string & {})` : undefined;
+  const base = f.type === 'object' ? typeName : (known ?? TS_TYPE[f.type as keyof typeof TS_TYPE]);
   // An object field is present only when its option is on, and the service may send null.
   const optional = f.option ? '?' : '';
   const nullable = f.nullable || f.type === 'object' ? ' | null' : '';
@@ -21,10 +23,13 @@ export function resultTypesSource(): string {
     '',
   ];
   const names: string[] = [];
+  const options: string[] = [];
   for (const kind of LOOKUP_KINDS) {
     const d = LOOKUPS[kind];
     const name = `${pascal(kind)}Result`;
     names.push(`  ${kind}: ${name};`);
+    // No options: Record<never, never>, so that any option given is an excess property.
+    options.push(`  ${kind}: ${d.options.length ? `{${d.options.map((o) => ` ${o.name}?: boolean;`).join('')} }` : 'Record<never, never>'};`);
     const nested: string[] = [];
     const lines = d.fields.map((f) => {
       if (f.type !== 'object') return fieldLine(f, '');
@@ -37,5 +42,6 @@ export function resultTypesSource(): string {
     out.push(...nested, `/** The result of one ${d.title} lookup, as the service sends it (envelope removed). */`, `export type ${name} = {`, ...lines, '};', '');
   }
   out.push('/** Each lookup kind\'s result type. */', 'export interface ResultOf {', ...names, '}', '');
+  out.push("/** Each lookup kind's options: another lookup's option is a type error. */", 'export interface OptionsOf {', ...options, '}', '');
   return out.join('\n');
 }

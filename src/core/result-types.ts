@@ -4,7 +4,7 @@
 /** LRN: `enhanced_lrn_data` (with --enhanced). */
 export type EnhancedLrnData = {
   carrier: string;
-  carrier_type: string;
+  carrier_type: 'WIRELESS' | 'LANDLINE' | 'VOIP' | 'TOLLFREE' | 'WRS' | (string & {});
   city: string;
   zip_code: string;
   county: string;
@@ -36,7 +36,7 @@ export type LrnResult = {
 export type CnamResult = {
   number: string;
   cnam: string | null;
-  spam_type?: string;
+  spam_type?: 'NONE' | 'SPAM' | 'ROBOCALL' | 'SCAM' | 'INVALID_NUMBER' | (string & {});
 };
 
 /** The result of one Trust lookup, as the service sends it (envelope removed). */
@@ -45,9 +45,9 @@ export type TrustResult = {
   is_spam: boolean;
   is_robocall: boolean;
   is_scam: boolean;
-  spam_type: string | null;
+  spam_type: 'SPAM' | 'SCAM' | 'ROBOCALL' | 'TELEMARKETER' | 'NONE' | (string & {}) | null;
   reputation_score: number;
-  trust_level: string;
+  trust_level: 'high' | 'medium' | 'low' | (string & {});
   last_updated: string;
 };
 
@@ -56,4 +56,11 @@ export interface ResultOf {
   lrn: LrnResult;
   cnam: CnamResult;
   trust: TrustResult;
+}
+
+/** Each lookup kind's options: another lookup's option is a type error. */
+export interface OptionsOf {
+  lrn: { enhanced?: boolean; messaging?: boolean; };
+  cnam: { spam?: boolean; };
+  trust: Record<never, never>;
 }

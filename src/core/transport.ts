@@ -67,5 +67,12 @@ export interface Transport {
   batchSize?(d: LookupDescriptor): number;
   /** One request for several distinct numbers (at most batchSize); never throws for what the service answered. */
   sendBatch?(d: LookupDescriptor, numbers: readonly string[], opts: LookupOptions, signal?: AbortSignal): Promise<BatchAttempt>;
+  /** GET /api/v1/status: needs no key and is never billed; the service may not have it. */
+  status?(signal?: AbortSignal): Promise<StatusAnswer>;
   close(): Promise<void>;
 }
+
+/** What GET /api/v1/status told: `up` when it answered 2xx with a JSON object, `absent` for any other answer. */
+export type StatusAnswer =
+  | { readonly kind: 'up'; readonly body: Readonly<Record<string, unknown>> }
+  | { readonly kind: 'absent'; readonly why: string };

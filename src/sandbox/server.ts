@@ -36,6 +36,9 @@ function routeOf(path: string): Route | undefined {
   return routes.map.get(path);
 }
 
+const STATUS_PATH = '/api/v1/status';
+const STATUS_BODY = '{"status":"ok"}';
+
 export interface SandboxServer {
   readonly server: Server;
   close(): Promise<void>;
@@ -76,6 +79,12 @@ export function createSandboxServer(engine: SandboxEngine, tls?: { cert: string;
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
+    if (path === STATUS_PATH) {
+      // As the real service: no key, never billed, outside every count and limit.
+      if (req.method === 'GET' || req.method === 'HEAD') sendJson(res, 200, STATUS_BODY);
+      else sendJson(res, 405, plainError('method_not_allowed', `${STATUS_PATH} answers GET only`), ['Allow', 'GET, HEAD']);
+      return;
+    }
     const route = routeOf(path);
     const meta: RequestMeta = {};
     if (engine.options.verbose) logWhenDone(engine, req, res, path, meta);

@@ -10,6 +10,7 @@ import { OUTPUT_FORMATS, type OutputFormat } from '../output/layout.js';
 import { LOOKUP_KINDS } from '../core/lookups.js';
 import { MAX_AGE_SYNTAX, defaultMaxAgeText, tryParseMaxAge, type MaxAge } from './max-age.js';
 import { parsePrice, priceProperty } from './prices.js';
+import { rateDescription } from './rate-text.js';
 
 export type TransportName = Transport['name'];
 
@@ -195,7 +196,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     property: 'rate',
     flag: '--rate',
     expects: 'a number of requests per second: 0 (no client-side limit) or at least 1/86400 (one a day)',
-    description: "requests per second (default: the lookup's documented limit)",
+    description: rateDescription(),
     parse: rateValue,
   },
   {

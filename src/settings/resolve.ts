@@ -158,13 +158,16 @@ export async function resolveSettings(input: ResolveInput): Promise<Settings> {
   };
 }
 
+/** The base URL of the service numintel speaks to (VeriRoute Intel's API; real-service-notes.md). */
+export const SERVICE_BASE_URL = 'https://api-service.verirouteintel.io';
+
+/** How to configure a base URL: the setting, the known service, the other ways. */
+export const SET_BASE_URL_HINT = `set one with \`numintel config set base-url ${SERVICE_BASE_URL}\` (VeriRoute Intel's API), NUMINTEL_BASE_URL or --base-url; or try --sandbox`;
+
 /** The base URL, or the usage error that says how to configure one. */
 export function requireBaseUrl(settings: Pick<Settings, 'baseUrl'>): string {
   if (settings.baseUrl) return settings.baseUrl;
-  throw new NoBaseUrlError(
-    'no base URL configured',
-    'set one with `numintel config set base-url https://…`, NUMINTEL_BASE_URL or --base-url; or try --sandbox',
-  );
+  throw new NoBaseUrlError('no base URL configured', SET_BASE_URL_HINT);
 }
 
 /** The API key, or the usage error that says where a key may come from (never a flag). */

@@ -78,6 +78,15 @@ describe('help environment', () => {
     }
   });
 
+  it('the rate default: `help environment` and `lrn --help` say the same, with the documented limits', async () => {
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    const env = flat((await runInProcess(['help', 'environment'], { stdoutTTY: true, columns: 80 })).stdout);
+    const lrn = flat(await helpOf(['lrn']));
+    const said = "a ceiling, requests per second per lookup; 0 = none (default: each lookup's documented limit, LRN 200/s, CNAM 50/s, Trust 50/s, then the pace the service's rate headers allow)";
+    expect(env).toContain(`rate ${said} (--rate).`);
+    expect(lrn).toContain(`--rate <n> ${said}`);
+  });
+
   it('`help <command>` is that command\'s help; an unknown topic is a usage error', async () => {
     const viaHelp = await runInProcess(['help', 'config', 'set'], { stdoutTTY: true, columns: 80 });
     expect(viaHelp.stdout).toBe(await helpOf(['config', 'set']));

@@ -1,6 +1,8 @@
 // numintel doctor against a real sandbox: the setup it would use, and one request that the
 // service never bills (checked in its own counts), for a good key, a bad key and an untrusted
 // certificate.
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { fileSandbox, sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
 import { requireBuiltCli, runCli, startCli } from '../support/cli.js';
@@ -25,11 +27,11 @@ describe('numintel doctor', () => {
     expect(after.billed).toBe(before.billed);
   });
 
-  it('--sandbox (its help example): the same five lines as a real check, exit 0', async () => {
+  it('--sandbox (its help example): the same six lines as a real check, exit 0', async () => {
     const r = await runCli(['doctor', '--sandbox']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.map((l) => l.slice(0, 15).trimEnd())).toEqual(['ok   base URL', 'ok   proxy', 'ok   trust', 'ok   API key', 'ok   key']);
+    expect(lines.map((l) => l.slice(0, 15).trimEnd())).toEqual(['ok   base URL', 'ok   proxy', 'ok   trust', 'ok   API key', 'ok   service', 'ok   key']);
     expect(lines[0]).toMatch(/^ok {3}base URL {3}http:\/\/127\.0\.0\.1:\d+ \(the built-in sandbox/);
     expect(lines[3]).toMatch(/^ok {3}API key {4}sand…\(16 chars\)/);
     expect(r.stdout).not.toContain('sandbox-key-0000');
@@ -106,9 +108,49 @@ describe('numintel doctor', () => {
     }
   });
 
-  it('no base URL: exit 2 saying how to set one', async () => {
+  it('no base URL: exit 2 naming the setting and the service numintel speaks to', async () => {
     const r = await runCli(['doctor'], { env: { NUMINTEL_API_KEY: 'sk_x_0123456789' } });
     expect(r.code).toBe(2);
-    expect(r.stdout + r.stderr).toContain('numintel config set base-url');
+    expect(r.stdout).toMatch(/^FAIL base URL {3}none: set one with `numintel config set base-url https:\/\/api-service\.verirouteintel\.io` \(VeriRoute Intel's API\), NUMINTEL_BASE_URL or --base-url; or try --sandbox$/m);
+    // A lookup says the same.
+    const lookup = await runCli(['lrn', '+12025550123'], { env: { NUMINTEL_API_KEY: 'sk_x_0123456789' } });
+    expect(lookup.code).toBe(2);
+    expect(lookup.stderr).toContain('no base URL configured');
+    expect(lookup.stderr).toContain('`numintel config set base-url https://api-service.verirouteintel.io`');
+  });
+
+  it("GET /api/v1/status first, without the key; a service without it: the key's request alone, exit 0", async () => {
+    const sb = await startSandbox({ port: 0 });
+    for (const hasStatus of [true, false]) {
+      const seen: Array<{ method: string; path: string; auth: boolean }> = [];
+      // In front of the sandbox: records what doctor sends, and answers 404 for /status when the service has none.
+      const front = createServer((req, res) => {
+        seen.push({ method: req.method ?? '', path: req.url ?? '', auth: req.headers.authorization !== undefined });
+        if (!hasStatus && req.url === '/api/v1/status') {
+          res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>');
+          return;
+        }
+        const out = httpRequest(`${sb.url}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        req.pipe(out);
+      });
+      await new Promise<void>((done) => front.listen(0, '127.0.0.1', done));
+      try {
+        const { port } = front.address() as AddressInfo;
+        const before = await sandboxStats(sb);
+        const r = await runCli(['doctor'], { env: { NUMINTEL_BASE_URL: `http://127.0.0.1:${port}`, NUMINTEL_API_KEY: sb.apiKey } });
+        expect(r.code, r.stderr).toBe(0);
+        if (hasStatus) expect(r.stdout).toMatch(/^ok {3}service {4}answered GET \/api\/v1\/status \(status: ok\) \(\d+ ms\); no key sent, nothing billed$/m);
+        else expect(r.stdout).toMatch(/^-- {3}service {4}no GET \/api\/v1\/status \(HTTP 404\): the request below checks the service$/m);
+        expect(r.stdout).toMatch(/^ok {3}key {8}accepted: .*nothing was billed$/m);
+        expect(seen.map((s) => `${s.method} ${s.path} ${s.auth ? 'key' : 'no key'}`)).toEqual(['GET /api/v1/status no key', 'POST /api/v1/lrn key']);
+        expect((await sandboxStats(sb)).billed).toBe(before.billed);
+      } finally {
+        await new Promise((done) => front.close(done));
+      }
+    }
+    await sb.close();
   });
 });

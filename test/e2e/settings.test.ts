@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { jsonl, requireBuiltCli, runCliInProcess, type CliResult } from '../support/cli.js';
+import { jsonl, requireBuiltCli, runCli, runCliInProcess, type CliResult } from '../support/cli.js';
 import { sandboxStats } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -177,6 +177,24 @@ function maxInFlight(trace: string): number {
 }
 
 describe('setup errors stop the run before anything is sent (exit 2)', () => {
+  it('--sandbox with --base-url: a usage error naming both (lrn, enrich, doctor); with a base URL from the environment, the sandbox', async () => {
+    const before = await sandboxStats(a);
+    const runs = await Promise.all([
+      runCli(['lrn', '--sandbox', '--base-url', a.url, '12015550123']),
+      runCli(['enrich', '--sandbox', '--base-url', a.url, '-i', '-'], { stdin: '12015550123\n' }),
+      runCli(['doctor', '--sandbox', '--base-url', a.url]),
+    ]);
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`numintel: --sandbox and --base-url name two services\ndrop --base-url to use the built-in sandbox, or --sandbox to use ${a.url}\n`);
+    }
+    expect((await sandboxStats(a)).requests.total).toBe(before.requests.total);
+    const fromEnv = await runCli(['lrn', '--sandbox', '12015550123'], { env: { NUMINTEL_BASE_URL: a.url, NUMINTEL_API_KEY: KEY } });
+    expectOk(fromEnv);
+    expect((await sandboxStats(a)).requests.total).toBe(before.requests.total);
+  });
+
   it('no base URL, no key, or a plain-http remote base URL; --sandbox needs neither', async () => {
     const before = await sandboxStats(a);
     const [noUrl, noKey, plainHttp, sandbox] = await Promise.all([

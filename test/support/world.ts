@@ -15,6 +15,8 @@ export interface TestWorldOptions {
   stdinTTY?: boolean;
   /** Terminal width of stdout (only meaningful with stdoutTTY). */
   columns?: number;
+  /** Terminal width of stderr (only meaningful with stderrTTY). */
+  stderrColumns?: number;
   env?: Record<string, string | undefined>;
   stdin?: string;
   cwd?: string;
@@ -51,7 +53,7 @@ export function testWorld(opts: TestWorldOptions = {}): TestWorld {
   // A private home, removed once the test file that made it is done.
   const home = opts.home ?? tempDir('numintel-world-');
   const out = capture(opts.stdoutTTY ?? false, opts.columns);
-  const err = capture(opts.stderrTTY ?? false);
+  const err = capture(opts.stderrTTY ?? false, opts.stderrColumns);
   const controller = new AbortController();
   let stdin: InStream | undefined;
   const world: World = {
