@@ -8,7 +8,7 @@ import { activeFields, type LookupDescriptor, type LookupOptions } from '../core
 import type { Attempt, BatchAttempt } from '../core/transport.js';
 import { excerpt, oneLine, parseJson } from './body.js';
 import { classifyRest } from './rest.js';
-import { echoOfAnother, type ClassifyContext, type RawResponse } from './classify.js';
+import { echoOfAnother, elevenDigits, type ClassifyContext, type RawResponse } from './classify.js';
 import { parseRateInfo, rateFields } from './rate-headers.js';
 import { reportsInvalidNumber, shapeResult } from './result-shape.js';
 
@@ -30,11 +30,6 @@ export function bulkRequest(d: LookupDescriptor, numbers: readonly string[], opt
 
 /** The keys a row names its number by, most exact first. */
 const NUMBER_KEYS = ['phone_number', 'number', 'e164_phone', 'original_input'] as const;
-
-const elevenDigits = (s: string): string => {
-  const digits = s.replace(/\D/g, '');
-  return digits.length === 10 ? `1${digits}` : digits;
-};
 
 /** The answer to a bulk request: rows per number, the request's own failure, or no bulk endpoint. Never throws. */
 export function classifyBulk(d: LookupDescriptor, opts: LookupOptions, raw: RawResponse, ctx: ClassifyContext, numbers: readonly string[]): BatchAttempt {

@@ -229,7 +229,8 @@ export function echoOfAnother(d: LookupDescriptor, result: Readonly<Record<strin
   return undefined;
 }
 
-const elevenDigits = (s: string): string => {
+/** A number as 11 digits, whatever its punctuation (a 10-digit one gets its leading 1). */
+export const elevenDigits = (s: string): string => {
   const digits = s.replace(/\D/g, '');
   return digits.length === 10 ? `1${digits}` : digits;
 };

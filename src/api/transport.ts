@@ -130,6 +130,8 @@ export function createTransport(options: ClientOptions): Transport {
     if (untrusted([a])) out.discard();
     return a;
   };
+  /** A request after close(): it never reaches the wire. */
+  const closedAttempt = (): Attempt => ({ kind: 'error', error: { code: 'network_error', message: `request to ${base.origin} failed (CLIENT_CLOSED: the client is closed)` } });
   /** What went wrong before an answer, as an Attempt. */
   const failed = (err: unknown): Attempt =>
     // A client that cannot be set up (an unreadable `ca`) fails every request alike: stop.
@@ -157,7 +159,7 @@ export function createTransport(options: ClientOptions): Transport {
     // What an attempt passes through on its way out: the trace's response line, or nothing.
     const end = trace ? traced(trace, d, ep, req.body) : untraced;
     // Never reaches the wire.
-    if (closing) return Promise.resolve(end({ kind: 'error', error: { code: 'network_error', message: `request to ${base.origin} failed (CLIENT_CLOSED: the client is closed)` } }, undefined));
+    if (closing) return Promise.resolve(end(closedAttempt(), undefined));
     const post: PostRequest = { path: ep.path, headers, body: JSON.stringify(req.body), signal };
     return wire.post(post).then(
       (out) => end(answered(d, number, opts, out), out.status),
@@ -185,7 +187,7 @@ export function createTransport(options: ClientOptions): Transport {
         }
         return b;
       };
-      if (closing) return Promise.resolve(end({ kind: 'whole', attempt: { kind: 'error', error: { code: 'network_error', message: `request to ${base.origin} failed (CLIENT_CLOSED: the client is closed)` } } }, undefined));
+      if (closing) return Promise.resolve(end({ kind: 'whole', attempt: closedAttempt() }, undefined));
       const post: PostRequest = { path: ep.path, headers, body: JSON.stringify(req.body), signal };
       return wire.post(post).then(
         (out) => {

@@ -2,53 +2,16 @@
 // interim 1xx answers before the real one (read, each number sent once), and lengths no parser may
 // read on (refused at once, never spun on past --timeout), by argument and by stdin, on Node's
 // client (a run's first requests) and on undici's (the rest of a run, here one at a time).
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { jsonl, requireBuiltCli, runCli } from '../support/cli.js';
+import { rawServer } from '../support/raw-server.js';
 
 beforeAll(() => requireBuiltCli());
-
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
 
 const KEY = 'hostile-framing-key-5d2e';
 const LRN = JSON.stringify({ lrn: '12015550000', lrn_activated_at: null });
 const OK = `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${LRN.length}\r\n\r\n${LRN}`;
 const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
-
-/** A server answering request `n` (0-based, over all connections) with `answer(n)`; it counts the requests. */
-async function rawServer(answer: (n: number) => string): Promise<{ url: string; requests: () => number }> {
-  let requests = 0;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    let pending = '';
-    socket.on('data', (chunk) => {
-      pending += chunk.toString('latin1');
-      for (;;) {
-        const head = pending.indexOf('\r\n\r\n');
-        if (head < 0) return;
-        const length = Number(/content-length: (\d+)/i.exec(pending.slice(0, head))?.[1] ?? 0);
-        if (pending.length < head + 4 + length) return;
-        pending = pending.slice(head + 4 + length);
-        socket.write(answer(requests++));
-      }
-    });
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanup.push(
-    () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests };
-}
 
 const NUMBERS = ['12015550123', '12015550124', '12015550125', '12015550126', '12015550127'];
 const env = (url: string) => ({ NUMINTEL_BASE_URL: url, NUMINTEL_API_KEY: KEY });
@@ -64,7 +27,7 @@ const WAYS: [string, (numbers: string[]) => { args: string[]; stdin?: string }][
 describe('an unsolicited 100 Continue before every answer', () => {
   it.each(WAYS)('is read past %s: every number answered, each sent once', async (_, way) => {
     for (const numbers of [NUMBERS.slice(0, 1), NUMBERS]) {
-      const server = await rawServer(() => CONTINUE + OK);
+      const server = await rawServer(() => [CONTINUE + OK]);
       const { args, stdin } = way(numbers);
       const run = await runCli(args, { env: env(server.url), stdin });
       expect(run.code, run.stderr).toBe(0);
@@ -74,7 +37,7 @@ describe('an unsolicited 100 Continue before every answer', () => {
   });
 
   it('that first comes once the run is on undici costs one number one more request, and the rest of the run goes back to Node', async () => {
-    const server = await rawServer((n) => (n === 0 ? OK : CONTINUE + OK));
+    const server = await rawServer((n) => [n === 0 ? OK : CONTINUE + OK]);
     const { args, stdin } = WAYS[2]![1](NUMBERS);
     const run = await runCli(args, { env: env(server.url), stdin });
     expect(run.code, run.stderr).toBe(0);
@@ -95,7 +58,7 @@ describe.each(HOSTILE)('an answer with %s', (_, hostile) => {
   it.each(WAYS)('is refused at once %s, retried once as it may have been billed, each row saying why', async (way, given) => {
     // The first answer is sound: the run sending one at a time goes on to undici's pool for the rest.
     const oneAtATime = way === 'on stdin one at a time';
-    const server = await rawServer((n) => (oneAtATime && n === 0 ? OK : hostile));
+    const server = await rawServer((n) => [oneAtATime && n === 0 ? OK : hostile]);
     const numbers = oneAtATime ? NUMBERS : NUMBERS.slice(0, 2);
     const { args, stdin } = given(numbers);
     const started = performance.now();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cnam, gql, lrn, trust } from './helpers.js';
+import { cnam, gql, lrn, lrnBulk, trust } from './helpers.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../support/sandbox.js';
 import { numbersIn } from '../support/numbers.js';
 
@@ -27,9 +28,12 @@ describe('fault injection', () => {
     expect(sb.stats().faults.reset).toBe(1);
   });
 
-  it('hangRate never answers, and close() still ends it', async () => {
+  it.each([
+    ['a single request', (sb: Sandbox) => lrn(sb, { phone_number: '12125550123' })],
+    ['a bulk request', (sb: Sandbox) => lrnBulk(sb, { phone_numbers: ['12125550123'] })],
+  ])('hangRate: %s never answers, and close() still ends it', async (_what, send) => {
     const sb = await sandbox({ hangRate: 1 });
-    const pending = lrn(sb, { phone_number: '12125550123' }).then(
+    const pending = send(sb).then(
       () => 'answered',
       () => 'failed',
     );

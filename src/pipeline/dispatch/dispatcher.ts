@@ -160,7 +160,8 @@ export class Dispatcher<T extends Task> {
   enqueue(task: T): void {
     const i = task.lookup;
     if (this.sizes[i] === 0) this.sizes[i] = Math.max(1, this.cfg.transport.batchSize?.(task.d) ?? 1);
-    this.joinedAt[i] = this.cfg.clock.now();
+    // Only a batch waits for the next task to join it.
+    if ((this.sizes[i] ?? 1) > 1) this.joinedAt[i] = this.cfg.clock.now();
     this.fresh[i]?.push(task);
   }
 
@@ -341,7 +342,8 @@ export class Dispatcher<T extends Task> {
     if (rateLimited) this.cfg.stats.rateLimited += 1;
     let halted = false;
     tasks.forEach((task, k) => {
-      const a = whole ?? (b.kind === 'rows' ? b.answers[k] : undefined) ?? missingRow();
+      // A transport answers every number it was given (see Transport.sendBatch).
+      const a = whole ?? (b.kind === 'rows' ? b.answers[k] : undefined) ?? thrown(new Error('the transport gave no answer for this number'));
       if (!whole && a.kind === 'retry' && a.rateLimited) this.cfg.stats.rateLimited += 1;
       halted = this.conclude(task, a, now) || halted;
     });
@@ -472,11 +474,6 @@ export class Dispatcher<T extends Task> {
 /** The service said the number itself is wrong: the contract calls that invalid_number. */
 function invalidNumber(e: LookupError): LookupError {
   return e.status === undefined ? { code: 'invalid_number', message: e.message } : { code: 'invalid_number', message: e.message, status: e.status };
-}
-
-/** A bulk answer that left a number out: worth asking again. */
-function missingRow(): Attempt {
-  return { kind: 'retry', rateLimited: false, error: { code: 'server_error', message: 'the bulk answer has no row for this number' } };
 }
 
 /** A transport must not throw for what the service answered; if it does anyway, it is a network fault. */
