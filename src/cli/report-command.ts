@@ -19,6 +19,8 @@ export function reportCommand(world: World, setExitCode: SetExitCode): Command {
     .option('--html <file>', 'also write the report as one self-contained HTML page')
     .option('--as-of <date>', 'the date porting ages are counted to (default: today)', dateOption)
     .option('--price <list>', 'price per billed lookup, e.g. lrn=0.0005,cnam=0.006,trust=0.002 (default: the config\'s price.<lookup>)', (value: string) => parsePrices(value, '--price'))
+    .option('--currency <code>', 'the currency of the prices, an ISO 4217 code (default: USD)', currencyOption)
+    .option('--act-on-limit <n>', 'how many numbers to act on are listed, the most severe first (default: 20; all are counted)', limitOption)
     .option('--profile <name>', 'config profile whose prices apply (or NUMINTEL_PROFILE)')
     .option('--no-color', 'no colour')
     .addHelpText(
@@ -29,16 +31,38 @@ export function reportCommand(world: World, setExitCode: SetExitCode): Command {
         ['numintel report out.jsonl -f json | jq .line_type', 'every figure as JSON'],
       ]),
     )
-    .action(async (file: string, flags: { format: 'text' | 'json'; html?: string; asOf?: number; price?: Prices; profile?: string; color?: boolean }) => {
+    .action(async (file: string, flags: { format: 'text' | 'json'; html?: string; asOf?: number; price?: Prices; currency?: string; actOnLimit?: number; profile?: string; color?: boolean }) => {
       const { runReport } = await import('./run-report.js');
       const prices = await reportPrices(flags.price, flags.profile, world.env, world.home);
       setExitCode(
         await runReport(
-          { file, format: flags.format, html: flags.html, asOf: flags.asOf, prices, color: flags.color === false ? false : undefined },
+          {
+            file,
+            format: flags.format,
+            html: flags.html,
+            asOf: flags.asOf,
+            prices,
+            currency: flags.currency,
+            actOnLimit: flags.actOnLimit,
+            color: flags.color === false ? false : undefined,
+          },
           world,
         ),
       );
     });
+}
+
+/** A currency code as Intl knows it (three letters), upper case. */
+function currencyOption(value: string): string {
+  const code = value.trim().toUpperCase();
+  if (!/^[A-Z]{3}$/.test(code)) throw new InvalidArgumentError(`Expected a three-letter currency code such as USD or EUR, got "${value}"`);
+  return code;
+}
+
+function limitOption(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`Expected a whole number (0 or more), got "${value}"`);
+  return n;
 }
 
 /** An ISO date (`2026-01-31`, optionally with a time); a bare date is midnight UTC of that day. */

@@ -20,6 +20,9 @@ export interface ReportRequest {
   /** Epoch ms; undefined = the world's clock. */
   readonly asOf?: number;
   readonly prices?: Prices;
+  /** ISO 4217 code; undefined = USD. */
+  readonly currency?: string;
+  readonly actOnLimit?: number;
   /** false for --no-color. */
   readonly color?: boolean;
 }
@@ -40,10 +43,13 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   const acc = new ReportAccumulator({
     asOf: req.asOf ?? world.clock.now(),
     prices: req.prices,
+    ...(req.currency === undefined ? {} : { currency: req.currency }),
+    ...(req.actOnLimit === undefined ? {} : { actOnLimit: req.actOnLimit }),
     source: 'file',
     name: stdin ? undefined : basename(req.file),
   });
-  const read = await readOutputFile(req.file, world, (row) => acc.add(row));
+  // The input columns too: the numbers to act on are listed with those that say who a row is.
+  const read = await readOutputFile(req.file, world, (row) => acc.add(row), { inputs: true });
   // A CSV or TSV header of numintel's columns is an output with no rows (a run over an empty
   // list): its report says 0 rows, as that run's --report page does. JSON with no record is not ours.
   if (acc.rowCount === 0 && read.format !== 'csv' && read.format !== 'tsv') throw new InputError(`${label} holds no numintel records: there is nothing to report`, 'report reads what lrn, cnam, trust or enrich wrote (csv, tsv, jsonl or json)');

@@ -2,7 +2,7 @@
 // have it (an output without trust columns says nothing about flags); each kind names the fields
 // that show it, for the before/after columns.
 import { isTrue, lineClass, parseIso } from '../report/normalise.js';
-import { isRealName, nameKey } from './placeholders.js';
+import { isRealName, nameKey } from '../report/caller-names.js';
 import type { DiffField, Snapshot } from './snapshot.js';
 
 export const CHANGE_KINDS = ['ported', 'carrier', 'line_type', 'messaging', 'caller_name', 'flagged', 'unflagged', 'trust_level', 'score', 'added', 'removed', 'failed'] as const;

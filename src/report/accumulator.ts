@@ -2,7 +2,10 @@
 // with the distinct numbers, carriers and codes seen). `finish` turns the counts into the report.
 import { LOOKUP_KINDS, type LookupKind } from '../core/lookups.js';
 import type { RowFacts } from './facts.js';
-import { invalidReason, isFalse, isTrue, lineClass, LINE_CLASSES, recency, RECENCY_BUCKETS, sameNumber, zoneLabel, type LineClass, type RecencyBucket } from './normalise.js';
+import { ActOnList, ACT_ON_LIMIT } from './act-on.js';
+import { CALLER_NAME_PLACEHOLDERS as PLACEHOLDER_KEYS, callerNameClass, nameKey } from './caller-names.js';
+import { dateMs, DAY, invalidReason, isFalse, isLowTrust, isTrue, lineClass, LINE_CLASSES, recencyOf, RECENCY_BUCKETS, sameNumber, spamClassFlag, zoneLabel, type LineClass, type RecencyBucket } from './normalise.js';
+import type { ActReason } from './report.js';
 import { stateCode } from './tile-map.js';
 import { NumberSet } from '../core/number-set.js';
 import type { Report, Ranked } from './report.js';
@@ -12,6 +15,10 @@ export interface ReportContext {
   /** "Now" for the porting recency, epoch ms. */
   readonly asOf: number;
   readonly prices?: Prices;
+  /** ISO 4217 code the prices are in; USD when not given. */
+  readonly currency?: string;
+  /** How many numbers to act on are listed (all are counted); ACT_ON_LIMIT when not given. */
+  readonly actOnLimit?: number;
   /** What the rows were read from: a file's form, or `records` for a run's own records. */
   readonly source: string;
   readonly name?: string;
@@ -86,7 +93,9 @@ export class ReportAccumulator {
   private cnamBase = 0;
   /** Whether any answer had the caller name (a `--fields` output may leave it out). */
   private cnamSeen = false;
-  private cnamFound = 0;
+  private cnamReal = 0;
+  private cnamPlaceholder = 0;
+  private readonly placeholders = new Counts();
   private cnamSpamBase = 0;
   private readonly cnamSpam = new Counts();
 
@@ -103,7 +112,17 @@ export class ReportAccumulator {
   private scoreBase = 0;
   private scoreSum = 0;
 
-  constructor(private readonly context: ReportContext) {}
+  private readonly actOn: ActOnList;
+  private levelSeen = false;
+  // The row being added: what makes it a number to act on.
+  private readonly rowReasons = new Set<ActReason>();
+  private rowLevel: string | undefined;
+  private rowScore: number | undefined;
+  private rowPortedDays: number | undefined;
+
+  constructor(private readonly context: ReportContext) {
+    this.actOn = new ActOnList(context.actOnLimit ?? ACT_ON_LIMIT);
+  }
 
   get rowCount(): number {
     return this.rows;
@@ -131,6 +150,10 @@ export class ReportAccumulator {
     }
     const duplicate = row.number !== null && !this.numbers.add(row.number);
     if (duplicate) this.duplicates++;
+    this.rowReasons.clear();
+    this.rowLevel = undefined;
+    this.rowScore = undefined;
+    this.rowPortedDays = undefined;
 
     for (const l of row.lookups) {
       const k = this.kindCounts(l.kind);
@@ -149,16 +172,33 @@ export class ReportAccumulator {
       else if (l.kind === 'cnam') this.addCnam(a);
       else this.addTrust(a);
     }
+    // A repeated number is listed once, at its first row.
+    if (this.rowReasons.size > 0 && row.number !== null && !duplicate) {
+      this.actOn.add({
+        row: this.rows,
+        number: row.number,
+        reasons: new Set(this.rowReasons),
+        ...(this.rowLevel === undefined ? {} : { level: this.rowLevel }),
+        ...(this.rowScore === undefined ? {} : { score: this.rowScore }),
+        ...(this.rowPortedDays === undefined ? {} : { portedDaysAgo: this.rowPortedDays }),
+        ...(row.inputs === undefined ? {} : { inputs: row.inputs }),
+      });
+    }
   }
 
   private addLrn(number: string | null, a: NonNullable<RowFacts['lookups'][number]['answer']>): void {
     if (a.lrn !== undefined && a.lrn !== '' && number !== null) {
       this.portBase++;
       const isPorted = !sameNumber(a.lrn, number);
-      const bucket = recency(a.activatedAt ?? '', this.context.asOf);
+      const activated = dateMs(a.activatedAt ?? '');
+      const bucket = recencyOf(activated, this.context.asOf);
       this.activated.set(bucket, (this.activated.get(bucket) ?? 0) + 1);
       if (isPorted) {
         this.ported++;
+        if (bucket === 'le_7d' || bucket === 'le_30d') {
+          this.rowReasons.add('ported_30d');
+          this.rowPortedDays = Math.max(0, Math.floor((this.context.asOf - activated) / DAY));
+        }
         this.activatedPorted.set(bucket, (this.activatedPorted.get(bucket) ?? 0) + 1);
       }
     }
@@ -185,10 +225,17 @@ export class ReportAccumulator {
   private addCnam(a: NonNullable<RowFacts['lookups'][number]['answer']>): void {
     this.cnamBase++;
     if (a.cnam !== undefined) this.cnamSeen = true;
-    if (a.cnam !== undefined && a.cnam.trim() !== '') this.cnamFound++;
+    const cls = callerNameClass(a.cnam);
+    if (cls === 'real') this.cnamReal++;
+    else if (cls === 'placeholder') {
+      this.cnamPlaceholder++;
+      this.placeholders.bump(a.cnam as string);
+    }
     if (a.spamType !== undefined) {
       this.cnamSpamBase++;
       this.cnamSpam.bump(a.spamType === '' ? 'none given' : a.spamType);
+      const flag = spamClassFlag(a.spamType);
+      if (flag) this.rowReasons.add(flag);
     }
   }
 
@@ -203,12 +250,21 @@ export class ReportAccumulator {
     if (spam) this.trustSpam++;
     if (robo) this.trustRobocall++;
     if (scam) this.trustScam++;
+    if (spam) this.rowReasons.add('spam');
+    if (robo) this.rowReasons.add('robocall');
+    if (scam) this.rowReasons.add('scam');
+    if (a.level !== undefined) this.levelSeen = true;
+    if (a.level) {
+      this.rowLevel = a.level;
+      if (isLowTrust(a.level)) this.rowReasons.add('low_trust');
+    }
     if (spam || robo || scam) this.trustAny++;
     if (a.level) this.levels.bump(a.level);
     if (a.spamType) this.trustTypes.bump(a.spamType);
     if (a.score !== undefined && a.score !== '') {
       const score = Number(a.score);
       if (Number.isFinite(score)) {
+        this.rowScore = score;
         this.scoreBase++;
         this.scoreSum += score;
         const bin = Math.min(SCORE_BINS - 1, Math.max(0, Math.floor(score / (100 / SCORE_BINS))));
@@ -252,7 +308,14 @@ export class ReportAccumulator {
       ),
     };
     if (context.prices && kinds.some((k) => context.prices?.[k] !== undefined)) {
-      report.cost = { total: round(kinds.reduce((sum, k) => sum + (report.lookups[k]?.cost ?? 0), 0), 6) };
+      report.cost = {
+        currency: context.currency ?? 'USD',
+        lines: kinds.map((lookup) => {
+          const k = report.lookups[lookup];
+          return { lookup, billed: k?.billed ?? 0, price: k?.price ?? null, amount: k?.cost ?? null };
+        }),
+        total: round(kinds.reduce((sum, k) => sum + (report.lookups[k]?.cost ?? 0), 0), 6),
+      };
     }
     if (this.lineBase > 0) {
       const counts = Object.fromEntries(LINE_CLASSES.map((c) => [c, this.lineClasses.get(c) ?? 0])) as Record<LineClass, number>;
@@ -294,7 +357,7 @@ export class ReportAccumulator {
     if (this.cnamBase > 0) {
       report.cnam = {
         base: this.cnamBase,
-        ...(this.cnamSeen ? { found: this.cnamFound, empty: this.cnamBase - this.cnamFound, found_share: share(this.cnamFound, this.cnamBase) } : {}),
+        ...(this.cnamSeen ? this.callerNames() : {}),
         ...(this.cnamSpamBase > 0 ? { spam_types: sorted(this.cnamSpam) } : {}),
       };
     }
@@ -326,9 +389,36 @@ export class ReportAccumulator {
           : {}),
       };
     }
+    const known = new Set<ActReason>();
+    const seen = this.flagsSeen;
+    if (seen.scam || this.cnamSpamBase > 0) known.add('scam');
+    if (seen.robocall || this.cnamSpamBase > 0) known.add('robocall');
+    if (seen.spam || this.cnamSpamBase > 0) known.add('spam');
+    if (this.levelSeen) known.add('low_trust');
+    if (this.portBase > 0) known.add('ported_30d');
+    // Only when the output has a figure that can flag a number.
+    if (known.size > 0) report.act_on = this.actOn.finish(known);
     return report;
   }
+
+  private callerNames(): NonNullable<Report['cnam']> {
+    const base = this.cnamBase;
+    const none = base - this.cnamReal - this.cnamPlaceholder;
+    return {
+      base,
+      real: this.cnamReal,
+      placeholder: this.cnamPlaceholder,
+      none,
+      real_share: share(this.cnamReal, base),
+      placeholder_share: share(this.cnamPlaceholder, base),
+      none_share: share(none, base),
+      // Place labels ("JERSEY CITY NJ") are many: counted as one.
+      placeholder_names: sorted(this.placeholders.merged((n) => (PLACEHOLDER_KEYS.has(nameKey(n)) ? nameKey(n) : PLACE_LABEL))),
+    };
+  }
 }
+
+const PLACE_LABEL = '(place label)';
 
 function round(n: number, digits: number): number {
   const f = 10 ** digits;

@@ -95,13 +95,22 @@ export const RECENCY_LABELS: Readonly<Record<RecencyBucket, string>> = {
   unknown: 'unknown',
 };
 
-const DAY = 86_400_000;
+export const DAY = 86_400_000;
 
 /** How long before `asOf` (epoch ms) a date was; a date after it counts as the most recent. */
 export function recency(date: string, asOf: number): RecencyBucket {
-  if (date === '') return 'unknown';
+  return recencyOf(dateMs(date), asOf);
+}
+
+/** Epoch ms of a date as services write them (ISO 8601, epoch seconds or ms); NaN for none. */
+export function dateMs(date: string): number {
+  if (date === '') return Number.NaN;
   // Epoch seconds (or milliseconds) as some services give them.
-  const t = /^\d{9,13}$/.test(date) ? Number(date) * (date.length <= 10 ? 1000 : 1) : parseIso(date);
+  return /^\d{9,13}$/.test(date) ? Number(date) * (date.length <= 10 ? 1000 : 1) : parseIso(date);
+}
+
+/** The bucket of a date's epoch ms (NaN: unknown) as of `asOf`. */
+export function recencyOf(t: number, asOf: number): RecencyBucket {
   if (Number.isNaN(t)) return 'unknown';
   const age = asOf - t;
   if (age <= 7 * DAY) return 'le_7d';
@@ -153,4 +162,21 @@ export function isFalse(value: string | undefined): boolean {
   if (value === 'false') return true;
   if (value === undefined || value === 'true' || value === '') return false;
   return /^(false|0|no|n)$/i.test(value.trim());
+}
+
+/** A trust level that says low trust: `low`, `very low` (any case, spaces, dashes or underscores). */
+export function isLowTrust(level: string): boolean {
+  return /^(very[\s_-]*)?low$/i.test(level.trim());
+}
+
+/**
+ * What a CNAM spam class flags: scam, robocall, or spam for any other class; null for none
+ * (empty, `NONE`, `NOT SPAM`, `CLEAN`).
+ */
+export function spamClassFlag(type: string): 'scam' | 'robocall' | 'spam' | null {
+  const key = lineKey(type);
+  if (key === '' || key === 'NONE' || key === 'NOT SPAM' || key === 'CLEAN' || key === 'NULL') return null;
+  if (key.includes('SCAM') || key.includes('FRAUD')) return 'scam';
+  if (key.includes('ROBO')) return 'robocall';
+  return 'spam';
 }

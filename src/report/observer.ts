@@ -23,7 +23,8 @@ export function reportObserver(path: string, label: string, asOf: number, name: 
   return {
     observe(record) {
       const facts = recordFacts(record);
-      if (facts) acc.add(facts);
+      // The input row's columns say who the numbers to act on are.
+      if (facts) acc.add(record.row ? { ...facts, inputs: Object.entries(record.row) } : facts);
     },
     async write() {
       await fs.writeFile(path, renderHtml(acc.finish())).catch((err: unknown) => {

@@ -4,7 +4,7 @@
 // colour. Every piece of text from the input or the service goes through `esc`.
 import { FOOTER, type Report } from './report.js';
 import { STATE_TILES } from './tile-map.js';
-import { percent, reportView, subtitle, type Chart, type Fact, type Section } from './view.js';
+import { percent, reportView, subtitle, type Chart, type Fact, type Section, type Table } from './view.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -35,6 +35,7 @@ table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{padding:3px 6px;text-align:left;vertical-align:middle;border-bottom:1px solid var(--soft)}
 td.n,th.n{text-align:right;white-space:nowrap;width:1%}
 tbody th{font-weight:500;max-width:260px;overflow-wrap:anywhere}
+tfoot th,tfoot td{font-weight:700;border-top:1px solid var(--line)}
 thead th{font-size:12px;color:var(--muted);font-weight:600;border-bottom:1px solid var(--line)}
 td.bar{width:45%}
 td.bar svg{display:block;width:100%;height:14px}
@@ -91,7 +92,7 @@ const PATTERNS = `<svg width="0" height="0" style="position:absolute" aria-hidde
 </defs></svg>`;
 
 function sectionHtml(s: Section, report: Report): string {
-  const wide = s.id === 'states' || s.id === 'input';
+  const wide = s.id === 'states' || s.id === 'input' || s.id === 'act_on';
   const parts = [`<section id="${esc(s.id)}" data-section="${esc(s.id)}"${wide ? ' class="wide"' : ''}>`, `<h2>${esc(s.title)}</h2>`];
   if (s.note) parts.push(`<p class="note">${esc(s.note)}</p>`);
   if (s.facts.length > 0) parts.push(`<ul class="facts">${s.facts.map(factHtml).join('')}</ul>`);
@@ -99,6 +100,7 @@ function sectionHtml(s: Section, report: Report): string {
     const chart = s.charts[0];
     if (chart) parts.push(stackedBar(chart));
   }
+  for (const table of s.tables ?? []) parts.push(tableHtml(table));
   if (s.id === 'states' && report.states) parts.push(stateMap(report.states.all, report.states.base));
   for (const chart of s.charts) parts.push(chartHtml(s.id === 'states' && report.states ? allStates(chart, report.states.all) : chart));
   parts.push('</section>');
@@ -117,11 +119,25 @@ function allStates(chart: Chart, all: Record<string, number>): Chart {
   return { ...chart, title: 'Numbers by state', bars: Object.entries(all).map(([key, count]) => ({ key, label: key, count, share: chart.base ? count / chart.base : 0 })) };
 }
 
+function tableHtml(t: Table): string {
+  const cell = (tag: 'td' | 'th', text: string, numeric: boolean | undefined, extra = '') => `<${tag}${extra}${numeric ? ' class="n"' : ''}>${esc(text)}</${tag}>`;
+  const head = t.columns.map((col) => cell('th', col.label, col.numeric, ' scope="col"')).join('');
+  const rows = t.rows.map((r) => `<tr data-key="${esc(r.key)}">${r.cells.map((text, i) => cell(i === 0 ? 'th' : 'td', text, t.columns[i]?.numeric, i === 0 ? ' scope="row"' : '')).join('')}</tr>`).join('\n');
+  const foot = t.foot ? `\n<tfoot><tr>${t.foot.map((text, i) => cell(i === 0 ? 'th' : 'td', text, t.columns[i]?.numeric, i === 0 ? ' scope="row"' : '')).join('')}</tr></tfoot>` : '';
+  const after = t.after ? `\n<p class="note">${esc(t.after)}</p>` : '';
+  return `<table class="data" data-table="${esc(t.id)}"${t.value === undefined ? '' : ` data-value="${esc(t.value)}"`}>
+<thead><tr>${head}</tr></thead>
+<tbody>
+${rows}
+</tbody>${foot}
+</table>${after}`;
+}
+
 function chartHtml(chart: Chart): string {
-  const most = Math.max(0, ...chart.bars.map((b) => b.share));
   const rows = chart.bars
     .map((b) => {
-      const w = most > 0 ? (b.share / most) * 100 : 0;
+      // The full width is the whole (100%): a bar is as long as its share.
+      const w = Math.min(1, Math.max(0, b.share)) * 100;
       return `<tr data-key="${esc(b.key)}" data-count="${b.count}"><th scope="row">${esc(b.label)}</th><td class="n">${b.count.toLocaleString('en-US')}</td><td class="n">${esc(percent(b.share))}</td><td class="bar"><svg viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label="${esc(`${b.label}: ${b.count}`)}"><rect x="0" y="1" width="${w.toFixed(2)}" height="8" fill="#2f6fb0" stroke="#1b1f24" stroke-width="0.3" vector-effect="non-scaling-stroke"/></svg></td></tr>`;
     })
     .join('\n');

@@ -5,7 +5,7 @@ import { Chalk } from 'chalk';
 import { stripControl } from '../output/sanitize.js';
 import { textWidth } from '../output/wrap.js';
 import { FOOTER, type Report } from './report.js';
-import { percent, reportView, subtitle, type Chart, type Section } from './view.js';
+import { percent, reportView, subtitle, type Chart, type Section, type Table } from './view.js';
 
 export interface TextStyle {
   readonly width: number;
@@ -39,8 +39,41 @@ function section(s: Section, width: number, style: TextStyle, c: InstanceType<ty
     const share = f.share === undefined ? '' : `  ${percent(f.share).padStart(6)}`;
     lines.push(`  ${pad(labels[i] ?? '', lw)}  ${f.value.padStart(vw)}${share}`);
   });
+  for (const table of s.tables ?? []) lines.push(...drawTable(table, width, c));
   for (const chart of s.charts) lines.push(...drawChart(chart, width, style, c));
   return lines;
+}
+
+/** A table within `width`: the widest word columns cut (with an ellipsis) until it fits. */
+function drawTable(t: Table, width: number, c: InstanceType<typeof Chalk>): string[] {
+  const all = [t.columns.map((col) => col.label), ...t.rows.map((r) => r.cells.map(clean)), ...(t.foot ? [t.foot] : [])];
+  const widths = t.columns.map((_, i) => Math.max(...all.map((cells) => textWidth(cells[i] ?? ''))));
+  const room = width - 4 - 2 * (t.columns.length - 1);
+  for (;;) {
+    const over = widths.reduce((a, b) => a + b, 0) - room;
+    if (over <= 0) break;
+    // The widest column that may be cut; those to keep only when no other can give.
+    let widest = -1;
+    for (const keep of [false, true]) {
+      t.columns.forEach((col, i) => {
+        if (!col.numeric && (col.keep ?? false) === keep && (widths[i] ?? 0) > 6 && (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0))) widest = i;
+      });
+      if (widest >= 0) break;
+    }
+    if (widest < 0) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+  }
+  const line = (cells: readonly string[]) =>
+    `    ${t.columns
+      .map((col, i) => {
+        const cell = fit(cells[i] ?? '', widths[i] ?? 0);
+        return col.numeric ? ' '.repeat(Math.max(0, (widths[i] ?? 0) - textWidth(cell))) + cell : pad(cell, widths[i] ?? 0);
+      })
+      .join('  ')}`.trimEnd();
+  const out = [c.dim(line(t.columns.map((col) => col.label))), ...t.rows.map((r) => line(r.cells.map(clean)))];
+  if (t.foot) out.push(c.bold(line(t.foot)));
+  if (t.after) out.push(...wrap(t.after, width - 4).map((l) => `    ${l}`));
+  return out;
 }
 
 function drawChart(chart: Chart, width: number, style: TextStyle, c: InstanceType<typeof Chalk>): string[] {
@@ -50,10 +83,9 @@ function drawChart(chart: Chart, width: number, style: TextStyle, c: InstanceTyp
   const cw = Math.max(...chart.bars.map((b) => b.count.toLocaleString('en-US').length));
   // indent 4, label, 2, count, 2, percent (6), 2, bar
   const room = Math.min(MAX_BAR, width - (4 + lw + 2 + cw + 2 + 6 + 2));
-  const most = Math.max(...chart.bars.map((b) => b.share), 0);
   chart.bars.forEach((b, i) => {
-    // Bars are scaled to the largest, so small differences stay visible; the percent says the share.
-    const bar = most > 0 ? drawBar((b.share / most) * Math.max(1, room), style.unicode) : '';
+    // The full width is the whole (100%): a bar is as long as its share.
+    const bar = drawBar(b.share * Math.max(1, room), style.unicode);
     lines.push(`    ${pad(labels[i] ?? '', lw)}  ${b.count.toLocaleString('en-US').padStart(cw)}  ${percent(b.share).padStart(6)}  ${c.cyan(bar)}`.trimEnd());
   });
   return lines;

@@ -42,7 +42,12 @@ export interface Report {
     unreadable?: number;
   };
   lookups: Partial<Record<LookupKind, KindFigures>>;
-  cost?: { total: number };
+  /** Billed lookups at their prices: one line per lookup (price and amount null when it has no price). */
+  cost?: {
+    currency: string;
+    lines: { lookup: LookupKind; billed: number; price: number | null; amount: number | null }[];
+    total: number;
+  };
   line_type?: Record<LineClass, number> & {
     base: number;
     not_given: number;
@@ -68,8 +73,22 @@ export interface Report {
     enabled_share: number;
     providers: Ranked;
   };
-  /** found, empty: only when the output has the caller name (`--fields` may leave it out). */
-  cnam?: { base: number; found?: number; empty?: number; found_share?: number; spam_types?: Record<string, number> };
+  /**
+   * Caller names: real, placeholder (a name that says none is known, see caller-names.ts) and none;
+   * only when the output has the caller name (`--fields` may leave it out). `placeholder_names`: each
+   * placeholder as normalised, place labels as `(place)`.
+   */
+  cnam?: {
+    base: number;
+    real?: number;
+    placeholder?: number;
+    none?: number;
+    real_share?: number;
+    placeholder_share?: number;
+    none_share?: number;
+    placeholder_names?: Record<string, number>;
+    spam_types?: Record<string, number>;
+  };
   trust?: {
     base: number;
     /** Each flag only when the output has it (`--fields` may leave some out); any_flag when it has all three. */
@@ -85,6 +104,36 @@ export interface Report {
     spam_types: Record<string, number>;
     score?: { base: number; mean: number; histogram: { from: number; to: number; count: number }[] };
   };
+  /** The numbers to act on: flagged, low trust, or ported lately; the most severe first, at most `limit` of them. */
+  act_on?: ActOn;
+}
+
+export type ActReason = 'scam' | 'robocall' | 'spam' | 'low_trust' | 'ported_30d';
+
+export interface ActOn {
+  /** Distinct numbers with a reason (a repeated number once). */
+  total: number;
+  /** Only the reasons the output can tell (a `--fields` output may leave out the flags, the level, the LRN). */
+  by_reason: Partial<Record<ActReason, number>>;
+  limit: number;
+  /** The input columns shown for each row (those that say who a row is, not the phone number). */
+  columns: string[];
+  rows: ActOnRow[];
+  /** Numbers left out by the limit. */
+  more: number;
+}
+
+export interface ActOnRow {
+  /** 1-based position among the output's rows. */
+  row: number;
+  number: string;
+  /** The row's values of `columns`, in their order. */
+  inputs: string[];
+  reasons: ActReason[];
+  trust_level?: string;
+  score?: number;
+  /** Days from the LRN's activation to the report's day, for a ported number. */
+  ported_days_ago?: number;
 }
 
 export const FOOTER =

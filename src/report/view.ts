@@ -3,8 +3,9 @@
 // the page (or a test) can find each number again in the JSON report.
 import { LOOKUPS, type LookupKind } from '../core/lookups.js';
 import { INVALID_REASON_LABELS } from '../core/numbers.js';
+import { ACT_REASONS } from './act-on.js';
 import { RECENCY_BUCKETS, RECENCY_LABELS, type LineClass } from './normalise.js';
-import type { Ranked, Report } from './report.js';
+import type { ActReason, Ranked, Report } from './report.js';
 
 export interface Bar {
   readonly key: string;
@@ -31,12 +32,34 @@ export interface Fact {
   readonly share?: number;
 }
 
+export interface Column {
+  readonly label: string;
+  /** Right-aligned (figures). */
+  readonly numeric?: boolean;
+  /** Cut last when the table is too wide (the number, the reasons). */
+  readonly keep?: boolean;
+}
+
+/** A table of words and figures (the cost, the numbers to act on). */
+export interface Table {
+  readonly id: string;
+  readonly columns: readonly Column[];
+  readonly rows: readonly { readonly key: string; readonly cells: readonly string[] }[];
+  /** A total line. */
+  readonly foot?: readonly string[];
+  /** A line under the table ("and 12 more"). */
+  readonly after?: string;
+  /** The figure the table comes to, for a reader of the page (or a test) to find again in the JSON. */
+  readonly value?: string;
+}
+
 export interface Section {
   readonly id: string;
   readonly title: string;
   readonly note?: string;
   readonly facts: readonly Fact[];
   readonly charts: readonly Chart[];
+  readonly tables?: readonly Table[];
 }
 
 const LINE_LABELS: Record<LineClass | 'not_given', string> = {
@@ -92,14 +115,7 @@ export function reportView(r: Report): Section[] {
     if (k.cached !== null) facts.push(fact(`${kind}.cached`, `${title(kind)} from the cache`, k.cached, k.answered));
     facts.push(fact(`${kind}.billed`, `${title(kind)} lookups billed`, k.billed));
     if (k.failed > 0) facts.push(fact(`${kind}.failed`, `${title(kind)} failed`, k.failed, k.rows));
-    if (k.cost !== undefined) facts.push({ key: `${kind}.cost`, label: `${title(kind)} cost at ${k.price}`, value: money(k.cost) });
     for (const [code, n] of Object.entries(k.failed_by_code)) failed[`${kind}:${code}`] = n;
-  }
-  if (r.cost) {
-    facts.push({ key: 'cost', label: 'cost', value: money(r.cost.total) });
-    // Read alone, the total would pass for the whole cost (the JSON says it by each lookup's missing price).
-    const unpriced = r.source.lookups.filter((kind) => r.lookups[kind] !== undefined && r.lookups[kind].price === undefined);
-    if (unpriced.length > 0) facts.push({ key: 'cost.unpriced', label: 'not in the cost', value: `${unpriced.map(title).join(', ')} (no price)` });
   }
   const failedTotal = Object.values(failed).reduce((a, b) => a + b, 0);
   const charts: Chart[] = [];
@@ -112,7 +128,9 @@ export function reportView(r: Report): Section[] {
       bars: bars(failed, failedTotal, (k) => `${title(k.split(':')[0] as LookupKind)}: ${k.split(':').slice(1).join(':')}`),
     });
   }
-  sections.push({ id: 'input', title: 'Input and cost', facts, charts });
+  sections.push({ id: 'input', title: 'Input', facts, charts });
+  if (r.cost) sections.push(costSection(r.cost));
+  if (r.act_on) sections.push(actOnSection(r.act_on, r.as_of));
 
   const lt = r.line_type;
   if (lt) {
@@ -181,14 +199,20 @@ export function reportView(r: Report): Section[] {
   }
   const c = r.cnam;
   // A `--fields` output may hold none of a section's figures: then there is no section.
-  if (c && (c.found !== undefined || c.spam_types)) {
+  if (c && (c.real !== undefined || c.spam_types)) {
     const cCharts: Chart[] = [];
+    if (c.placeholder_names && c.placeholder !== undefined && c.placeholder > 0) {
+      cCharts.push({ id: 'cnam_placeholders', title: 'Placeholders instead of a name', base: c.base, bars: bars(c.placeholder_names, c.base) });
+    }
     if (c.spam_types) cCharts.push({ id: 'cnam_spam', title: 'CNAM spam classes', base: c.base, bars: bars(c.spam_types, c.base) });
     sections.push({
       id: 'cnam',
       title: 'Caller name (CNAM)',
-      note: `of ${many(c.base, 'CNAM answer')}.`,
-      facts: c.found === undefined ? [] : [fact('found', 'name found', c.found, c.base), fact('empty', 'no name', c.empty ?? 0, c.base)],
+      note: `of ${many(c.base, 'CNAM answer')}. A placeholder (UNAVAILABLE, WIRELESS CALLER, a city and state…) says no name is known.`,
+      facts:
+        c.real === undefined
+          ? []
+          : [fact('real_name', 'real name', c.real, c.base), fact('placeholder', 'placeholder', c.placeholder ?? 0, c.base), fact('no_name', 'no name', c.none ?? 0, c.base)],
       charts: cCharts,
     });
   }
@@ -218,8 +242,83 @@ export function reportView(r: Report): Section[] {
   return sections;
 }
 
-export function money(n: number): string {
-  return n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+/**
+ * Money in `currency`: amounts with the currency's own decimals (2 for USD), prices with two more
+ * (4 for USD), or as many as the finest price needs (up to 6), the same for every price shown.
+ */
+export function moneyFormats(currency: string, prices: readonly number[]): { amount: (n: number) => string; price: (n: number) => string } {
+  const amount = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+  const digits = amount.resolvedOptions().maximumFractionDigits ?? 2;
+  let priceDigits = digits + 2;
+  while (priceDigits < 6 && prices.some((p) => Math.abs(Math.round(p * 10 ** priceDigits) - p * 10 ** priceDigits) > 1e-6)) priceDigits++;
+  const price = new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: priceDigits, maximumFractionDigits: priceDigits });
+  return { amount: (n) => amount.format(n), price: (n) => price.format(n) };
+}
+
+function costSection(cost: NonNullable<Report['cost']>): Section {
+  const prices = cost.lines.map((l) => l.price).filter((p) => p !== null);
+  const fmt = moneyFormats(cost.currency, prices);
+  const unpriced = cost.lines.filter((l) => l.price === null).map((l) => title(l.lookup));
+  return {
+    id: 'cost',
+    title: 'Cost',
+    // Read alone, the total would pass for the whole cost.
+    note: `billed lookups (not from the cache, not a repeated number) at their prices, in ${cost.currency}${unpriced.length > 0 ? `; ${unpriced.join(', ')} not in the total (no price)` : ''}.`,
+    facts: [],
+    charts: [],
+    tables: [
+      {
+        id: 'cost',
+        columns: [{ label: 'lookup' }, { label: 'billed', numeric: true }, { label: 'unit price', numeric: true }, { label: 'amount', numeric: true }],
+        rows: cost.lines.map((l) => ({
+          key: l.lookup,
+          cells: [title(l.lookup), int(l.billed), l.price === null ? 'no price' : fmt.price(l.price), l.amount === null ? '\u2013' : fmt.amount(l.amount)],
+        })),
+        value: String(cost.total),
+        foot: ['total', int(cost.lines.reduce((n, l) => n + (l.price === null ? 0 : l.billed), 0)), '', fmt.amount(cost.total)],
+      },
+    ],
+  };
+}
+
+const REASON_LABELS: Record<ActReason, string> = { scam: 'scam', robocall: 'robocall', spam: 'spam', low_trust: 'low trust', ported_30d: 'ported' };
+
+/** What the list is of, in words: only the reasons the output can tell. */
+function why(known: Partial<Record<ActReason, number>>, asOf: string, or: string): string {
+  const flags = (['scam', 'robocall', 'spam'] as const).filter((r) => known[r] !== undefined);
+  const parts = [
+    flags.length > 0 ? `flagged ${flags.length > 1 ? `${flags.slice(0, -1).join(', ')} ${or} ${flags[flags.length - 1]}` : flags[0]}` : undefined,
+    known.low_trust === undefined ? undefined : 'with low trust',
+    known.ported_30d === undefined ? undefined : `ported in the 30 days before ${asOf}`,
+  ].filter((p) => p !== undefined);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')}, ${or} ${parts[parts.length - 1]}` : (parts[0] ?? '');
+}
+
+function actOnSection(a: NonNullable<Report['act_on']>, asOf: string): Section {
+  const reasons = (row: (typeof a.rows)[number]) =>
+    row.reasons.map((r) => (r === 'ported_30d' && row.ported_days_ago !== undefined ? `ported ${many(row.ported_days_ago, 'day')} ago` : REASON_LABELS[r])).join(', ');
+  const trust = (row: (typeof a.rows)[number]) => [row.trust_level, row.score === undefined ? undefined : String(row.score)].filter((v) => v !== undefined).join(' ');
+  return {
+    id: 'act_on',
+    title: 'Numbers to act on',
+    note:
+      a.total === 0
+        ? `no number is ${why(a.by_reason, asOf, 'or')}.`
+        : `${many(a.total, 'number')} ${why(a.by_reason, asOf, 'or')}; ${a.rows.length === a.total ? 'all' : `the ${int(a.rows.length)} most severe`} below, the most severe first.`,
+    facts: ACT_REASONS.filter((r) => a.by_reason[r] !== undefined).map((r) => fact(`act_on.${r}`, r === 'ported_30d' ? 'ported \u2264 30 days' : REASON_LABELS[r], a.by_reason[r] ?? 0)),
+    charts: [],
+    tables:
+      a.rows.length === 0
+        ? []
+        : [
+            {
+              id: 'act_on',
+              columns: [{ label: 'row', numeric: true }, { label: 'number', keep: true }, ...a.columns.map((label) => ({ label })), { label: 'why', keep: true }, { label: 'trust', keep: true }],
+              rows: a.rows.map((row) => ({ key: row.number, cells: [int(row.row), row.number, ...row.inputs, reasons(row), trust(row)] })),
+              ...(a.more > 0 ? { after: `and ${int(a.more)} more (-f json counts them; --act-on-limit lists more)` } : {}),
+            },
+          ],
+  };
 }
 
 export function subtitle(r: Report): string {

@@ -29,6 +29,7 @@ export function chartsFromJson(r: Report): Record<string, Counts> {
   if (r.states) charts.states = r.states.all;
   if (r.time_zones) charts.time_zones = ranked(r.time_zones);
   if (r.messaging && r.messaging.providers.base > 0) charts.providers = ranked(r.messaging.providers);
+  if (r.cnam?.placeholder_names && (r.cnam.placeholder ?? 0) > 0) charts.cnam_placeholders = r.cnam.placeholder_names;
   if (r.cnam?.spam_types) charts.cnam_spam = r.cnam.spam_types;
   if (r.trust) {
     if (Object.keys(r.trust.levels).length > 0) charts.trust_levels = r.trust.levels;

@@ -66,6 +66,8 @@ describe('the report of an enrich output', () => {
         // JSON records always say whether each answer was cached; a CSV only with --cache-columns.
         expect(r.lookups).toEqual(F.lookupFigures(format !== 'csv'));
         expect(r.cost).toBeUndefined();
+        expect(r.act_on).toMatchObject({ ...F.ACT_ON, limit: 20, more: 0, columns: [] });
+        expect(r.act_on?.rows).toEqual(F.ACT_ON.rows.map((row) => ({ ...row, inputs: [] })));
         expectLrn(r);
         expectCnam(r);
         expectTrust(r);
@@ -78,7 +80,15 @@ describe('the report of an enrich output', () => {
     expect(r.lookups.lrn?.cost).toBe(0.0035);
     expect(r.lookups.cnam?.cost).toBe(0.042);
     expect(r.lookups.trust?.cost).toBeUndefined();
-    expect(r.cost).toEqual({ total: 0.0455 });
+    expect(r.cost).toEqual({
+      currency: 'USD',
+      lines: [
+        { lookup: 'lrn', billed: 7, price: 0.0005, amount: 0.0035 },
+        { lookup: 'cnam', billed: 7, price: 0.006, amount: 0.042 },
+        { lookup: 'trust', billed: 7, price: null, amount: null },
+      ],
+      total: 0.0455,
+    });
   });
 });
 

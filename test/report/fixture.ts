@@ -195,7 +195,33 @@ export const STATES = { CA: 2, NJ: 2, NY: 2, IL: 1, TX: 1 };
 export const ZONES = { '-0500': 4, '-0600': 2, '-0800': 2 };
 export const MESSAGING = { base: 8, enabled: 5, disabled: 3, unknown: 0, enabled_share: 0.625 };
 export const PROVIDERS = { 'Verizon Wireless': 2, Bandwidth: 1, Comcast: 1, Sinch: 1, 'T-Mobile': 1 };
-export const CNAM = { base: 8, found: 6, empty: 2, found_share: 0.75, spam_types: { NONE: 6, ROBOCALL: 1, SPAM: 1 } };
+// Real: SMITH JOHN (twice), ACME CORP, the hostile name; placeholders: TOLL FREE, CHICAGO IL (a
+// place label); none: '' and null.
+export const CNAM = {
+  base: 8,
+  real: 4,
+  placeholder: 2,
+  none: 2,
+  real_share: 0.5,
+  placeholder_share: 0.25,
+  none_share: 0.25,
+  placeholder_names: { '(place label)': 1, 'TOLL FREE': 1 },
+  spam_types: { NONE: 6, ROBOCALL: 1, SPAM: 1 },
+};
+
+/**
+ * The numbers to act on, as of AS_OF, most severe first: row 5 (scam, low trust 5), row 3 (CNAM and
+ * trust robocall), row 2 (spam in both, low trust 15, ported 20.8 days before). Row 7 repeats row 1.
+ */
+export const ACT_ON = {
+  total: 3,
+  by_reason: { scam: 1, robocall: 1, spam: 1, low_trust: 2, ported_30d: 1 },
+  rows: [
+    { row: 5, number: '13105550005', reasons: ['scam', 'low_trust'], trust_level: 'low', score: 5 },
+    { row: 3, number: '12125550003', reasons: ['robocall'], trust_level: 'medium', score: 42 },
+    { row: 2, number: '12015550002', reasons: ['spam', 'low_trust', 'ported_30d'], trust_level: 'low', score: 15, ported_days_ago: 20 },
+  ],
+};
 export const TRUST = {
   base: 8,
   spam: 1,

@@ -19,6 +19,8 @@ function fixtureReport(name = 'leads.csv'): Report {
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[/;
+/** A bar's last cell: 1/8 to 7/8 of a cell. */
+const EIGHTHS = ['\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
 // eslint-disable-next-line no-control-regex
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
@@ -29,14 +31,16 @@ describe('text', () => {
       const lines = text.split('\n');
       for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(width);
       expect(text).not.toMatch(ANSI);
-      for (const title of ['Input and cost', 'Line type', 'Porting', 'Carriers', 'States', 'Time zones', 'Messaging', 'Caller name (CNAM)', 'Trust']) {
+      for (const title of ['Input', 'Cost', 'Numbers to act on', 'Line type', 'Porting', 'Carriers', 'States', 'Time zones', 'Messaging', 'Caller name (CNAM)', 'Trust']) {
         expect(lines).toContain(title);
       }
       expect(text).toMatch(/wireless or VoIP\s+4\s+50\.0%/);
       expect(text).toMatch(/ported\s+2\s+25\.0%/);
-      expect(text).toMatch(/LRN cost at 0\.0005\s+0\.0035/);
-      // Only LRN has a price: the total says what it leaves out.
-      expect(text).toMatch(/\n {2}cost +0\.0035\n {2}not in the cost +CNAM, Trust \(no price\)\n/);
+      // One cost table, prices to 4 decimals and amounts to 2, in dollars; only LRN has a price, and the note says what the total leaves out.
+      expect(text).toMatch(/\n {4}lookup +billed +unit price +amount\n {4}LRN +7 +\$0\.0005 +\$0\.00\n {4}CNAM +7 +no price +\u2013\n {4}Trust +7 +no price +\u2013\n {4}total +7 +\$0\.00\n/);
+      expect(text.replace(/\s+/g, ' ')).toContain('in USD; CNAM, Trust not in the total (no price).');
+      // Caller names: real names, placeholders, none.
+      expect(text).toMatch(/real name +4 +50\.0%\n {2}placeholder +2 +25\.0%\n {2}no name +2 +25\.0%/);
       // The chart of line types: label, count, share, then a bar as long as the share allows.
       const chart = lines.slice(lines.indexOf('  Numbers by line type') + 1, lines.indexOf('  Numbers by line type') + 6);
       expect(chart.map((l) => l.trim().split(/\s{2,}/).slice(0, 3))).toEqual([
@@ -46,11 +50,12 @@ describe('text', () => {
         ['toll-free', '1', '12.5%'],
         ['other', '1', '12.5%'],
       ]);
-      // Counts right-aligned in one column, bars starting in one column.
+      // Counts right-aligned in one column, bars starting in one column, each as long as its share of the whole.
       const barStart = chart.map((l) => l.indexOf('\u2588'));
       expect(new Set(barStart).size).toBe(1);
-      const full = chart[0]?.slice(barStart[0]) ?? '';
-      expect([...full].length).toBe(Math.min(50, width - (4 + 17 + 2 + 1 + 2 + 6 + 2)));
+      const room = Math.min(50, width - (4 + 17 + 2 + 1 + 2 + 6 + 2));
+      const cells = (l: string) => [...l.slice(barStart[0])].reduce((n, ch) => n + (ch === '\u2588' ? 1 : (EIGHTHS.indexOf(ch) + 1) / 8), 0);
+      for (const [i, share] of [0.375, 0.25, 0.125, 0.125, 0.125].entries()) expect(Math.abs(cells(chart[i] ?? '') - share * room)).toBeLessThanOrEqual(1 / 16);
       expect(text.replace(/\s+/g, ' ')).toContain('not legal advice');
       // Service text is shown as it is (it is data), cut with an ellipsis when too long.
       expect(text).toContain('<script>alert("carrier")');
