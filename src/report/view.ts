@@ -243,21 +243,21 @@ export function reportView(r: Report): Section[] {
 }
 
 /**
- * Money in `currency`: amounts with the currency's own decimals (2 for USD), prices with two more
- * (4 for USD), or as many as the finest price needs (up to 6), the same for every price shown.
+ * Money in `currency`, every price and amount with the same decimals: the currency's own two more
+ * (4 for USD, 2 for JPY), or as many as the finest price needs (up to 6). A price has them all, so
+ * each amount is exact and the amounts shown add up to the total shown.
  */
-export function moneyFormats(currency: string, prices: readonly number[]): { amount: (n: number) => string; price: (n: number) => string } {
-  const amount = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-  const digits = amount.resolvedOptions().maximumFractionDigits ?? 2;
-  let priceDigits = digits + 2;
-  while (priceDigits < 6 && prices.some((p) => Math.abs(Math.round(p * 10 ** priceDigits) - p * 10 ** priceDigits) > 1e-6)) priceDigits++;
-  const price = new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: priceDigits, maximumFractionDigits: priceDigits });
-  return { amount: (n) => amount.format(n), price: (n) => price.format(n) };
+export function moneyFormat(currency: string, prices: readonly number[]): (n: number) => string {
+  const own = new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  let digits = own + 2;
+  while (digits < 6 && prices.some((p) => Math.abs(Math.round(p * 10 ** digits) - p * 10 ** digits) > 1e-6)) digits++;
+  const format = new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return (n) => format.format(n);
 }
 
 function costSection(cost: NonNullable<Report['cost']>): Section {
   const prices = cost.lines.map((l) => l.price).filter((p) => p !== null);
-  const fmt = moneyFormats(cost.currency, prices);
+  const money = moneyFormat(cost.currency, prices);
   const unpriced = cost.lines.filter((l) => l.price === null).map((l) => title(l.lookup));
   return {
     id: 'cost',
@@ -272,10 +272,10 @@ function costSection(cost: NonNullable<Report['cost']>): Section {
         columns: [{ label: 'lookup' }, { label: 'billed', numeric: true }, { label: 'unit price', numeric: true }, { label: 'amount', numeric: true }],
         rows: cost.lines.map((l) => ({
           key: l.lookup,
-          cells: [title(l.lookup), int(l.billed), l.price === null ? 'no price' : fmt.price(l.price), l.amount === null ? '\u2013' : fmt.amount(l.amount)],
+          cells: [title(l.lookup), int(l.billed), l.price === null ? 'no price' : money(l.price), l.amount === null ? '\u2013' : money(l.amount)],
         })),
         value: String(cost.total),
-        foot: ['total', int(cost.lines.reduce((n, l) => n + (l.price === null ? 0 : l.billed), 0)), '', fmt.amount(cost.total)],
+        foot: ['total', int(cost.lines.reduce((n, l) => n + (l.price === null ? 0 : l.billed), 0)), '', money(cost.total)],
       },
     ],
   };

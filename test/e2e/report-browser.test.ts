@@ -46,6 +46,10 @@ interface Opened {
   figures: Record<string, string>;
   scripts: number;
   text: string;
+  /** Each table of words and figures (cost, numbers to act on): its rows' cells as innerText. */
+  tables: Record<string, string[][]>;
+  /** Each chart row as innerText. */
+  chartRows: string[];
   print: { layout: string; breaks: string; pdfBytes: number };
 }
 
@@ -68,7 +72,10 @@ const READ_PAGE = `(() => {
     facts[li.dataset.fact] = li.dataset.value;
     figures[li.dataset.fact] = li.querySelector('.v').innerText;
   }
-  return { charts, facts, figures, scripts: document.scripts.length, text: document.body.innerText };
+  const tables = {};
+  for (const t of document.querySelectorAll('table.data')) tables[t.dataset.table] = [...t.rows].map((r) => [...r.cells].map((c) => c.innerText));
+  const chartRows = [...document.querySelectorAll('table.chart tbody tr')].map((r) => r.innerText);
+  return { charts, facts, figures, tables, chartRows, scripts: document.scripts.length, text: document.body.innerText };
 })()`;
 
 /** Opens a page and reads back what it shows, with everything it asked for and complained about. */
@@ -87,7 +94,7 @@ async function open(path: string, screenshot?: string): Promise<Opened> {
     void d.dismiss();
   });
   await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
-  const read = (await page.evaluate(READ_PAGE)) as Pick<Opened, 'charts' | 'facts' | 'figures' | 'scripts' | 'text'>;
+  const read = (await page.evaluate(READ_PAGE)) as Pick<Opened, 'charts' | 'facts' | 'figures' | 'scripts' | 'text' | 'tables' | 'chartRows'>;
   if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
   // On paper: one column of sections, none split across pages, and the page prints.
   await page.emulateMedia({ media: 'print' });
@@ -104,7 +111,7 @@ describe.skipIf(!present)('the HTML report in Chromium', () => {
     const csv = join(dir, 'hostile.csv');
     writeFileSync(csv, await written(RECORDS, 'csv', ['lrn', 'cnam', 'trust']));
     const html = join(dir, 'hostile.html');
-    const run = await runCli(['report', csv, '--html', html, '-f', 'json', '--as-of', '2026-01-31']);
+    const run = await runCli(['report', csv, '--html', html, '-f', 'json', '--as-of', '2026-01-31', '--price', 'lrn=0.0005,cnam=0.006', '--currency', 'EUR']);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as Report;
     const page = await open(html);
@@ -125,6 +132,28 @@ describe.skipIf(!present)('the HTML report in Chromium', () => {
     for (const figure of Object.values(page.figures)) expect(figure).toMatch(/^[\d,]+( \(\d+\.\d%\))?$/);
     expect(Object.values(page.figures).filter((f) => f.includes('%')).length).toBeGreaterThan(3);
     expect(page.text).not.toMatch(/\d\d{3,}\.\d%/);
+    // The caller names, new figures with shares, read apart too.
+    const cnam = report.cnam!;
+    expect(page.figures.real_name).toBe(`${cnam.real} (${share(cnam.real ?? 0, cnam.base)})`);
+    expect(page.figures.placeholder).toBe(`${cnam.placeholder} (${share(cnam.placeholder ?? 0, cnam.base)})`);
+    expect(page.text).toContain(`${cnam.placeholder} (${share(cnam.placeholder ?? 0, cnam.base)})\nplaceholder`);
+    // In every chart row the count and the share are words of their own.
+    for (const row of page.chartRows) expect(row).toMatch(/(^|\s)[\d,]+\s+\d+\.\d%(\s|$)/);
+    // One cost table in euros, prices and amounts to 4 decimals (the amounts add up to the total).
+    expect(page.tables.cost).toEqual([
+      ['lookup', 'billed', 'unit price', 'amount'],
+      ['LRN', '7', '\u20ac0.0005', '\u20ac0.0035'],
+      ['CNAM', '7', '\u20ac0.0060', '\u20ac0.0420'],
+      ['Trust', '7', 'no price', '\u2013'],
+      ['total', '14', '', '\u20ac0.0455'],
+    ]);
+    // The numbers to act on, the most severe first, each cell its own word.
+    expect(page.tables.act_on?.map((r) => r.slice(0, 3))).toEqual([
+      ['row', 'number', 'why'],
+      ['5', '13105550005', 'scam, low trust'],
+      ['3', '12125550003', 'robocall'],
+      ['2', '12015550002', 'spam, low trust, ported 20 days ago'],
+    ]);
     expect(page.print.layout).toBe('block');
     expect(page.print.breaks).toBe('avoid');
     expect(page.print.pdfBytes).toBeGreaterThan(10_000);

@@ -36,8 +36,8 @@ describe('text', () => {
       }
       expect(text).toMatch(/wireless or VoIP\s+4\s+50\.0%/);
       expect(text).toMatch(/ported\s+2\s+25\.0%/);
-      // One cost table, prices to 4 decimals and amounts to 2, in dollars; only LRN has a price, and the note says what the total leaves out.
-      expect(text).toMatch(/\n {4}lookup +billed +unit price +amount\n {4}LRN +7 +\$0\.0005 +\$0\.00\n {4}CNAM +7 +no price +\u2013\n {4}Trust +7 +no price +\u2013\n {4}total +7 +\$0\.00\n/);
+      // One cost table in dollars, prices and amounts to 4 decimals; only LRN has a price, and the note says what the total leaves out.
+      expect(text).toMatch(/\n {4}lookup +billed +unit price +amount\n {4}LRN +7 +\$0\.0005 +\$0\.0035\n {4}CNAM +7 +no price +\u2013\n {4}Trust +7 +no price +\u2013\n {4}total +7 +\$0\.0035\n/);
       expect(text.replace(/\s+/g, ' ')).toContain('in USD; CNAM, Trust not in the total (no price).');
       // Caller names: real names, placeholders, none.
       expect(text).toMatch(/real name +4 +50\.0%\n {2}placeholder +2 +25\.0%\n {2}no name +2 +25\.0%/);
