@@ -8,16 +8,16 @@ import { examples } from './help.js';
 
 export function reportCommand(world: World, setExitCode: SetExitCode): Command {
   return new Command('report')
-    .summary('what an output holds: line types, porting, carriers, states, spam, errors, cost')
+    .summary('what an output holds: numbers to act on, line types, porting, carriers, spam, cost')
     .description(
       'Reads an output of lrn, cnam, trust or enrich (csv, tsv, jsonl or json; - for stdin) in one streaming pass ' +
-        'and prints what it holds: input and cost, line type, porting, carriers, states, time zones, ' +
-        'messaging, caller names, trust. --html writes the same report as one self-contained page.',
+        'and prints what it holds: input, cost, the numbers to act on, line type, porting, carriers, states, ' +
+        'time zones, messaging, caller names (real, placeholder, none), trust. --html writes the same report as one self-contained page.',
     )
     .argument('<file>', 'a numintel output file, or - for standard input')
     .addOption(new Option('-f, --format <format>', 'text, or json with every figure').choices(['text', 'json']).default('text'))
     .option('--html <file>', 'also write the report as one self-contained HTML page')
-    .option('--as-of <date>', 'the date porting ages are counted to (default: today)', dateOption)
+    .option('--as-of <date>', 'the day porting ages and "ported in the last 30 days" are counted to (default: today)', dateOption)
     .option('--price <list>', 'price per billed lookup, e.g. lrn=0.0005,cnam=0.006,trust=0.002 (default: the config\'s price.<lookup>)', (value: string) => parsePrices(value, '--price'))
     .option('--currency <code>', 'the currency of the prices, an ISO 4217 code (default: USD)', currencyOption)
     .option('--act-on-limit <n>', 'how many numbers to act on are listed, the most severe first (default: 20; all are counted)', limitOption)

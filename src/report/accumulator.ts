@@ -2,7 +2,7 @@
 // with the distinct numbers, carriers and codes seen). `finish` turns the counts into the report.
 import { LOOKUP_KINDS, type LookupKind } from '../core/lookups.js';
 import type { RowFacts } from './facts.js';
-import { ActOnList, ACT_ON_LIMIT } from './act-on.js';
+import { ActOnList, ACT_ON_LIMIT, REASON_BIT } from './act-on.js';
 import { CALLER_NAME_PLACEHOLDERS as PLACEHOLDER_KEYS, callerNameClass, nameKey } from './caller-names.js';
 import { dateMs, DAY, invalidReason, isFalse, isLowTrust, isTrue, lineClass, LINE_CLASSES, recencyOf, RECENCY_BUCKETS, sameNumber, spamClassFlag, zoneLabel, type LineClass, type RecencyBucket } from './normalise.js';
 import type { ActReason } from './report.js';
@@ -115,7 +115,8 @@ export class ReportAccumulator {
   private readonly actOn: ActOnList;
   private levelSeen = false;
   // The row being added: what makes it a number to act on.
-  private readonly rowReasons = new Set<ActReason>();
+  /** REASON_BITs. */
+  private rowReasons = 0;
   private rowLevel: string | undefined;
   private rowScore: number | undefined;
   private rowPortedDays: number | undefined;
@@ -150,7 +151,7 @@ export class ReportAccumulator {
     }
     const duplicate = row.number !== null && !this.numbers.add(row.number);
     if (duplicate) this.duplicates++;
-    this.rowReasons.clear();
+    this.rowReasons = 0;
     this.rowLevel = undefined;
     this.rowScore = undefined;
     this.rowPortedDays = undefined;
@@ -173,11 +174,12 @@ export class ReportAccumulator {
       else this.addTrust(a);
     }
     // A repeated number is listed once, at its first row.
-    if (this.rowReasons.size > 0 && row.number !== null && !duplicate) {
-      this.actOn.add({
+    const mask = this.rowReasons;
+    if (mask !== 0 && row.number !== null && !duplicate && this.actOn.note({ mask, score: this.rowScore, row: this.rows })) {
+      this.actOn.keep({
         row: this.rows,
         number: row.number,
-        reasons: new Set(this.rowReasons),
+        mask,
         ...(this.rowLevel === undefined ? {} : { level: this.rowLevel }),
         ...(this.rowScore === undefined ? {} : { score: this.rowScore }),
         ...(this.rowPortedDays === undefined ? {} : { portedDaysAgo: this.rowPortedDays }),
@@ -196,7 +198,7 @@ export class ReportAccumulator {
       if (isPorted) {
         this.ported++;
         if (bucket === 'le_7d' || bucket === 'le_30d') {
-          this.rowReasons.add('ported_30d');
+          this.rowReasons |= REASON_BIT.ported_30d;
           this.rowPortedDays = Math.max(0, Math.floor((this.context.asOf - activated) / DAY));
         }
         this.activatedPorted.set(bucket, (this.activatedPorted.get(bucket) ?? 0) + 1);
@@ -235,7 +237,7 @@ export class ReportAccumulator {
       this.cnamSpamBase++;
       this.cnamSpam.bump(a.spamType === '' ? 'none given' : a.spamType);
       const flag = spamClassFlag(a.spamType);
-      if (flag) this.rowReasons.add(flag);
+      if (flag) this.rowReasons |= REASON_BIT[flag];
     }
   }
 
@@ -250,13 +252,13 @@ export class ReportAccumulator {
     if (spam) this.trustSpam++;
     if (robo) this.trustRobocall++;
     if (scam) this.trustScam++;
-    if (spam) this.rowReasons.add('spam');
-    if (robo) this.rowReasons.add('robocall');
-    if (scam) this.rowReasons.add('scam');
+    if (spam) this.rowReasons |= REASON_BIT.spam;
+    if (robo) this.rowReasons |= REASON_BIT.robocall;
+    if (scam) this.rowReasons |= REASON_BIT.scam;
     if (a.level !== undefined) this.levelSeen = true;
     if (a.level) {
       this.rowLevel = a.level;
-      if (isLowTrust(a.level)) this.rowReasons.add('low_trust');
+      if (isLowTrust(a.level)) this.rowReasons |= REASON_BIT.low_trust;
     }
     if (spam || robo || scam) this.trustAny++;
     if (a.level) this.levels.bump(a.level);

@@ -6,7 +6,10 @@ import type { ActOn, ActOnRow, ActReason } from './report.js';
 
 /** Most severe first: each reason outweighs all those after it together. */
 export const ACT_REASONS: readonly ActReason[] = ['scam', 'robocall', 'spam', 'low_trust', 'ported_30d'];
-const WEIGHT: Record<ActReason, number> = { scam: 16, robocall: 8, spam: 4, low_trust: 2, ported_30d: 1 };
+/** A row's reasons as bits of one number, which is also its severity. */
+export const REASON_BIT: Readonly<Record<ActReason, number>> = { scam: 16, robocall: 8, spam: 4, low_trust: 2, ported_30d: 1 };
+
+export const maskOf = (reasons: Iterable<ActReason>): number => [...reasons].reduce((m, r) => m | REASON_BIT[r], 0);
 
 export const ACT_ON_LIMIT = 20;
 
@@ -16,20 +19,19 @@ const ID_COLUMNS = 2;
 export interface ActCandidate {
   readonly row: number;
   readonly number: string;
-  readonly reasons: ReadonlySet<ActReason>;
+  /** The reasons' REASON_BITs. */
+  readonly mask: number;
   readonly level?: string;
   readonly score?: number;
   readonly portedDaysAgo?: number;
   readonly inputs?: readonly (readonly [string, string])[];
 }
 
-interface Kept extends ActCandidate {
-  readonly weight: number;
-}
+type Rank = Pick<ActCandidate, 'mask' | 'score' | 'row'>;
 
 /** Whether `a` comes before `b`: more severe, then the lower reputation score, then the earlier row. */
-function before(a: Kept, b: Kept): boolean {
-  if (a.weight !== b.weight) return a.weight > b.weight;
+function before(a: Rank, b: Rank): boolean {
+  if (a.mask !== b.mask) return a.mask > b.mask;
   const sa = a.score ?? Number.POSITIVE_INFINITY;
   const sb = b.score ?? Number.POSITIVE_INFINITY;
   if (sa !== sb) return sa < sb;
@@ -40,28 +42,34 @@ export class ActOnList {
   private total = 0;
   private readonly byReason = new Map<ActReason, number>();
   /** The most severe so far, in order; at most `limit`. */
-  private readonly kept: Kept[] = [];
+  private readonly kept: ActCandidate[] = [];
 
   constructor(private readonly limit: number = ACT_ON_LIMIT) {}
 
   add(c: ActCandidate): void {
-    if (c.reasons.size === 0) return;
+    if (this.note(c)) this.keep(c);
+  }
+
+  /**
+   * Counts a number with these reasons, and says whether it is among the most severe so far: then
+   * `keep` it (so a row's candidate is made only when it may be listed).
+   */
+  note(r: Rank): boolean {
+    if (r.mask === 0) return false;
     this.total++;
-    let weight = 0;
-    for (const r of c.reasons) {
-      weight += WEIGHT[r];
-      this.byReason.set(r, (this.byReason.get(r) ?? 0) + 1);
-    }
-    if (this.limit === 0) return;
-    const e: Kept = { ...c, weight };
+    for (const reason of ACT_REASONS) if (r.mask & REASON_BIT[reason]) this.byReason.set(reason, (this.byReason.get(reason) ?? 0) + 1);
+    if (this.limit === 0) return false;
+    const last = this.kept[this.kept.length - 1];
+    return this.kept.length < this.limit || last === undefined || before(r, last);
+  }
+
+  keep(e: ActCandidate): void {
     const kept = this.kept;
-    const last = kept[kept.length - 1];
-    if (kept.length >= this.limit && last !== undefined && !before(e, last)) return;
     let lo = 0;
     let hi = kept.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (before(kept[mid] as Kept, e)) lo = mid + 1;
+      if (before(kept[mid] as ActCandidate, e)) lo = mid + 1;
       else hi = mid;
     }
     kept.splice(lo, 0, e);
@@ -77,7 +85,7 @@ export class ActOnList {
         row: e.row,
         number: e.number,
         inputs: columns.map((c) => inputs.get(c) ?? ''),
-        reasons: ACT_REASONS.filter((r) => e.reasons.has(r)),
+        reasons: ACT_REASONS.filter((r) => e.mask & REASON_BIT[r]),
         ...(e.level === undefined ? {} : { trust_level: e.level }),
         ...(e.score === undefined ? {} : { score: e.score }),
         ...(e.portedDaysAgo === undefined ? {} : { ported_days_ago: e.portedDaysAgo }),
@@ -98,7 +106,7 @@ export class ActOnList {
  * The input columns that say who the rows are: the first ones that are not the phone number (a
  * column whose every value is the row's number) nor a list input's own `input` column.
  */
-function idColumns(kept: readonly Kept[]): string[] {
+function idColumns(kept: readonly ActCandidate[]): string[] {
   const names = kept.find((e) => e.inputs !== undefined)?.inputs?.map(([name]) => name) ?? [];
   const out: string[] = [];
   for (const name of names) {

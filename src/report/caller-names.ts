@@ -52,10 +52,16 @@ function isPlaceLabel(key: string): boolean {
 /** A caller name as a real name, a placeholder (the list, or a place label), or none (missing, empty, punctuation only). */
 export function callerNameClass(name: string | undefined): CallerNameClass {
   if (name === undefined) return 'none';
-  const key = nameKey(name);
-  if (key === '') return 'none';
-  return PLACEHOLDERS.has(key) || isPlaceLabel(key) ? 'placeholder' : 'real';
+  let cls = seen.get(name);
+  if (cls === undefined) {
+    const key = nameKey(name);
+    cls = key === '' ? 'none' : PLACEHOLDERS.has(key) || isPlaceLabel(key) ? 'placeholder' : 'real';
+    // Names repeat (placeholders, businesses, common names): each is worked out once, up to a bound.
+    if (seen.size < 10_000) seen.set(name, cls);
+  }
+  return cls;
 }
+const seen = new Map<string, CallerNameClass>();
 
 /** Whether a caller name is a real name (not empty, not a placeholder). */
 export function isRealName(name: string | undefined): boolean {

@@ -285,11 +285,11 @@ describe('--report on a lookup run', () => {
       expect(Object.keys(r.act_on?.by_reason ?? {})).toEqual(['spam']);
       for (const html of pages) {
         expect(chartsFromHtml(html)).toEqual(chartsFromJson(r));
-        expect(html).not.toContain('name found');
+        expect(html).not.toContain('real name');
         expect(html).not.toContain('any of the three');
       }
       const text = (await runCli(['report', out])).stdout;
-      expect(text).not.toMatch(/robocall|name found|Caller name/);
+      expect(text).not.toMatch(/robocall|real name|Caller name/);
     } finally {
       await sb.close();
     }
