@@ -54,7 +54,8 @@ export async function connect(
   let closeSandbox = async () => {};
   if (req.sandbox) {
     const { startSandbox } = await import('../sandbox/index.js');
-    const sandbox = await startSandbox({ port: 0 });
+    // Its day is the run's clock's (its dates count back from it); its rate windows keep real time.
+    const sandbox = await startSandbox({ port: 0, today: new Date(world.clock.now()).toISOString().slice(0, 10) });
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
     closeSandbox = () => sandbox.close();
