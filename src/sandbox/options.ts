@@ -261,7 +261,7 @@ function limitProblems(name: string, value: unknown, problems: string[], known: 
 }
 
 /** A real calendar day written YYYY-MM-DD (not 2026-02-30). */
-export function isDay(v: unknown): v is string {
+export function isDay(v: unknown): boolean {
   if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
   const t = Date.parse(`${v}T00:00:00Z`);
   return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === v;

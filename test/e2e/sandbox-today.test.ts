@@ -1,5 +1,5 @@
-// The sandbox's day: `numintel sandbox --today`, the in-process sandbox of `--sandbox` (the run's
-// clock) and the library's startSandbox({ today }) all date their answers back from the same day,
+// The sandbox's day: `numintel sandbox --today`, the in-process sandbox of `--sandbox` (`--today`,
+// else the run's clock) and the library's startSandbox({ today }) all date their answers back from the same day,
 // so one number gets the same dates from each; single and bulk endpoints agree.
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
@@ -42,6 +42,18 @@ describe('the sandbox day', () => {
     const r = await runInProcess(['lrn', '--sandbox', '-f', 'jsonl', N], { clock });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).result.lrn_activated_at).toBe(expected().activated);
+  });
+
+  it('--sandbox --today <date> fixes that day; --today without --sandbox, or not a date, is a usage error', async () => {
+    const r = await runInProcess(['trust', '--sandbox', '--today', TODAY, '-f', 'jsonl', N]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).result.last_updated).toBe(expected().updated);
+    const alone = await runInProcess(['trust', '--today', TODAY, N]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain("--today sets the built-in sandbox's day, and comes only with --sandbox");
+    const bad = await runInProcess(['trust', '--sandbox', '--today', '15/03/2026', N]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--today must be a date YYYY-MM-DD, got "15/03/2026"');
   });
 
   it('the library sandbox takes the same option; bulk rows carry the single endpoint values', async () => {
