@@ -20,7 +20,7 @@ import { paintWrapped, truncateText, textWidth as width } from './wrap.js';
 const TABLE_CHUNK = 50;
 const DEFAULT_WIDTH = 80;
 // A status column narrower than this reads badly: go vertical instead.
-const STATUS_MIN = 16;
+const STATUS_MIN = 12;
 // An identifying column is cut (with an ellipsis) past this width, and left out below the least.
 const ID_MAX = 24;
 const ID_LEAST = 8;
@@ -177,12 +177,14 @@ function statusColumn(spec: TableSpec): Column {
     head: 'status',
     role: 'status',
     cell: ({ values, ok }) => {
-      const errors = spec.plan.lookups.flatMap((l, i) => {
+      const failed = spec.plan.lookups.flatMap((l, i) => {
         const error = values.groups[i]?.error ?? '';
-        if (error === '') return [];
-        return [spec.mode === 'enrich' ? `${l.descriptor.kind}: ${error}` : error];
+        return error === '' ? [] : [{ kind: l.descriptor.kind, error }];
       });
-      return statusCell(errors.join('; '), ok && errors.length === 0, spec.c);
+      // One error every lookup had (a number none of them accepts) is said once.
+      const same = failed.length === spec.plan.lookups.length && failed.every((f) => f.error === failed[0]?.error);
+      const text = same || spec.mode === 'single' ? (failed[0]?.error ?? '') : failed.map((f) => `${f.kind}: ${f.error}`).join('; ');
+      return statusCell(text, ok && failed.length === 0, spec.c);
     },
   };
 }

@@ -54,12 +54,12 @@ describe('table sink', () => {
   });
 
   it('goes vertical (field | value) when the columns do not fit', async () => {
-    // The number, the LRN and a status need 48 columns.
-    const text = await table(lrn, basic, { width: 44 });
+    // The number, the LRN and a status need 44 columns.
+    const text = await table(lrn, basic, { width: 40 });
     expect(text).not.toMatch(/number.*lrn/);
     expect(lines(text).find((l) => l.includes('activated'))).toMatch(/│ activated\s+│ 2021-09-01T00:00:0/);
     expect(lines(text).find((l) => l.includes('(201) 555-0123'))).toContain('12015550123');
-    for (const l of lines(text)) expect(width(l)).toBeLessThanOrEqual(44);
+    for (const l of lines(text)) expect(width(l)).toBeLessThanOrEqual(40);
     // Narrower still: values wrap inside the box rather than overflow it.
     for (const l of lines(await table(lrn, basic, { width: 36 }))) expect(width(l)).toBeLessThanOrEqual(36);
   });
@@ -139,14 +139,14 @@ describe('table sink', () => {
 
   it('stays vertical once a chunk needed it, so the layout does not flip', async () => {
     const out = new Collect();
-    const sink = createTableSink(out, lrn, { width: 36 }, 1);
+    const sink = createTableSink(out, lrn, { width: 34 }, 1);
     await sink.write(failed('lrn', 'x'.repeat(100), '12015550123', { code: 'server_error', message: 'x'.repeat(200) }));
     await sink.write(ok('lrn', '2', '12015550124', LRN_RESULT));
     await sink.end();
     expect(out.chunks).toHaveLength(2);
     expect(out.chunks[1]).toMatch(/│ lrn\s+│ 12015550000\s+│/);
     // Long text wraps inside the box instead of widening it, and none of it is lost.
-    for (const l of lines(out.text)) expect(width(l)).toBeLessThanOrEqual(36);
+    for (const l of lines(out.text)) expect(width(l)).toBeLessThanOrEqual(34);
     expect(out.text.replace(/[^x]/g, '')).toHaveLength(300);
   });
 
@@ -196,9 +196,27 @@ describe('table sink', () => {
       const all = lines(await table(layout, mixed, { width: 80 }));
       expect(cellsOf(all[1]!).at(-1)).toBe('status');
       expect(cellsOf(all[3]!).at(-1)).toBe('ok');
-      expect(all.join('\n')).toContain('cnam: timeout: no');
+      expect(all.slice(5, -1).map((l) => cellsOf(l).at(-1)).join(' ')).toBe('cnam: timeout: no answer');
       for (const l of all) expect(width(l)).toBeLessThanOrEqual(80);
     });
+  });
+
+  it('a number no lookup accepts: its error said once, and who the row is still shown at 80 columns', async () => {
+    const layout: OutputLayout = { mode: 'enrich', lookups: [LRN, CNAM, TRUST], options: {}, inputColumns: ['name', 'phone'], numberColumn: 1 };
+    const bad = { code: 'invalid_number' as const, message: 'too short (3 digits)' };
+    const records = [
+      { ...enriched('2015550123', '12015550123', { lrn: LRN_RESULT, cnam: CNAM_RESULT, trust: TRUST_RESULT }), row: { name: 'Ada Lovelace', phone: '2015550123' } },
+      { ...enriched('123', '', { lrn: null, cnam: null, trust: null }, { lrn: bad, cnam: bad, trust: bad }), row: { name: 'Bob Smith', phone: '123' } },
+    ];
+    const text = await table(layout, records, { width: 80 });
+    const cells = lines(text).map((l) => l.split('│').slice(1, -1).map((c) => c.trim()));
+    expect(cells[1]?.[0]).toBe('name');
+    expect(cells[1]?.at(-1)).toBe('status');
+    expect(cells[4]?.[0]).toBe('Bob Smith');
+    const status = cells.slice(4, -1).map((c) => c.at(-1)).join(' ');
+    // Once, not once per lookup (wrapped in its cell).
+    expect(status.replace(/\s+/g, '')).toBe('invalid_number:tooshort(3digits)');
+    for (const l of lines(text)) expect(width(l)).toBeLessThanOrEqual(80);
   });
 
   it("labels a lookup's fields from its descriptor, its column names with spaces where it gives none", async () => {
