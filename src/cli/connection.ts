@@ -39,7 +39,7 @@ export async function checkServiceAccess(settings: Settings, world: World): Prom
 }
 
 export async function connect(
-  req: Pick<RunRequest, 'sandbox'>,
+  req: Pick<RunRequest, 'sandbox' | 'sandboxToday'>,
   settings: Settings,
   world: World,
   trace: ((line: string) => void) | undefined,
@@ -54,7 +54,8 @@ export async function connect(
   let closeSandbox = async () => {};
   if (req.sandbox) {
     const { startSandbox } = await import('../sandbox/index.js');
-    const sandbox = await startSandbox({ port: 0 });
+    // Its day (its dates count back from it): --today, else the run's clock's; its rate windows keep real time.
+    const sandbox = await startSandbox({ port: 0, today: req.sandboxToday ?? new Date(world.clock.now()).toISOString().slice(0, 10) });
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
     closeSandbox = () => sandbox.close();

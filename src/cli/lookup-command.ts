@@ -11,7 +11,8 @@ import {
   type LookupOptions,
   type OptionName,
 } from '../core/lookups.js';
-import { UnknownLookupError, UsageError } from '../core/errors.js';
+import { BadOptionError, UnknownLookupError, UsageError } from '../core/errors.js';
+import { isDay } from '../sandbox/options.js';
 import { EXTENSION } from '../core/numbers.js';
 import { isFile } from '../pipeline/source/source.js';
 import { OUTPUT_FORMATS } from '../output/layout.js';
@@ -144,6 +145,7 @@ function addRunOptions(cmd: Command): void {
     .option('--batch-size <n>', 'with --transport bulk: numbers a request carries at most, 1-1000 (default 1000)', intOption(1))
     .option('--ca-file <pem>', 'trust the CA certificates of this PEM file for HTTPS, besides the system ones (or NUMINTEL_CA_FILE)')
     .option('--sandbox', 'run against the built-in sandbox (no key, no network)')
+    .option('--today <date>', "with --sandbox: the sandbox's day, YYYY-MM-DD, that its dates count back from (default: today, UTC)")
     .optionsGroup('Messages:')
     .option('--no-progress', 'no progress bar')
     .option('-q, --quiet', 'no progress bar and no summary')
@@ -156,14 +158,16 @@ function addRunOptions(cmd: Command): void {
  * base URL from the environment or the config file stays allowed: --sandbox is how to try
  * numintel without changing one's settings.
  */
-export function checkSandboxFlags(sandbox: boolean, baseUrlFlag: string | undefined): void {
+export function checkSandboxFlags(sandbox: boolean, baseUrlFlag: string | undefined, today?: string): void {
+  if (today !== undefined && !sandbox) throw new UsageError("--today sets the built-in sandbox's day, and comes only with --sandbox", 'add --sandbox, or drop --today');
+  if (today !== undefined && !isDay(today)) throw new BadOptionError(`--today must be a date YYYY-MM-DD, got "${today.slice(0, 40)}"`);
   if (!sandbox || baseUrlFlag === undefined) return;
   throw new UsageError('--sandbox and --base-url name two services', `drop --base-url to use the built-in sandbox, or --sandbox to use ${baseUrlFlag.slice(0, 200)}`);
 }
 
 /** Flags that contradict each other: --sandbox with --base-url; the key and the numbers both from standard input (the numbers would silently be none). */
 function checkFlagUse(req: RunRequest): RunRequest {
-  checkSandboxFlags(req.sandbox, req.baseUrl);
+  checkSandboxFlags(req.sandbox, req.baseUrl, req.sandboxToday);
   if (req.apiKeyFile !== '-' || req.sandbox) return req;
   if (req.input === '-' || (req.input === undefined && req.numbers.length === 0)) {
     throw new UsageError(
@@ -256,6 +260,7 @@ function toRunRequest(
     batchSize: num(flags.batchSize),
     caFile: str(flags.caFile),
     sandbox: flags.sandbox === true,
+    sandboxToday: str(flags.today),
     dryRun: flags.dryRun === true,
     cache: flags.cache === false ? 'off' : flags.refresh === true ? 'refresh' : 'on',
     maxAge: str(flags.maxAge),

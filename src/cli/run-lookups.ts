@@ -66,7 +66,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   const prices = pricesFrom(settings, req.price);
   const cap = spendCap(req, prices);
   const access = req.sandbox ? undefined : await checkServiceAccess(settings, world);
-  const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns, cacheColumns: req.cacheColumns, ...(fields ? { fields } : {}) }, source);
+  const target = await openOutput(req, settings, world, { mode: req.mode, lookups: req.lookups, options: req.options, inputColumns: source.columns, ...(source.numberColumn ? { numberColumn: source.numberColumn.index } : {}), cacheColumns: req.cacheColumns, ...(fields ? { fields } : {}) }, source);
   const { layout } = target;
   wideRow.format(target.format, source.label, source.hasHeader);
 

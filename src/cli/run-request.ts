@@ -47,6 +47,8 @@ export interface RunRequest {
   /** --ca-file: a PEM of CA certificates trusted besides the default. */
   readonly caFile?: string;
   readonly sandbox: boolean;
+  /** --today with --sandbox: the sandbox's day, YYYY-MM-DD (else the clock's). */
+  readonly sandboxToday?: string | undefined;
   // cost control
   /** --dry-run: read and check the input, send nothing, report what the run would do. */
   readonly dryRun: boolean;

@@ -13,6 +13,7 @@ import {
   DEFAULT_BULK_MAX,
   DEFAULT_OPTIONS,
   ERROR_STYLES,
+  isDay,
   optionProblems,
   type BulkRowStyle,
   type ErrorStyle,
@@ -72,7 +73,7 @@ const choicesHelp = () => {
   ['429 bodies', `${per.bodies429}; all with Retry-After.`],
   ['Quota', '--quota N billed lookups per key (default unlimited); past it 402 {"error":"payment_required","message":...}. Invalid numbers are never billed.'],
   ['Numbers', per.numbers],
-  ['Values', 'carrier_type WIRELESS|LANDLINE|VOIP|TOLLFREE; trust spam_type SPAM|ROBOCALL|SCAM|null, reputation_score 0-100, trust_level high|medium|low. Same number + seed = same answer.'],
+  ['Values', 'carrier_type WIRELESS|LANDLINE|VOIP|TOLLFREE; trust spam_type SPAM|ROBOCALL|SCAM|null, reputation_score 0-100, trust_level high|medium|low. Same number + seed + day (--today) = same answer; dates count back from the day.'],
   ['GraphQL', 'POST /graphql; errors carry extensions.code (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, INVALID_NUMBER, UNAUTHENTICATED, PAYMENT_REQUIRED, RATE_LIMITED, INTERNAL_SERVER_ERROR) with the same statuses and headers as REST.'],
   ['Error style', '--error-style vri: the real service\'s error bodies instead, taken in turn: {"error","code","details"}, {"error":{"code","message"}} and {"data":null,"errors"}; codes INVALID_API_KEY 401, INSUFFICIENT_BALANCE 402, rate_limited and RATE_LIMIT_EXCEEDED 429, INVALID_PHONE_NUMBER and INTERNATIONAL_NOT_SUPPORTED 400, INTERNAL_ERROR 500, SERVER_ERROR 502, PROVIDER_ERROR 503 (GraphQL codes likewise); values carrier_type WRS (wireless) and spam_type TELEMARKETER (some spam numbers).'],
   ['Faults', '--fail-rate: 500/502/503 with a short JSON body; --reset-rate: connection reset; --hang-rate: no answer; --rate-429: spurious 429s with the usual hints, whose rate headers show the window\'s real room (a gateway\'s 429, not a spent window); --rate-429-bare: those 429s give no hint at all (no Retry-After, no retry_after). A hinted 429 holds its endpoint for the key: a request that arrives before the hint has passed (100 ms after the 429 left) is counted as early in the stats. All of these apply to a bulk request as a whole too; --bulk-fail-rate: a number of a bulk request comes back as a row with status "failed" (not billed).'],
@@ -91,6 +92,7 @@ interface SandboxFlags {
   port: string;
   apiKey?: string[];
   seed: string;
+  today?: string;
   limit?: string[];
   window: string;
   sharedLimit: string;
@@ -130,6 +132,7 @@ export function sandboxCommand(world: World, setExitCode: SetExitCode): Command 
     .option('--port <n>', 'port to listen on (0 = any free port)', String(SANDBOX_DEFAULT_PORT))
     .option('--api-key <key>', `accepted API key, repeatable (default ${DEFAULT_API_KEY})`, collect)
     .option('--seed <seed>', 'picks the synthetic data universe', '0')
+    .option('--today <date>', "the sandbox's day, YYYY-MM-DD: activation and trust-update dates are counted back from it (default: today, UTC)")
     .option('--limit <lookup=n,...>', `requests per second per key of a lookup (0 = unlimited), repeatable or a comma list: --limit lrn=20,trust=5 (default ${limitList(perLookup((d) => d.sandboxLimit))})`, collect);
   for (const alias of aliases.values()) cmd.addOption(alias);
   return cmd
@@ -289,6 +292,12 @@ function bulkLimitsOf(flags: SandboxFlags): SandboxLimits {
   return limits;
 }
 
+/** --today: a real day, YYYY-MM-DD. */
+function dayFlag(v: string | undefined): string | undefined {
+  if (v !== undefined && !isDay(v)) throw new BadOptionError(`--today must be a date YYYY-MM-DD, got "${v}"`);
+  return v;
+}
+
 /** Flags to options, refusing bad values as usage errors that quote them. */
 function sandboxOptions(flags: SandboxFlags, limits: SandboxLimits, world: Pick<World, 'stderr'>): Partial<SandboxOptions> {
   // Flags with a default in commander always have a value: they go through count() directly.
@@ -313,6 +322,7 @@ function sandboxOptions(flags: SandboxFlags, limits: SandboxLimits, world: Pick<
     host: flags.host,
     port: count('port', flags.port),
     seed: /^-?\d+$/.test(flags.seed) ? Number(flags.seed) : flags.seed,
+    today: dayFlag(flags.today),
     limits,
     windowMs: windowSeconds(flags.window) * 1000,
     sharedLimit: count('shared-limit', flags.sharedLimit),

@@ -43,6 +43,13 @@ export interface FieldSpec {
    * names them and still accepts any other string the service may send.
    */
   readonly known?: readonly string[];
+  /** Its heading in a table at a terminal (`caller name`); absent: its column name, `_` as spaces. */
+  readonly label?: string;
+  /**
+   * Among the few columns a table shows of each row when all of them do not fit the terminal
+   * (`lrn`, `carrier`, `caller name`, `trust`): what an analyst reads a row by at a glance.
+   */
+  readonly glance?: boolean;
 }
 
 export interface OptionSpec {
@@ -169,8 +176,8 @@ export const LRN: LookupDescriptor = {
     },
   ],
   fields: [
-    s('lrn'),
-    s('lrn_activated_at', { nullable: true }),
+    s('lrn', { label: 'lrn', glance: true }),
+    s('lrn_activated_at', { nullable: true, label: 'activated' }),
     {
       name: 'enhanced_lrn_data',
       graphqlName: 'enhanced_lrn_data',
@@ -179,10 +186,10 @@ export const LRN: LookupDescriptor = {
       option: 'enhanced',
       csvPrefix: '',
       fields: [
-        s('carrier'),
-        s('carrier_type', { known: ['WIRELESS', 'LANDLINE', 'VOIP', 'TOLLFREE', 'WRS'] }),
+        s('carrier', { glance: true }),
+        s('carrier_type', { label: 'line type', known: ['WIRELESS', 'LANDLINE', 'VOIP', 'TOLLFREE', 'WRS'] }),
         s('city'),
-        s('zip_code'),
+        s('zip_code', { label: 'zip' }),
         s('county'),
         s('timezone'),
         s('state'),
@@ -199,11 +206,11 @@ export const LRN: LookupDescriptor = {
       option: 'messaging',
       csvPrefix: 'messaging_',
       fields: [
-        s('provider'),
-        s('enabled', { type: 'boolean' }),
-        s('country'),
-        s('country_code'),
-        s('reference_id'),
+        s('provider', { label: 'messaging' }),
+        s('enabled', { type: 'boolean', label: 'messaging on' }),
+        s('country', { label: 'messaging country' }),
+        s('country_code', { label: 'messaging country code' }),
+        s('reference_id', { label: 'messaging reference' }),
       ],
     },
   ],
@@ -251,7 +258,7 @@ export const CNAM: LookupDescriptor = {
       description: 'add the spam classification (spam_type)',
     },
   ],
-  fields: [s('number', { echo: true }), s('cnam', { nullable: true }), s('spam_type', { option: 'spam', known: ['NONE', 'SPAM', 'ROBOCALL', 'SCAM', 'INVALID_NUMBER'] })],
+  fields: [s('number', { echo: true }), s('cnam', { nullable: true, label: 'caller name', glance: true }), s('spam_type', { option: 'spam', label: 'spam type', glance: true, known: ['NONE', 'SPAM', 'ROBOCALL', 'SCAM', 'INVALID_NUMBER'] })],
   bulk: {
     path: '/api/v1/cnam/bulk',
     numbersParam: 'phone_numbers',
@@ -283,13 +290,13 @@ export const TRUST: LookupDescriptor = {
   options: [],
   fields: [
     s('phone_number', { graphqlName: 'phoneNumber', echo: true }),
-    s('is_spam', { graphqlName: 'isSpam', type: 'boolean' }),
-    s('is_robocall', { graphqlName: 'isRobocall', type: 'boolean' }),
-    s('is_scam', { graphqlName: 'isScam', type: 'boolean' }),
-    s('spam_type', { graphqlName: 'spamType', nullable: true, known: ['SPAM', 'SCAM', 'ROBOCALL', 'TELEMARKETER', 'NONE'] }),
-    s('reputation_score', { graphqlName: 'reputationScore', type: 'integer' }),
-    s('trust_level', { graphqlName: 'trustLevel', known: ['high', 'medium', 'low'] }),
-    s('last_updated', { graphqlName: 'lastUpdated' }),
+    s('is_spam', { graphqlName: 'isSpam', type: 'boolean', label: 'spam' }),
+    s('is_robocall', { graphqlName: 'isRobocall', type: 'boolean', label: 'robocall' }),
+    s('is_scam', { graphqlName: 'isScam', type: 'boolean', label: 'scam' }),
+    s('spam_type', { graphqlName: 'spamType', nullable: true, label: 'spam type', known: ['SPAM', 'SCAM', 'ROBOCALL', 'TELEMARKETER', 'NONE'] }),
+    s('reputation_score', { graphqlName: 'reputationScore', type: 'integer', label: 'score' }),
+    s('trust_level', { graphqlName: 'trustLevel', label: 'trust', glance: true, known: ['high', 'medium', 'low'] }),
+    s('last_updated', { graphqlName: 'lastUpdated', label: 'updated' }),
   ],
 };
 
@@ -334,6 +341,11 @@ export function restBody(d: LookupDescriptor, number: string, opts: LookupOption
   const body: Record<string, unknown> = { phone_number: number };
   for (const o of d.options) if (opts[o.name]) body[o.restParam] = true;
   return body;
+}
+
+/** The field behind each flattened column of these (active) fields, in fieldColumns order. */
+export function columnSpecs(active: readonly FieldSpec[]): FieldSpec[] {
+  return active.flatMap((f) => (f.type === 'object' ? [...(f.fields ?? [])] : [f]));
 }
 
 /** The flattened CSV columns of these (active) fields: an object field gives one per sub-field. */

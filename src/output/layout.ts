@@ -13,6 +13,8 @@ export interface OutputLayout {
   readonly options: LookupOptions;
   /** The CSV input's header, or null for list/argument input. */
   readonly inputColumns: readonly string[] | null;
+  /** The index in inputColumns of the column the numbers come from (a table shows the number instead). */
+  readonly numberColumn?: number;
   /** --fields: the result fields kept, per lookup (all when absent). */
   readonly fields?: FieldSelection;
   /** CSV/TSV: each lookup's error column is followed by `cached` and `fetched_at` (--cache-columns). */

@@ -1,27 +1,36 @@
-// Table sink for an analyst at a terminal. A few columns: one table row per record. When a chunk's
-// columns do not fit the terminal (enhanced + messaging, enrich, long values): one small
-// field | value box per record. Records are buffered and printed TABLE_CHUNK at a time, so a huge
+// Table sink for an analyst at a terminal: one table, a row per record. Its columns: the input's
+// columns that say who a row is (a CSV's other columns than the number's, or a list's input), as
+// many as fit; the number; the result fields under their labels (table-labels.ts), all of them
+// when they fit, else each lookup's glance fields (`lrn`, `caller name`, `trust`); and a status
+// when a row failed. One small field | value box per record only when one row is asked for or not
+// even the glance columns fit. Records are buffered and printed TABLE_CHUNK at a time, so a huge
 // input streams; once a chunk went vertical, later chunks stay vertical so the layout never flips.
 import type { Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import Table from 'cli-table3';
 import type { OutputRecord } from '../core/records.js';
-import type { RecordSink } from '../core/run.js';
+import { rowKeys, type RecordSink } from '../core/run.js';
 import { csvPlan, recordValues, slotCell, type CsvPlan, type RecordValues, type Slot } from './csv-layout.js';
 import type { OutputLayout, SinkStyle } from './layout.js';
 import { stripControl } from './sanitize.js';
 import { createTextWriter } from './stream-write.js';
-import { paintWrapped, textWidth as width } from './wrap.js';
+import { distinctHeads, fieldLabels, glanceFields } from './table-labels.js';
+import { paintWrapped, truncateText, textWidth as width } from './wrap.js';
 
 const TABLE_CHUNK = 50;
 const DEFAULT_WIDTH = 80;
 // A status column narrower than this reads badly: go vertical instead.
-const STATUS_MIN = 16;
+const STATUS_MIN = 12;
+// An identifying column is cut (with an ellipsis) past this width, and left out below the least.
+const ID_MAX = 24;
+const ID_LEAST = 8;
 // cli-table3 colours heads and borders itself unless told not to; colour is ours alone to decide.
 const NO_TABLE_COLOUR = { head: [] as string[], border: [] as string[] };
 
 interface Row {
   readonly values: RecordValues;
+  /** The identifying cells: a CSV's columns other than the number's. */
+  readonly ids: readonly string[];
   readonly ok: boolean;
 }
 
@@ -31,34 +40,71 @@ interface Cell {
   readonly paint: (s: string) => string;
 }
 
+/** What the sink knows of its table before any record: the plan, the headings, the identifying columns. */
+interface TableSpec {
+  readonly plan: CsvPlan;
+  readonly mode: OutputLayout['mode'];
+  /** Per lookup, the heading of each field. */
+  readonly labels: readonly (readonly string[])[];
+  readonly glance: readonly (readonly boolean[])[];
+  /** The identifying input columns (names), and their keys in a record's row. */
+  readonly idNames: readonly string[];
+  readonly idKeys: readonly string[];
+  /** --fields: the slots as named, in their order. */
+  readonly picked: boolean;
+  /** CSV input: its columns identify a row (else a list's input does). */
+  readonly csv: boolean;
+  readonly c: ChalkInstance;
+  readonly termWidth: number;
+}
+
 export function createTableSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}, chunk = TABLE_CHUNK): RecordSink {
   // Column names as for list input: the table shows the number cell, not the whole input row.
   const listLayout = { ...layout, inputColumns: null };
   // The table shows no cache columns; without --fields, no echoes of the number either.
   const full = csvPlan({ ...listLayout, cacheColumns: false });
   const plan = layout.fields ? full : withoutEchoes(full);
-  const c = new Chalk({ level: style.color ? 1 : 0 });
-  const termWidth = style.width && style.width > 20 ? style.width : DEFAULT_WIDTH;
+  const columns = layout.inputColumns ?? [];
+  const keys = rowKeys(columns);
+  const idIndexes = columns.map((_, i) => i).filter((i) => i !== layout.numberColumn);
+  const idNames = idIndexes.map((i) => columns[i] ?? '');
+  const spec: TableSpec = {
+    plan,
+    mode: layout.mode,
+    labels: fieldLabels(plan),
+    glance: glanceFields(plan),
+    idNames,
+    idKeys: idIndexes.map((i) => keys[i] ?? ''),
+    picked: layout.fields !== undefined,
+    csv: layout.inputColumns !== null,
+    c: new Chalk({ level: style.color ? 1 : 0 }),
+    termWidth: style.width && style.width > 20 ? style.width : DEFAULT_WIDTH,
+  };
   const writer = createTextWriter(out);
   let buffer: Row[] = [];
   let vertical = false;
+  let first = true;
 
-  const render = (): string => {
+  const render = (ending: boolean): string => {
     if (buffer.length === 0) return '';
     const rows = buffer;
     buffer = [];
-    const grid = horizontalCells(plan, rows, layout.mode, c, termWidth);
-    if (!vertical && grid.fits) return renderHorizontal(grid, c);
+    // One row asked for: the whole of it, field by field.
+    if (first && ending && rows.length === 1) vertical = true;
+    first = false;
+    const grid = vertical ? undefined : horizontalGrid(spec, rows);
+    if (grid) return renderHorizontal(grid, spec.c);
     vertical = true;
-    return layout.fields ? renderPickedVertical(plan, rows, layout.mode, c, termWidth) : renderVertical(plan, rows, layout.mode, c, termWidth);
+    return spec.picked ? renderPickedVertical(spec, rows) : renderVertical(spec, rows);
   };
 
   return {
     write(record: OutputRecord): Promise<void> | undefined {
-      buffer.push({ values: recordValues(plan, record), ok: record.ok });
-      return buffer.length >= chunk ? writer.flush(render()) : undefined;
+      const row = record.row ?? {};
+      buffer.push({ values: recordValues(plan, record), ids: spec.idKeys.map((k) => row[k] ?? ''), ok: record.ok });
+      return buffer.length >= chunk ? writer.flush(render(false)) : undefined;
     },
-    end: () => writer.flush(render()),
+    end: () => writer.flush(render(true)),
   };
 }
 
@@ -87,17 +133,144 @@ function withoutEchoes(full: CsvPlan): CsvPlan {
   return { ...full, lookups, slots };
 }
 
-/** A slot's head in a table: an error column is its status. */
-function slotHead(slot: Slot, mode: OutputLayout['mode'], plan: CsvPlan): string {
-  if (slot.of !== 'error') return slot.name;
-  return mode === 'single' ? 'status' : `${plan.lookups[slot.lookup]?.descriptor.kind ?? ''}_status`;
+/** A column of the one-row-per-record form: identifying (cut to fit), fixed, or a status (wraps). */
+interface Column {
+  readonly head: string;
+  /** A result field's lookup, to tell apart two fields of the same label. */
+  readonly kind?: string;
+  readonly role: 'id' | 'fixed' | 'status';
+  readonly cell: (row: Row) => Cell;
 }
 
-function slotTableCell(slot: Slot, plan: CsvPlan, values: RecordValues, ok: boolean, mode: OutputLayout['mode'], c: ChalkInstance): Cell {
-  const text = slotCell(slot, values);
-  if (slot.of === 'error') return statusCell(text, ok || mode === 'enrich', c);
-  if (slot.of === 'field') return cell(text, valuePaint(plan.lookups[slot.lookup]?.fields[slot.field] ?? '', text, c));
-  return cell(text);
+/** A slot's head in a table: a field's label; an error column is its status. */
+function slotHead(spec: TableSpec, slot: Slot): string {
+  if (slot.of === 'field') return spec.labels[slot.lookup]?.[slot.field] ?? slot.name;
+  if (slot.of !== 'error') return slot.name;
+  return spec.mode === 'single' ? 'status' : `${spec.plan.lookups[slot.lookup]?.descriptor.kind ?? ''} status`;
+}
+
+function slotColumn(spec: TableSpec, slot: Slot): Column {
+  const { plan, c, mode } = spec;
+  const head = slotHead(spec, slot);
+  const kind = 'lookup' in slot ? plan.lookups[slot.lookup]?.descriptor.kind : undefined;
+  if (slot.of === 'error') return { head, role: 'status', cell: (r) => statusCell(slotCell(slot, r.values), r.ok || mode === 'enrich', c) };
+  if (slot.of === 'field') {
+    const field = plan.lookups[slot.lookup]?.fields[slot.field] ?? '';
+    const paint = (text: string) => cell(text, valuePaint(field, text, c));
+    return { head, ...(kind ? { kind } : {}), role: 'fixed', cell: (r) => paint(slotCell(slot, r.values)) };
+  }
+  return { head, role: 'fixed', cell: (r) => cell(slotCell(slot, r.values)) };
+}
+
+/** The columns that say who a row is: a CSV's other columns, or a list's input as typed. */
+function idColumns(spec: TableSpec): Column[] {
+  // With --fields a list's input is a column only where it names `input`.
+  if (!spec.csv && !spec.picked) {
+    return [{ head: 'input', role: 'id', cell: (r) => cell(r.values.input) }];
+  }
+  return spec.idNames.map((head, i) => ({ head, role: 'id', cell: (r) => cell(r.ids[i] ?? '') }));
+}
+
+/** One status for the row: `ok`, or each failed lookup's error (in enrich, named by its lookup). */
+function statusColumn(spec: TableSpec): Column {
+  return {
+    head: 'status',
+    role: 'status',
+    cell: ({ values, ok }) => {
+      const failed = spec.plan.lookups.flatMap((l, i) => {
+        const error = values.groups[i]?.error ?? '';
+        return error === '' ? [] : [{ kind: l.descriptor.kind, error }];
+      });
+      // One error every lookup had (a number none of them accepts) is said once.
+      const same = failed.length === spec.plan.lookups.length && failed.every((f) => f.error === failed[0]?.error);
+      const text = same || spec.mode === 'single' ? (failed[0]?.error ?? '') : failed.map((f) => `${f.kind}: ${f.error}`).join('; ');
+      return statusCell(text, ok && failed.length === 0, spec.c);
+    },
+  };
+}
+
+const failedRow = (r: Row) => !r.ok || r.values.groups.some((g) => g.error !== '');
+
+/**
+ * The result columns in their order, each saying whether the table needs it: each lookup's glance
+ * fields (its first field when it marks none); the others are shown where they fit. With
+ * --fields every column named is needed. The number first, a status last when a row failed.
+ */
+function resultColumns(spec: TableSpec, rows: readonly Row[]): { col: Column; needed: boolean }[] {
+  if (spec.picked) return spec.plan.slots.map((slot) => ({ col: slotColumn(spec, slot), needed: true }));
+  const fields = spec.plan.slots.filter((slot): slot is Extract<Slot, { of: 'field' }> => slot.of === 'field');
+  const needed = (slot: Extract<Slot, { of: 'field' }>) => {
+    const marks = spec.glance[slot.lookup] ?? [];
+    return marks.some(Boolean) ? marks[slot.field] === true : slot.field === 0;
+  };
+  const number = { col: { head: 'number', role: 'fixed', cell: (r: Row) => cell(r.values.number) } satisfies Column, needed: true };
+  const status = rows.some(failedRow) ? [{ col: statusColumn(spec), needed: true }] : [];
+  return [number, ...fields.map((slot) => ({ col: slotColumn(spec, slot), needed: needed(slot) })), ...status];
+}
+
+interface Grid {
+  readonly head: string[];
+  readonly body: Cell[][];
+  readonly widths: number[];
+}
+
+/**
+ * The one-row-per-record form, when its needed columns fit: then the identifying columns, as many
+ * as fit (the first ones whole up to ID_MAX, the last one perhaps cut), then the other result
+ * columns in their order, up to the first that does not fit. Undefined when the needed columns alone do not fit.
+ */
+function horizontalGrid(spec: TableSpec, rows: readonly Row[]): Grid | undefined {
+  const { termWidth } = spec;
+  const measured = (col: Column) => {
+    const cells = rows.map((r) => col.cell(r));
+    return { col, cells, natural: cells.reduce((w, x) => Math.max(w, width(x.text)), width(col.head)) };
+  };
+  type Measured = ReturnType<typeof measured>;
+  const ids = idColumns(spec);
+  const candidates = resultColumns(spec, rows);
+  // Measured with the heads they would have if all were shown (the longest); told apart again below.
+  const wide = distinctHeads([...ids, ...candidates.map((x) => x.col)]).slice(ids.length);
+  const results = candidates.map((x, i) => ({ ...measured({ ...x.col, head: wide[i] ?? x.col.head }), bare: x.col, needed: x.needed }));
+  // Fixed columns take what they need; a status column at first its least.
+  const least = (m: Measured) => (m.col.role === 'status' ? Math.min(m.natural, Math.max(width(m.col.head), STATUS_MIN)) : m.natural);
+  let used = results.reduce((sum, m) => (m.needed ? sum + least(m) + 3 : sum), 1);
+  if (used > termWidth) return undefined;
+  const shownIds: { m: Measured; w: number }[] = [];
+  for (const id of ids) {
+    const m = measured(id);
+    const want = Math.min(m.natural, ID_MAX);
+    const room = termWidth - used - 3;
+    if (room < Math.min(want, ID_LEAST)) break;
+    const w = Math.min(want, room);
+    shownIds.push({ m, w });
+    used += w + 3;
+  }
+  // The other result columns in their order, up to the first that does not fit.
+  let room = true;
+  const shown = results.filter((m) => {
+    if (m.needed) return true;
+    room &&= used + m.natural + 3 <= termWidth;
+    if (room) used += m.natural + 3;
+    return room;
+  });
+  // The status columns share what is left, wrapping their text.
+  const statuses = shown.filter((m) => m.col.role === 'status').length;
+  const extra = statuses > 0 ? Math.floor((termWidth - used) / statuses) : 0;
+  const heads = distinctHeads([...shownIds.map((x) => x.m.col), ...shown.map((m) => m.bare)]);
+  const head = heads.map((h, i) => (i < shownIds.length ? truncateText(h, shownIds[i]?.w ?? 0) : h));
+  const fitted = (m: Measured, h: string) => m.cells.reduce((w, x) => Math.max(w, width(x.text)), width(h));
+  const widths = [
+    ...shownIds.map((x) => x.w),
+    ...shown.map((m, i) => (m.col.role === 'status' ? Math.min(m.natural, least(m) + extra) : fitted(m, heads[shownIds.length + i] ?? ''))),
+  ];
+  const body = rows.map((_, r) => [
+    ...shownIds.map((x) => {
+      const v = x.m.cells[r] ?? cell('');
+      return { text: truncateText(v.text, x.w), paint: v.paint };
+    }),
+    ...shown.map((m) => m.cells[r] ?? cell('')),
+  ]);
+  return { head, body, widths };
 }
 
 /** Service values worth an analyst's eye: spam flags that are set, a spam type other than NONE. */
@@ -114,24 +287,6 @@ function statusCell(error: string, ok: boolean, c: ChalkInstance): Cell {
   return ok ? cell('ok', c.green) : cell('failed', c.red);
 }
 
-/** Head and body of the one-row-per-record form: input, number, fields, and a status per lookup. */
-function horizontalCells(plan: CsvPlan, rows: readonly Row[], mode: OutputLayout['mode'], c: ChalkInstance, termWidth: number) {
-  const head = plan.slots.map((slot) => slotHead(slot, mode, plan));
-  // Status columns hold free text (error messages): they wrap instead of widening the table.
-  const wraps = plan.slots.map((slot) => slot.of === 'error');
-  const body = rows.map(({ values, ok }) => plan.slots.map((slot) => slotTableCell(slot, plan, values, ok, mode, c)));
-  const natural = head.map((h, i) => body.reduce((w, r) => Math.max(w, width(r[i]?.text ?? '')), width(h)));
-  // Fixed columns take what they need; the status columns share the rest, wrapping their text.
-  const fixed = natural.reduce((sum, w, i) => (wraps[i] ? sum : sum + w + 3), 1);
-  const wrapCount = Math.max(1, wraps.filter(Boolean).length);
-  const share = Math.floor((termWidth - fixed) / wrapCount) - 3;
-  const widths = natural.map((w, i) => (wraps[i] ? Math.min(w, share) : w));
-  const fits = natural.every((w, i) => !wraps[i] || share >= Math.min(w, Math.max(width(head[i] ?? ''), STATUS_MIN))) && fixed <= termWidth;
-  return { head, body, widths, fits };
-}
-
-type Grid = ReturnType<typeof horizontalCells>;
-
 function renderHorizontal({ head, body, widths }: Grid, c: ChalkInstance): string {
   const t = new Table({
     head: head.map((h) => c.bold(h)),
@@ -142,53 +297,51 @@ function renderHorizontal({ head, body, widths }: Grid, c: ChalkInstance): strin
   return `${t.toString()}\n`;
 }
 
-/** One box per record: its input and number on top, then field | value, then its status. */
-function renderVertical(plan: CsvPlan, rows: readonly Row[], mode: OutputLayout['mode'], c: ChalkInstance, termWidth: number): string {
-  const boxes = rows.map(({ values, ok }) => {
-    const lines: [string, Cell][] = [];
+/** A box of label | value lines under a head of two cells, within the terminal. */
+function box(head: readonly [Cell, Cell] | undefined, lines: readonly (readonly [string, Cell])[], spec: TableSpec): string {
+  const { c, termWidth } = spec;
+  const labelWidth = Math.min(Math.max(width(head?.[0].text ?? ''), ...lines.map(([l]) => width(l))), Math.floor(termWidth / 2));
+  const valueWidth = Math.max(10, Math.min(Math.max(width(head?.[1].text ?? ''), ...lines.map(([, v]) => width(v.text))), termWidth - labelWidth - 7));
+  const t = new Table({
+    ...(head ? { head: [paintWrapped(head[0].text, labelWidth, c.bold), paintWrapped(head[1].text, valueWidth, c.bold)] } : {}),
+    colWidths: [labelWidth + 2, valueWidth + 2],
+    style: { ...NO_TABLE_COLOUR, compact: true },
+  });
+  for (const [label, v] of lines) t.push([paintWrapped(label, labelWidth, c.cyan), paintWrapped(v.text, valueWidth, v.paint)]);
+  return t.toString();
+}
+
+/** One box per record: its input and number on top, its identifying cells, then field | value, then its status. */
+function renderVertical(spec: TableSpec, rows: readonly Row[]): string {
+  const { plan, mode, c } = spec;
+  const boxes = rows.map((row) => {
+    const { values, ok } = row;
+    const lines: [{ head: string; kind?: string }, Cell][] = spec.idNames.map((name, i) => [{ head: name }, cell(row.ids[i] ?? '')]);
     let failed = false;
     plan.lookups.forEach((l, i) => {
       const g = values.groups[i];
       if (g?.error) {
         failed = true;
-        if (mode === 'enrich') lines.push([l.errorName, cell(g.error, c.red)]);
+        if (mode === 'enrich') lines.push([{ head: `${l.descriptor.kind} error` }, cell(g.error, c.red)]);
         return;
       }
       l.fields.forEach((f, j) => {
         const v = g?.fields[j] ?? '';
-        lines.push([l.names[j] ?? f, cell(v, valuePaint(f, v, c))]);
+        lines.push([{ head: spec.labels[i]?.[j] ?? f, kind: l.descriptor.kind }, cell(v, valuePaint(f, v, c))]);
       });
     });
     const singleError = mode === 'single' ? (values.groups[0]?.error ?? '') : '';
-    lines.push(['status', statusCell(singleError, ok && !failed, c)]);
-
-    const input = cell(values.input);
-    const labelWidth = Math.min(Math.max(width(input.text), ...lines.map(([l]) => width(l))), Math.floor(termWidth / 2));
-    const valueWidth = Math.max(
-      10,
-      Math.min(Math.max(width(values.number), ...lines.map(([, v]) => width(v.text))), termWidth - labelWidth - 7),
-    );
-    const t = new Table({
-      head: [paintWrapped(input.text, labelWidth, c.bold), paintWrapped(stripControl(values.number), valueWidth, c.bold)],
-      colWidths: [labelWidth + 2, valueWidth + 2],
-      style: { ...NO_TABLE_COLOUR, compact: true },
-    });
-    for (const [label, v] of lines) t.push([paintWrapped(label, labelWidth, c.cyan), paintWrapped(v.text, valueWidth, v.paint)]);
-    return t.toString();
+    lines.push([{ head: 'status' }, statusCell(singleError, ok && !failed, c)]);
+    const heads = distinctHeads(lines.map(([h]) => h));
+    return box([cell(values.input), cell(values.number)], lines.map(([, v], i) => [heads[i] ?? '', v] as const), spec);
   });
   return `${boxes.join('\n')}\n`;
 }
 
-/** --fields, one box per record: a line for each column it names, in its order. */
-function renderPickedVertical(plan: CsvPlan, rows: readonly Row[], mode: OutputLayout['mode'], c: ChalkInstance, termWidth: number): string {
-  const heads = plan.slots.map((slot) => slotHead(slot, mode, plan));
-  const labelWidth = Math.min(Math.max(...heads.map((h) => width(h))), Math.floor(termWidth / 2));
-  const boxes = rows.map(({ values, ok }) => {
-    const cells = plan.slots.map((slot) => slotTableCell(slot, plan, values, ok, mode, c));
-    const valueWidth = Math.max(10, Math.min(Math.max(...cells.map((v) => width(v.text))), termWidth - labelWidth - 7));
-    const t = new Table({ colWidths: [labelWidth + 2, valueWidth + 2], style: { ...NO_TABLE_COLOUR, compact: true } });
-    cells.forEach((v, i) => t.push([paintWrapped(heads[i] ?? '', labelWidth, c.cyan), paintWrapped(v.text, valueWidth, v.paint)]));
-    return t.toString();
-  });
+/** --fields, one box per record: its identifying cells, then a line for each column it names, in its order. */
+function renderPickedVertical(spec: TableSpec, rows: readonly Row[]): string {
+  const columns = [...idColumns(spec), ...spec.plan.slots.map((slot) => slotColumn(spec, slot))];
+  const heads = distinctHeads(columns);
+  const boxes = rows.map((row) => box(undefined, columns.map((col, i) => [heads[i] ?? '', col.cell(row)] as const), spec));
   return `${boxes.join('\n')}\n`;
 }

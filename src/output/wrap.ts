@@ -53,3 +53,10 @@ function fitting(word: string, max: number): number {
 export function paintWrapped(text: string, max: number, paint: (s: string) => string): string {
   return wrapText(text, max).map((line) => paint(line)).join('\n');
 }
+
+/** `text` cut to `max` columns, its last one an ellipsis when anything was cut. */
+export function truncateText(text: string, max: number): string {
+  if (width(text) <= max) return text;
+  if (max < 2) return '…';
+  return `${text.slice(0, fitting(text, max - 1))}…`;
+}

@@ -1,5 +1,6 @@
-// The synthetic universe: every answer is a pure function of (number, seed), so the same number
-// always gives the same answer and a new seed gives a new universe. One base hash per number; each
+// The synthetic universe: every answer is a pure function of (number, seed, day), so the same
+// number always gives the same answer on the same sandbox day and a new seed gives a new universe;
+// dates count back from the day, so they read as recent on any day. One base hash per number; each
 // property reads its own facet of it, so the CNAM spam class and the trust flags of a number come
 // from the same facet and always agree.
 import { CARRIERS_BY_TYPE, TOLL_FREE_PICK, TYPE_PICK, pick, type Carrier } from './carriers.js';
@@ -9,27 +10,49 @@ import { AREA_CODES, GEOGRAPHIC, type AreaCode, type Place } from './npa-table.j
 
 export type SpamClass = 'NONE' | 'SPAM' | 'ROBOCALL' | 'SCAM';
 
-const F = { place: 0, type: 1, carrier: 2, ported: 3, lrn: 4, activated: 5, messaging: 6, ref: 7, nameKind: 8, name: 9, spam: 10, score: 11, updated: 12, extra: 13 } as const;
+const F = { place: 0, type: 1, carrier: 2, ported: 3, lrn: 4, activated: 5, messaging: 6, ref: 7, nameKind: 8, name: 9, spam: 10, score: 11, updated: 12, extra: 13, recent: 14 } as const;
 
-/** Timestamps are anchored to fixed dates, never to "now", so answers do not drift between runs. */
-const ACTIVATION_ANCHOR = Date.UTC(2025, 0, 1) / 1000;
-const UPDATE_ANCHOR = Date.UTC(2025, 5, 1) / 1000;
-const TEN_YEARS = 10 * 365 * 86400;
-const HALF_YEAR = 182 * 86400;
+const DAY = 86400;
+const TEN_YEARS = 10 * 365 * DAY;
+const TWO_YEARS = 2 * 365 * DAY;
 
-/** A number reduced to what the generators need; `number` is the 11-digit form. */
+/**
+ * How long before the sandbox's day a number's LRN was activated (ported), seconds: 1.5% within
+ * the last week (1–6 days, so still within 7 days at any hour of that day), 3.5% more within the
+ * last month (8–29 days), the rest over the ten years before; never less than a day.
+ */
+function activationAge(s: Subject): number {
+  const roll = facet(s.base, F.recent) % 1000;
+  const u = facet(s.base, F.activated);
+  if (roll < 15) return DAY + (u % (5 * DAY));
+  if (roll < 50) return 8 * DAY + (u % (21 * DAY));
+  return 30 * DAY + (u % (TEN_YEARS - 30 * DAY));
+}
+
+/**
+ * A number reduced to what the generators need; `number` is the 11-digit form; `day`: the start
+ * (00:00 UTC, epoch seconds) of the sandbox's day, which every date of an answer is counted back from.
+ */
 export interface Subject {
   readonly number: string;
   readonly base: number;
   readonly area: AreaCode;
+  readonly day: number;
 }
 
-export function subject(number11: string, seed: number): Subject {
+/** `day`: the sandbox's day as epoch seconds at 00:00 UTC (sandboxDay). */
+export function subject(number11: string, seed: number, day: number): Subject {
   const npa = number11.slice(1, 4);
   // An unknown area code borrows one real entry, chosen by the area code alone, so all its
   // numbers at least agree with each other.
   const area = AREA_CODES.get(npa) ?? (GEOGRAPHIC[fnv1a(npa, seed) % GEOGRAPHIC.length] as AreaCode);
-  return { number: number11, base: fnv1a(number11, seed), area };
+  return { number: number11, base: fnv1a(number11, seed), area, day };
+}
+
+/** The sandbox's day, epoch seconds at 00:00 UTC: `today` (YYYY-MM-DD) when given, else the UTC day of `nowMs`. */
+export function sandboxDay(today: string | undefined, nowMs: number): number {
+  const ms = today === undefined ? nowMs : Date.parse(`${today}T00:00:00Z`);
+  return Math.floor(ms / 1000 / DAY) * DAY;
 }
 
 function carrierOf(s: Subject): Carrier {
@@ -58,7 +81,7 @@ export function lrnResult(s: Subject, enhanced: boolean, messaging: boolean): Re
   const dateless = ported ? activated % 5 === 0 : activated % 50 === 0;
   const result: Record<string, unknown> = {
     lrn: ported ? portedLrn(s) : s.number,
-    lrn_activated_at: dateless ? null : localIso(ACTIVATION_ANCHOR - (activated % TEN_YEARS), s.area.timezone),
+    lrn_activated_at: dateless ? null : localIso(s.day - activationAge(s), s.area.timezone),
   };
   if (enhanced || messaging) {
     const carrier = carrierOf(s);
@@ -154,7 +177,8 @@ export function trustResult(s: Subject): Record<string, unknown> {
     spam_type: spam === 'NONE' ? null : spam,
     reputation_score: score,
     trust_level: score >= 70 ? 'high' : score >= 40 ? 'medium' : 'low',
-    last_updated: `${new Date((UPDATE_ANCHOR - (facet(s.base, F.updated) % HALF_YEAR)) * 1000).toISOString().slice(0, 19)}Z`,
+    // One day to two years before the sandbox's day.
+    last_updated: `${new Date((s.day - DAY - (facet(s.base, F.updated) % (TWO_YEARS - DAY))) * 1000).toISOString().slice(0, 19)}Z`,
   };
 }
 

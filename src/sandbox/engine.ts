@@ -2,7 +2,7 @@
 // (rate windows), how much (quota, billing), which numbers are acceptable, and what was seen.
 import { LOOKUPS, type LookupKind, type LookupOptions } from '../core/lookups.js';
 import type { RateRefusal } from './bodies.js';
-import { subject } from './data.js';
+import { sandboxDay, subject } from './data.js';
 import { errorBodies, type ErrorBodies } from './error-styles.js';
 import { FaultInjector } from './faults.js';
 import { seedValue } from './hash.js';
@@ -33,6 +33,8 @@ export class SandboxEngine {
   /** The error bodies of the chosen style (options.errorStyle, fixed at start). */
   readonly bodies: ErrorBodies;
   private seed: number;
+  /** The sandbox's day (sandboxDay): fixed at start, so a run past midnight keeps its answers. */
+  private day: number;
   private jobs = 0;
 
   constructor(
@@ -42,6 +44,7 @@ export class SandboxEngine {
     this.options = options;
     this.keys = new KeyRing(options.apiKeys);
     this.seed = seedValue(options.seed);
+    this.day = sandboxDay(options.today, now());
     this.faults = new FaultInjector(this.seed);
     this.bodies = errorBodies(options.errorStyle);
   }
@@ -53,6 +56,7 @@ export class SandboxEngine {
     if (problems.length > 0) throw new TypeError(`invalid sandbox options: ${problems.join('; ')}`);
     this.options = applyPatch(this.options, patch);
     if (patch.apiKeys) this.keys.replace(patch.apiKeys);
+    if ('today' in patch) this.day = sandboxDay(patch.today ?? undefined, this.now());
     if (patch.seed !== undefined) {
       this.seed = seedValue(patch.seed);
       this.faults = new FaultInjector(this.seed);
@@ -180,7 +184,7 @@ export class SandboxEngine {
   /** The result object (REST field names, no envelope) of an accepted number. */
   result(kind: LookupKind, number11: string, opts: LookupOptions): Record<string, unknown> {
     const data = sandboxData(kind);
-    const result = data.result(subject(number11, this.seed), opts);
+    const result = data.result(subject(number11, this.seed, this.day), opts);
     return this.options.errorStyle === 'vri' && data.realService ? data.realService(result) : result;
   }
 

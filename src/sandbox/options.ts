@@ -31,6 +31,11 @@ export interface SandboxOptions {
   apiKeys: string[];
   /** Picks the synthetic universe: the same seed and number always give the same answer. */
   seed: number | string;
+  /**
+   * The sandbox's day, YYYY-MM-DD (UTC): activation and trust-update dates are counted back from
+   * it. Undefined: the UTC day of the sandbox's clock at start (or when this is set back to undefined).
+   */
+  today: string | undefined;
   limits: SandboxLimits;
   /** Length of every rate window, ms (whole seconds). Default 1000. */
   windowMs: number;
@@ -99,6 +104,7 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
   tls: false,
   apiKeys: [DEFAULT_API_KEY],
   seed: 0,
+  today: undefined,
   limits: { ...DEFAULT_LIMITS },
   windowMs: 1000,
   sharedLimit: 0,
@@ -126,6 +132,7 @@ export const DEFAULT_OPTIONS: Readonly<SandboxOptions> = {
 const RUNTIME_KEYS = [
   'apiKeys',
   'seed',
+  'today',
   'limits',
   'windowMs',
   'sharedLimit',
@@ -184,6 +191,9 @@ export function optionProblems(patch: Readonly<Record<string, unknown>>): string
         break;
       case 'seed':
         if (!(typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))) bad(name, 'a number or a string');
+        break;
+      case 'today':
+        if (value !== null && !isDay(value)) bad(name, 'a date YYYY-MM-DD, or null for the clock\'s day');
         break;
       case 'limits':
         limitProblems(name, value, problems, () => true);
@@ -250,6 +260,13 @@ function limitProblems(name: string, value: unknown, problems: string[], known: 
   }
 }
 
+/** A real calendar day written YYYY-MM-DD (not 2026-02-30). */
+export function isDay(v: unknown): boolean {
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const t = Date.parse(`${v}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === v;
+}
+
 /** PEM text holding a block whose label ends with `label` (PRIVATE KEY covers EC and RSA keys). */
 function isPem(text: unknown, label: string): boolean {
   return typeof text === 'string' && new RegExp(`-----BEGIN [A-Z ]*${label}-----`).test(text);
@@ -265,6 +282,7 @@ export function applyPatch(base: SandboxOptions, patch: Partial<SandboxOptions>)
   if (patch.limits) next.limits = { ...base.limits, ...patch.limits };
   if (patch.bulkLimits) next.bulkLimits = { ...base.bulkLimits, ...patch.bulkLimits };
   if ('quota' in patch) next.quota = patch.quota ?? undefined;
+  if ('today' in patch) next.today = patch.today ?? undefined;
   if ('burst' in patch) next.burst = patch.burst ?? undefined;
   return next;
 }

@@ -77,9 +77,9 @@ describe('--fields', () => {
     }
   });
 
-  it('table: only the chosen columns, in their order; the error column is the status', async () => {
+  it('table: only the chosen columns, in their order, under their labels; the error column is the status', async () => {
     const heads = async (fields: string, columns = 120) => {
-      const r = await runInProcess(['lrn', '--enhanced', '2015550123', '--sandbox', '--fields', fields], { stdoutTTY: true, columns, env: { NO_COLOR: '1' } });
+      const r = await runInProcess(['lrn', '--enhanced', '2015550123', '2015550124', '--sandbox', '--fields', fields], { stdoutTTY: true, columns, env: { NO_COLOR: '1' } });
       expect(r.code, r.stderr).toBe(0);
       return r.stdout;
     };
@@ -89,7 +89,7 @@ describe('--fields', () => {
     expect(cellsOf((await heads('number,error')).split('\n')[3]!)).toEqual(['12015550123', 'ok']);
     // Too narrow for a row: one box per record, a line per named column, in order.
     const boxes = (await heads('rate_center,number,carrier,status', 30)).split('\n').map(cellsOf).filter((c) => c.length === 2);
-    expect(boxes.map((c) => c[0])).toEqual(['rate_center', 'number', 'carrier', 'status']);
+    expect(boxes.map((c) => c[0])).toEqual(['rate center', 'number', 'carrier', 'status', 'rate center', 'number', 'carrier', 'status']);
   });
 
   it('--resume continues a csv, tsv or jsonl file written with --fields that holds the input (a list\'s first in csv); one without it is refused', async () => {

@@ -68,7 +68,8 @@ describe('formats', () => {
   it('-f table is readable, plain unless CLICOLOR_FORCE=1, and NO_COLOR / --no-color win', async () => {
     const args = ['lrn', '-f', 'table', NUMBERS[0]!, '123'];
     const [plain, forced, noColor, flag] = await Promise.all([
-      runCliInProcess(args, { env: ctx.env }),
+      // Wide enough for every field beside the input and the status.
+      runCliInProcess(args, { env: { ...ctx.env, COLUMNS: '120' } }),
       runCliInProcess(args, { env: { ...ctx.env, CLICOLOR_FORCE: '1' } }),
       runCliInProcess(args, { env: { ...ctx.env, CLICOLOR_FORCE: '1', NO_COLOR: '1' } }),
       runCliInProcess([...args, '--no-color'], { env: { ...ctx.env, CLICOLOR_FORCE: '1' } }),
@@ -79,7 +80,7 @@ describe('formats', () => {
     expect(noColor.stdout).not.toContain('\x1b');
     expect(flag.stdout).not.toContain('\x1b');
     const result = await restResult(ctx.sb, 'lrn', NUMBERS[0]!);
-    for (const text of [NUMBERS[0]!, String(result.lrn), String(result.lrn_activated_at), 'lrn_activated_at', 'invalid_number']) {
+    for (const text of [NUMBERS[0]!, String(result.lrn), String(result.lrn_activated_at), 'activated', 'invalid_number']) {
       expect(plain.stdout).toContain(text);
     }
     // Every line of the table is a line of the box, nothing else mixed in.

@@ -146,6 +146,18 @@ describe('a fourth lookup, registered from one descriptor and one sandbox data e
     expect(record.results.line_type?.phone_number).toBe('12015550123');
   });
 
+  it("enrich's terminal table heads its columns with the descriptor's labels, told apart by lookup where two read the same", async () => {
+    const heads = async (columns: number, enhanced: string[] = []) => {
+      const r = await runInProcess(['enrich', '--lookups', 'lrn,line_type', ...enhanced, '-f', 'table', '--no-color', '-q', '--no-cache'], { env: { ...env(), COLUMNS: String(columns) }, stdin: `${NUMBERS.join('\n')}\n` });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout.split('\n')[1]?.split('│').slice(1, -1).map((c) => c.trim());
+    };
+    expect(await heads(80)).toEqual(['input', 'number', 'lrn', 'line type']);
+    expect(await heads(120)).toEqual(['input', 'number', 'lrn', 'activated', 'line type', 'mobile', 'carrier']);
+    const wide = await heads(400, ['--enhanced']);
+    expect(wide).toEqual(expect.arrayContaining(['lrn carrier', 'lrn line type', 'line_type line type', 'line_type carrier', 'mobile']));
+  });
+
   it('report reads its output, CSV and JSON lines, with the figures every lookup has', async () => {
     for (const format of ['csv', 'jsonl']) {
       const run = await runInProcess(['line_type', ...NUMBERS, '-f', format, '-q', '--no-cache'], { env: env() });

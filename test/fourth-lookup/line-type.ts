@@ -34,9 +34,9 @@ export const LINE_TYPE: LookupDescriptor = {
   options: [],
   fields: [
     { name: 'phone_number', graphqlName: 'phoneNumber', type: 'string', echo: true },
-    { name: 'line_type', graphqlName: 'lineType', type: 'string' },
-    { name: 'is_mobile', graphqlName: 'isMobile', type: 'boolean' },
-    { name: 'carrier_name', graphqlName: 'carrierName', type: 'string', nullable: true },
+    { name: 'line_type', graphqlName: 'lineType', type: 'string', label: 'line type', glance: true },
+    { name: 'is_mobile', graphqlName: 'isMobile', type: 'boolean', label: 'mobile' },
+    { name: 'carrier_name', graphqlName: 'carrierName', type: 'string', nullable: true, label: 'carrier' },
   ],
 };
 

@@ -34,49 +34,53 @@ const basic = [
 describe('table sink', () => {
   it('leaves out the fields that only echo the number (CNAM number, trust phone_number)', async () => {
     const cnam: OutputLayout = { mode: 'single', lookups: [CNAM], options: { spam: true }, inputColumns: null };
-    const text = await table(cnam, [ok('cnam', '2015550123', '12015550123', CNAM_RESULT)], { width: 120 });
-    expect(lines(text).find((l) => l.includes('input'))).toMatch(/input.*number.*cnam.*spam_type.*status/);
+    const two = [ok('cnam', '2015550123', '12015550123', CNAM_RESULT), ok('cnam', '2015550124', '12015550124', CNAM_RESULT)];
+    const text = await table(cnam, two, { width: 120 });
+    expect(lines(text).find((l) => l.includes('input'))).toMatch(/│ input\s+│ number\s+│ caller name\s+│ spam type\s+│$/);
     expect(text).not.toContain('cnam_number');
     const trust: OutputLayout = { mode: 'single', lookups: [TRUST], options: {}, inputColumns: null };
     const vertical = await table(trust, [ok('trust', '2015550123', '12015550123', TRUST_RESULT)], { width: 40 });
-    expect(vertical).toContain('is_spam');
+    expect(vertical).toMatch(/│ spam\s+│ true\s+│/);
     expect(vertical).not.toContain('phone_number');
   });
 
   it('puts few columns on one row per record, within the width', async () => {
     const text = await table(lrn, basic, { width: 100 });
     const header = lines(text).find((l) => l.includes('input'));
-    expect(header).toMatch(/input.*number.*lrn.*lrn_activated_at.*status/);
+    expect(header).toMatch(/input.*number.*lrn.*activated.*status/);
     expect(lines(text).find((l) => l.includes('(201) 555-0123'))).toMatch(/12015550123.*12015550000.*2021-09-01T00:00:00\+00:00.*ok/);
     expect(text).toContain('invalid_number: not a');
     for (const l of lines(text)) expect(width(l)).toBeLessThanOrEqual(100);
   });
 
   it('goes vertical (field | value) when the columns do not fit', async () => {
-    const text = await table(lrn, basic, { width: 50 });
-    expect(text).not.toMatch(/input.*number.*lrn/);
-    expect(lines(text).find((l) => l.includes('lrn_activated_at'))).toMatch(/│ lrn_activated_at\s+│ 2021-09-01T00:00:00\+00:00\s+│/);
+    // The number, the LRN and a status need 44 columns.
+    const text = await table(lrn, basic, { width: 40 });
+    expect(text).not.toMatch(/number.*lrn/);
+    expect(lines(text).find((l) => l.includes('activated'))).toMatch(/│ activated\s+│ 2021-09-01T00:00:0/);
     expect(lines(text).find((l) => l.includes('(201) 555-0123'))).toContain('12015550123');
-    for (const l of lines(text)) expect(width(l)).toBeLessThanOrEqual(50);
+    for (const l of lines(text)) expect(width(l)).toBeLessThanOrEqual(40);
     // Narrower still: values wrap inside the box rather than overflow it.
     for (const l of lines(await table(lrn, basic, { width: 36 }))) expect(width(l)).toBeLessThanOrEqual(36);
   });
 
-  it('shows enhanced + messaging and enrich vertically on an 80-column terminal', async () => {
+  it('shows one row asked for field by field, all its fields under their labels', async () => {
     const full = await table({ ...lrn, options: { enhanced: true, messaging: true } }, [
       ok('lrn', '2015550123', '12015550123', { ...LRN_RESULT, enhanced_lrn_data: ENHANCED, messaging: MESSAGING }),
     ]);
     expect(full).toMatch(/│ carrier\s+│ Verizon Wireless\s+│/);
-    expect(full).toMatch(/│ messaging_enabled\s+│ true\s+│/);
+    expect(full).toMatch(/│ messaging on\s+│ true\s+│/);
     expect(full).toMatch(/│ status\s+│ ok\s+│/);
 
     const rich = await table({ mode: 'enrich', lookups: [LRN, CNAM, TRUST], options: {}, inputColumns: null }, [
       enriched('2015550123', '12015550123', { lrn: LRN_RESULT, cnam: null, trust: TRUST_RESULT }, { cnam: { code: 'timeout', message: 'no answer in 15 s' } }),
     ]);
-    expect(rich).toMatch(/│ lrn_lrn\s+│ 12015550000\s+│/);
-    expect(rich).toMatch(/│ cnam_error\s+│ timeout: no answer in 15 s\s+│/);
-    expect(rich).not.toContain('cnam_cnam'); // a failed lookup shows its error, not empty fields
-    expect(rich).toMatch(/│ trust_is_spam\s+│ true\s+│/);
+    expect(rich).toMatch(/│ lrn\s+│ 12015550000\s+│/);
+    expect(rich).toMatch(/│ cnam error\s+│ timeout: no answer in 15 s\s+│/);
+    expect(rich).not.toContain('caller name'); // a failed lookup shows its error, not empty fields
+    expect(rich).toMatch(/│ spam\s+│ true\s+│/);
+    expect(rich).toMatch(/│ trust\s+│ low\s+│/);
+    expect(rich).not.toMatch(/lrn_lrn|cnam_cnam|trust_trust_level|_/);
     expect(rich).toMatch(/│ status\s+│ failed\s+│/);
     for (const t of [full, rich]) for (const l of lines(t)) expect(width(l)).toBeLessThanOrEqual(80);
   });
@@ -135,14 +139,90 @@ describe('table sink', () => {
 
   it('stays vertical once a chunk needed it, so the layout does not flip', async () => {
     const out = new Collect();
-    const sink = createTableSink(out, lrn, { width: 80 }, 1);
+    const sink = createTableSink(out, lrn, { width: 34 }, 1);
     await sink.write(failed('lrn', 'x'.repeat(100), '12015550123', { code: 'server_error', message: 'x'.repeat(200) }));
     await sink.write(ok('lrn', '2', '12015550124', LRN_RESULT));
     await sink.end();
     expect(out.chunks).toHaveLength(2);
     expect(out.chunks[1]).toMatch(/│ lrn\s+│ 12015550000\s+│/);
     // Long text wraps inside the box instead of widening it, and none of it is lost.
-    for (const l of lines(out.text)) expect(width(l)).toBeLessThanOrEqual(80);
+    for (const l of lines(out.text)) expect(width(l)).toBeLessThanOrEqual(34);
     expect(out.text.replace(/[^x]/g, '')).toHaveLength(300);
+  });
+
+  describe('enrich of a CSV: one table, a row per input row', () => {
+    const people = [
+      ['Ada Lovelace', 'Analytical Engines Ltd', '(201) 555-0123', 'Hoboken'],
+      ['Katherine Johnson', 'NASA Langley Research Center', '201.555.0124', 'Hampton'],
+      ['Grace Hopper', 'US Navy', '2015550125', 'Arlington'],
+    ];
+    const layout: OutputLayout = { mode: 'enrich', lookups: [LRN, CNAM, TRUST], options: {}, inputColumns: ['name', 'company', 'phone', 'city'], numberColumn: 2 };
+    const records = people.map(([name, company, phone, city], i) => ({
+      ...enriched(phone!, `1201555012${3 + i}`, { lrn: LRN_RESULT, cnam: { ...CNAM_RESULT, cnam: 'SMITH JOHN' }, trust: TRUST_RESULT }),
+      row: { name: name!, company: company!, phone: phone!, city: city! },
+    }));
+    const cellsOf = (line: string) => line.split('│').slice(1, -1).map((c) => c.trim());
+
+    it('at 80 columns: the name, the number, lrn, caller name, trust under clean labels, within the width', async () => {
+      const text = await table(layout, records, { width: 80 });
+      const all = lines(text);
+      expect(all).toHaveLength(records.length + 4);
+      expect(cellsOf(all[1]!)).toEqual(['name', 'number', 'lrn', 'caller name', 'trust']);
+      expect(cellsOf(all[3]!)).toEqual(['Ada Lovelace', '12015550123', '12015550000', 'SMITH JOHN', 'low']);
+      expect(cellsOf(all[4]!)[0]).toBe('Katherine Johnson');
+      for (const l of all) expect(width(l)).toBeLessThanOrEqual(80);
+      expect(text).not.toMatch(/lrn_lrn|cnam_cnam|trust_trust_level|phone/);
+    });
+
+    it('at 120 columns: every identifying column in input order, a long one cut with an ellipsis; then more result columns', async () => {
+      const all = lines(await table(layout, records, { width: 120 }));
+      expect(all).toHaveLength(records.length + 4);
+      const head = cellsOf(all[1]!);
+      expect(head.slice(0, 5)).toEqual(['name', 'company', 'city', 'number', 'lrn']);
+      expect(head).toContain('caller name');
+      expect(head).toContain('trust');
+      expect(cellsOf(all[4]!).slice(0, 3)).toEqual(['Katherine Johnson', 'NASA Langley Research C…', 'Hampton']);
+      for (const l of all) expect(width(l)).toBeLessThanOrEqual(120);
+    });
+
+    it('wide enough for every field: all of them, two fields of one label told apart by their lookup', async () => {
+      const spam = { ...layout, options: { spam: true } };
+      const head = cellsOf(lines(await table(spam, records, { width: 250 }))[1]!);
+      expect(head).toEqual(['name', 'company', 'city', 'number', 'lrn', 'activated', 'caller name', 'cnam spam type', 'spam', 'robocall', 'scam', 'trust spam type', 'score', 'trust', 'updated']);
+    });
+
+    it('a failed lookup: one status column naming it, the others ok', async () => {
+      const mixed = [...records.slice(0, 2), { ...enriched('2015550125', '12015550125', { lrn: LRN_RESULT, cnam: null, trust: TRUST_RESULT }, { cnam: { code: 'timeout', message: 'no answer' } }), row: { name: 'Grace Hopper', company: 'US Navy', phone: '2015550125', city: 'Arlington' } }];
+      const all = lines(await table(layout, mixed, { width: 80 }));
+      expect(cellsOf(all[1]!).at(-1)).toBe('status');
+      expect(cellsOf(all[3]!).at(-1)).toBe('ok');
+      expect(all.slice(5, -1).map((l) => cellsOf(l).at(-1)).join(' ')).toBe('cnam: timeout: no answer');
+      for (const l of all) expect(width(l)).toBeLessThanOrEqual(80);
+    });
+  });
+
+  it('a number no lookup accepts: its error said once, and who the row is still shown at 80 columns', async () => {
+    const layout: OutputLayout = { mode: 'enrich', lookups: [LRN, CNAM, TRUST], options: {}, inputColumns: ['name', 'phone'], numberColumn: 1 };
+    const bad = { code: 'invalid_number' as const, message: 'too short (3 digits)' };
+    const records = [
+      { ...enriched('2015550123', '12015550123', { lrn: LRN_RESULT, cnam: CNAM_RESULT, trust: TRUST_RESULT }), row: { name: 'Ada Lovelace', phone: '2015550123' } },
+      { ...enriched('123', '', { lrn: null, cnam: null, trust: null }, { lrn: bad, cnam: bad, trust: bad }), row: { name: 'Bob Smith', phone: '123' } },
+    ];
+    const text = await table(layout, records, { width: 80 });
+    const cells = lines(text).map((l) => l.split('│').slice(1, -1).map((c) => c.trim()));
+    expect(cells[1]?.[0]).toBe('name');
+    expect(cells[1]?.at(-1)).toBe('status');
+    expect(cells[4]?.[0]).toBe('Bob Smith');
+    const status = cells.slice(4, -1).map((c) => c.at(-1)).join(' ');
+    // Once, not once per lookup (wrapped in its cell).
+    expect(status.replace(/\s+/g, '')).toBe('invalid_number:tooshort(3digits)');
+    for (const l of lines(text)) expect(width(l)).toBeLessThanOrEqual(80);
+  });
+
+  it("labels a lookup's fields from its descriptor, its column names with spaces where it gives none", async () => {
+    const bare = { ...TRUST, fields: TRUST.fields.map((f) => ({ ...f, label: undefined, glance: f.name === 'trust_level' })) };
+    const layout: OutputLayout = { mode: 'single', lookups: [bare], options: {}, inputColumns: null };
+    const text = await table(layout, [ok('trust', '2015550123', '12015550123', TRUST_RESULT), ok('trust', '2015550124', '12015550124', TRUST_RESULT)], { width: 200 });
+    expect(lines(text)[1]).toMatch(/│ input\s+│ number\s+│ is spam\s+│ is robocall\s+│ is scam\s+│ spam type\s+│ reputation score\s+│ trust level\s+│ last updated\s+│/);
   });
 });

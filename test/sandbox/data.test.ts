@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { cnamResult, lrnResult, spamClass, subject, trustResult } from '../../src/sandbox/data.js';
+import { cnamResult, lrnResult, sandboxDay, spamClass, subject as subjectOn, trustResult } from '../../src/sandbox/data.js';
 import { seedValue } from '../../src/sandbox/hash.js';
+import { optionProblems } from '../../src/sandbox/options.js';
 import { AREA_CODES } from '../../src/sandbox/npa-table.js';
 import { cnam, lrn, trust } from './helpers.js';
 import { numbersIn } from '../support/numbers.js';
 import { sandbox } from '../support/sandbox.js';
 
 const SEED = seedValue(0);
+const TODAY = '2026-03-15';
+const DAY = sandboxDay(TODAY, 0);
+const subject = (n: string, seed: number) => subjectOn(n, seed, DAY);
 const sample = (npa: string, count: number) => numbersIn(npa, count).map((n, i) => `${n.slice(0, 5)}${String((i * 7919) % 100000).padStart(5, '0')}`.slice(0, 11));
 
 describe('synthetic data', () => {
@@ -117,5 +121,52 @@ describe('synthetic data', () => {
     expect(counts.SPAM).toBeGreaterThan(0);
     expect(counts.ROBOCALL).toBeGreaterThan(0);
     expect(counts.SCAM).toBeGreaterThan(0);
+  });
+
+  it('dates activations and trust updates back from the sandbox day: a day to ten years ago, some within 7 and 30 days', () => {
+    const all = sample('415', 4000);
+    const dayMs = Date.parse(`${TODAY}T00:00:00Z`);
+    const ages = { le7: 0, le30: 0, dated: 0 };
+    for (const n of all) {
+      const s = subject(n, SEED);
+      const at = lrnResult(s, false, false).lrn_activated_at as string | null;
+      const updated = trustResult(s).last_updated as string;
+      const up = Date.parse(updated);
+      expect(up).toBeLessThanOrEqual(dayMs - 86_400_000);
+      expect(up).toBeGreaterThan(dayMs - 2 * 366 * 86_400_000);
+      if (at === null) continue;
+      const age = dayMs - Date.parse(at);
+      expect(age).toBeGreaterThanOrEqual(86_400_000);
+      expect(age).toBeLessThanOrEqual(10 * 366 * 86_400_000);
+      ages.dated++;
+      if (age <= 7 * 86_400_000) ages.le7++;
+      else if (age <= 30 * 86_400_000) ages.le30++;
+    }
+    // 1.5% and 3.5% by construction.
+    expect(ages.le7 / ages.dated).toBeGreaterThan(0.008);
+    expect(ages.le7 / ages.dated).toBeLessThan(0.025);
+    expect(ages.le30 / ages.dated).toBeGreaterThan(0.025);
+    expect(ages.le30 / ages.dated).toBeLessThan(0.05);
+  });
+
+  it('is the same on the same day and moves with the day: every date the days between later', () => {
+    const n = '12125550123';
+    const later = subjectOn(n, SEED, sandboxDay('2026-03-25', 0));
+    const a = lrnResult(subject(n, SEED), false, false).lrn_activated_at as string;
+    const b = lrnResult(later, false, false).lrn_activated_at as string;
+    expect(lrnResult(subject(n, SEED), false, false).lrn_activated_at).toBe(a);
+    expect(Date.parse(b) - Date.parse(a)).toBe(10 * 86_400_000);
+    expect(Date.parse(trustResult(later).last_updated as string) - Date.parse(trustResult(subject(n, SEED)).last_updated as string)).toBe(10 * 86_400_000);
+  });
+
+  it("takes the day from --today's option, else from its clock (UTC)", async () => {
+    const n = '12125550123';
+    const expected = trustResult(subject(n, SEED)).last_updated;
+    const fixed = await sandbox({ today: TODAY });
+    expect((await trust(fixed, { phone_number: n })).json).toMatchObject({ data: { last_updated: expected } });
+    const clocked = await sandbox({}, { now: () => Date.parse(`${TODAY}T23:59:00Z`) });
+    expect((await trust(clocked, { phone_number: n })).json).toMatchObject({ data: { last_updated: expected } });
+    expect(optionProblems({ today: '2026-02-30' })).toEqual(['today must be a date YYYY-MM-DD, or null for the clock\'s day (got "2026-02-30")']);
+    expect(optionProblems({ today: TODAY })).toEqual([]);
   });
 });

@@ -138,15 +138,18 @@ const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 /**
  * Starts the CLI and leaves stdin open; `timeoutMs` kills it (SIGKILL) so no test can hang.
  * `terminal`: in a pseudo-terminal made by util-linux `script` (stdin, stdout and stderr all the
- * terminal: what it shows arrives on stdout, and what is written to stdin is typed into it).
+ * terminal: what it shows arrives on stdout, and what is written to stdin is typed into it),
+ * `columns` wide.
  */
 export function startCli(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number; terminal?: boolean } = {},
+  opts: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number; terminal?: boolean; columns?: number } = {},
 ): LiveCli {
   const command = [process.execPath, CLI, ...args];
   // script: -q quiet, -f flush as it comes, -e the CLI's exit code, -c the command; no typescript file.
-  const [file, argv] = opts.terminal ? ['script', ['-qfec', command.map(quote).join(' '), '/dev/null']] : [command[0]!, command.slice(1)];
+  // `columns`: the terminal's width, set (stty) before the CLI starts.
+  const shell = `${opts.columns ? `stty cols ${opts.columns} rows 50; ` : ''}${command.map(quote).join(' ')}`;
+  const [file, argv] = opts.terminal ? ['script', ['-qfec', shell, '/dev/null']] : [command[0]!, command.slice(1)];
   const child = spawn(file, argv, { cwd: opts.cwd ?? ROOT, env: cleanEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
