@@ -19,8 +19,8 @@ import { paintWrapped, truncateText, textWidth as width } from './wrap.js';
 
 const TABLE_CHUNK = 50;
 const DEFAULT_WIDTH = 80;
-// A status column narrower than this reads badly: go vertical instead.
-const STATUS_MIN = 12;
+// A status column narrower than this reads badly (its whole text is under the table): go vertical instead.
+const STATUS_MIN = 8;
 // An identifying column is cut (with an ellipsis) past this width, and left out below the least.
 const ID_MAX = 24;
 const ID_LEAST = 8;
@@ -93,7 +93,7 @@ export function createTableSink(out: Writable, layout: OutputLayout, style: Sink
     if (first && ending && rows.length === 1) vertical = true;
     first = false;
     const grid = vertical ? undefined : horizontalGrid(spec, rows);
-    if (grid) return renderHorizontal(grid, spec.c);
+    if (grid) return renderHorizontal(grid, spec.c, spec.termWidth);
     vertical = true;
     return spec.picked ? renderPickedVertical(spec, rows) : renderVertical(spec, rows);
   };
@@ -212,6 +212,8 @@ interface Grid {
   readonly head: string[];
   readonly body: Cell[][];
   readonly widths: number[];
+  /** The statuses cut to fit their column, each whole, named by its row. */
+  readonly notes: Cell[];
 }
 
 /**
@@ -253,7 +255,7 @@ function horizontalGrid(spec: TableSpec, rows: readonly Row[]): Grid | undefined
     if (room) used += m.natural + 3;
     return room;
   });
-  // The status columns share what is left, wrapping their text.
+  // The status columns share what is left, each cut to one line; the whole text goes under the table.
   const statuses = shown.filter((m) => m.col.role === 'status').length;
   const extra = statuses > 0 ? Math.floor((termWidth - used) / statuses) : 0;
   const heads = distinctHeads([...shownIds.map((x) => x.m.col), ...shown.map((m) => m.bare)]);
@@ -263,14 +265,22 @@ function horizontalGrid(spec: TableSpec, rows: readonly Row[]): Grid | undefined
     ...shownIds.map((x) => x.w),
     ...shown.map((m, i) => (m.col.role === 'status' ? Math.min(m.natural, least(m) + extra) : fitted(m, heads[shownIds.length + i] ?? ''))),
   ];
-  const body = rows.map((_, r) => [
-    ...shownIds.map((x) => {
-      const v = x.m.cells[r] ?? cell('');
-      return { text: truncateText(v.text, x.w), paint: v.paint };
-    }),
-    ...shown.map((m) => m.cells[r] ?? cell('')),
-  ]);
-  return { head, body, widths };
+  const notes: Cell[] = [];
+  const body = rows.map((row, r) => {
+    const cut = (v: Cell, w: number): Cell => ({ text: truncateText(v.text, w), paint: v.paint });
+    return [
+      ...shownIds.map((x) => cut(x.m.cells[r] ?? cell(''), x.w)),
+      ...shown.map((m, i) => {
+        const v = m.cells[r] ?? cell('');
+        const w = widths[shownIds.length + i] ?? 0;
+        if (m.col.role !== 'status' || width(v.text) <= w) return v;
+        const who = [row.ids[0], row.values.input].filter((x) => x !== undefined && x !== '').join(' ');
+        notes.push({ text: `${who === '' ? `row ${r + 1}` : who}: ${v.text}`, paint: v.paint });
+        return cut(v, w);
+      }),
+    ];
+  });
+  return { head, body, widths, notes };
 }
 
 /** Service values worth an analyst's eye: spam flags that are set, a spam type other than NONE. */
@@ -287,21 +297,22 @@ function statusCell(error: string, ok: boolean, c: ChalkInstance): Cell {
   return ok ? cell('ok', c.green) : cell('failed', c.red);
 }
 
-function renderHorizontal({ head, body, widths }: Grid, c: ChalkInstance): string {
+function renderHorizontal({ head, body, widths, notes }: Grid, c: ChalkInstance, termWidth: number): string {
   const t = new Table({
     head: head.map((h) => c.bold(h)),
     colWidths: widths.map((w) => w + 2),
     style: { ...NO_TABLE_COLOUR, compact: true },
   });
   for (const r of body) t.push(r.map((x, i) => paintWrapped(x.text, widths[i] ?? 0, x.paint)));
-  return `${t.toString()}\n`;
+  const under = notes.map((n) => `${paintWrapped(n.text, termWidth, n.paint)}\n`).join('');
+  return `${t.toString()}\n${under}`;
 }
 
 /** A box of label | value lines under a head of two cells, within the terminal. */
 function box(head: readonly [Cell, Cell] | undefined, lines: readonly (readonly [string, Cell])[], spec: TableSpec): string {
   const { c, termWidth } = spec;
   const labelWidth = Math.min(Math.max(width(head?.[0].text ?? ''), ...lines.map(([l]) => width(l))), Math.floor(termWidth / 2));
-  const valueWidth = Math.max(10, Math.min(Math.max(width(head?.[1].text ?? ''), ...lines.map(([, v]) => width(v.text))), termWidth - labelWidth - 7));
+  const valueWidth = Math.max(1, Math.min(Math.max(width(head?.[1].text ?? ''), ...lines.map(([, v]) => width(v.text))), termWidth - labelWidth - 7));
   const t = new Table({
     ...(head ? { head: [paintWrapped(head[0].text, labelWidth, c.bold), paintWrapped(head[1].text, valueWidth, c.bold)] } : {}),
     colWidths: [labelWidth + 2, valueWidth + 2],

@@ -83,8 +83,12 @@ describe('formats', () => {
     for (const text of [NUMBERS[0]!, String(result.lrn), String(result.lrn_activated_at), 'activated', 'invalid_number']) {
       expect(plain.stdout).toContain(text);
     }
-    // Every line of the table is a line of the box, nothing else mixed in.
-    for (const line of plain.stdout.trimEnd().split('\n')) expect(line).toMatch(/^[┌├│└].*[┐┤│┘]$/);
+    // Every line of the table is a line of the box, nothing else mixed in; under it, the whole
+    // text of each status cut to fit its column.
+    const shown = plain.stdout.trimEnd().split('\n');
+    const end = shown.findIndex((line) => line.startsWith('└'));
+    for (const line of shown.slice(0, end + 1)) expect(line).toMatch(/^[┌├│└].*[┐┤│┘]$/);
+    for (const line of shown.slice(end + 1)) expect(line).toMatch(/^\S.*: invalid_number: /);
     // The summary and progress never go to stdout.
     expect(plain.stdout).not.toMatch(/rows:|lookups sent/);
   });
@@ -94,7 +98,7 @@ describe('formats', () => {
     const r = await runCli(['lrn', '-f', 'table', NUMBERS[0]!, '２０１５５５５０１２４', 'café 2015550125'], { env: { ...ctx.env, CLICOLOR_FORCE: '1' } });
     expect(r.code).toBe(4);
     expect(r.stdout).toContain('\x1b[');
-    const boxes = r.stdout.trimEnd().split(/\n(?=\S*┌)/);
+    const boxes = r.stdout.slice(0, r.stdout.lastIndexOf('┘') + 1).split(/\n(?=\S*┌)/);
     expect(boxes.length).toBeGreaterThanOrEqual(1);
     for (const box of boxes) {
       const widths = new Set(box.split('\n').map((line) => stringWidth(line)));
