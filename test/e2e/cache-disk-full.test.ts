@@ -21,16 +21,16 @@ describe('the lookup cache on a full disk', () => {
     const dir = tempDir();
     const disk = join(dir, 'disk');
     mkdirSync(disk);
-    const earlier = writeList(dir, 'earlier.txt', numbersIn('201', 2_000));
-    const count = 20_000;
+    const earlier = writeList(dir, 'earlier.txt', numbersIn('201', 500));
+    const count = 8_000;
     const list = writeList(dir, 'numbers.txt', [...numbersIn('973', count / 2), ...numbersIn('732', count / 2)]);
     const run = (input: string) => `"$NUMINTEL_NODE" "$NUMINTEL_CLI" lrn -i "${input}" -f jsonl --no-progress -q --rate 0 --concurrency 32`;
-    // A disk of 72 MB; a first run makes the cache (300 KB in use), a file takes 70 MB of the rest,
-    // and the run under test has 20,000 new answers (about 3 MB) to store in the 1.7 MB left.
+    // A disk of 72 MB; a first run makes the cache (about 100 KB in use), a file takes 71 MB of the
+    // rest, and the run under test has 8,000 new answers (about 1 MB) to store in the 0.3 MB left.
     const script = [
       `mount -t tmpfs -o size=72m tmpfs "${disk}"`,
       `${run(earlier)} > /dev/null`,
-      `head -c 70M /dev/zero > "${disk}/filler" 2> /dev/null`,
+      `head -c 71M /dev/zero > "${disk}/filler" 2> /dev/null`,
       `exec ${run(list)}`,
     ].join(' && ');
     const r = await runShell(`unshare -rm sh -c '${script}'`, {
