@@ -47,30 +47,47 @@ export function classifyBulk(d: LookupDescriptor, opts: LookupOptions, raw: RawR
     const message = `expected a bulk answer with a results list, got ${excerpt(raw.text, ctx.secret)}`;
     return { kind: 'whole', attempt: { kind: 'error', error: { code: 'bad_response', message, status: raw.status }, ...withRate } };
   }
-  const positions = new Map<string, number[]>();
-  numbers.forEach((n, k) => {
-    const key = elevenDigits(n);
-    const list = positions.get(key);
-    if (list) list.push(k);
-    else positions.set(key, [k]);
-  });
-  const answers: (Attempt | undefined)[] = new Array<Attempt | undefined>(numbers.length);
+  // Where each number sits, for rows without sound input_indices: worked out at the first such row.
+  let positions: Map<string, number[]> | undefined;
+  const positionsOf = (): ReadonlyMap<string, number[]> => {
+    if (positions) return positions;
+    const made = new Map<string, number[]>();
+    numbers.forEach((n, k) => {
+      const key = elevenDigits(n);
+      const list = made.get(key);
+      if (list) list.push(k);
+      else made.set(key, [k]);
+    });
+    return (positions = made);
+  };
+  const answers: Attempt[] = new Array<Attempt>(numbers.length);
   for (const row of results) {
     if (!isObject(row)) continue;
-    const named = NUMBER_KEYS.map((k) => row[k]).find((v): v is string => typeof v === 'string' && /\d/.test(v));
-    for (const k of indicesOf(row, named, positions, numbers.length)) {
+    const named = namedNumber(row);
+    const same = named === undefined ? undefined : elevenDigits(named);
+    for (const k of indicesOf(row, same, positionsOf, numbers.length)) {
       const asked = numbers[k] as string;
-      answers[k] = named !== undefined && elevenDigits(named) !== elevenDigits(asked) ? anotherNumber(named, asked, ctx) : rowAttempt(d, opts, row, ctx, asked);
+      answers[k] = same !== undefined && same !== elevenDigits(asked) ? anotherNumber(named as string, asked, ctx) : rowAttempt(d, opts, row, ctx, asked);
     }
   }
-  return { kind: 'rows', answers: answers.map((a) => a ?? noRow()), ...withRate };
+  for (let k = 0; k < answers.length; k++) answers[k] ??= noRow();
+  return { kind: 'rows', answers, ...withRate };
 }
 
-/** The positions of `numbers` a row answers: its input_indices when they are sound, else those of the number it names. */
-function indicesOf(row: JsonObject, named: string | undefined, positions: ReadonlyMap<string, number[]>, count: number): readonly number[] {
+/** The number a row names: the first of NUMBER_KEYS holding a string with a digit. */
+function namedNumber(row: JsonObject): string | undefined {
+  for (const key of NUMBER_KEYS) {
+    const v = row[key];
+    if (typeof v === 'string' && /\d/.test(v)) return v;
+  }
+  return undefined;
+}
+
+/** The positions of `numbers` a row answers: its input_indices when they are sound, else those of the number it names (its 11 digits). */
+function indicesOf(row: JsonObject, named: string | undefined, positionsOf: () => ReadonlyMap<string, number[]>, count: number): readonly number[] {
   const listed = row.input_indices;
   if (Array.isArray(listed) && listed.length > 0 && listed.every((i) => Number.isInteger(i) && (i as number) >= 0 && (i as number) < count)) return listed as number[];
-  return named === undefined ? [] : (positions.get(elevenDigits(named)) ?? []);
+  return named === undefined ? [] : (positionsOf().get(named) ?? []);
 }
 
 /** One row as its number's Attempt. */

@@ -2,6 +2,7 @@
 // pipeline → sink, the same for one number and for a million.
 import { runAbortController } from '../core/abort.js';
 import { newRunStats, type RunStats } from '../core/run.js';
+import type { OutputRecord } from '../core/records.js';
 import { ignoredColumnWarning, openSource } from '../pipeline/source/source.js';
 import { runPipeline, type RunDeps, type RunOutcome } from '../pipeline/runner.js';
 import { newRunDedup } from '../pipeline/dedup/run-dedup.js';
@@ -135,7 +136,8 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
     // The rows finished in one turn come together: a promise and an await only for a batch, and
     // for a write that must wait for the stream.
     rows: for await (const batch of run.batches) {
-      for (const [i, record] of batch.entries()) {
+      for (let i = 0; i < batch.length; i++) {
+        const record = batch[i] as OutputRecord;
         // Rows of the requests that were in flight when the reader left: their answers are cached.
         if (closed.signal.aborted) continue;
         // A write waiting for a drain hears of the close first: the same end, not an abandoned run.

@@ -46,6 +46,13 @@ export class SpillStore {
 
   append(text: string): Located {
     if (this.closed) throw new Error('the answer store is closed');
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: text that fits so is written without measuring it first.
+    if (text.length * 3 <= this.buffer.length - this.used) {
+      const offset = this.base + this.used;
+      const length = this.buffer.write(text, this.used);
+      this.used += length;
+      return { offset, length };
+    }
     const length = Buffer.byteLength(text);
     if (length > this.buffer.length - this.used) this.flush();
     if (length > this.buffer.length) {

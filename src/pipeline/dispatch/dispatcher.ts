@@ -273,6 +273,8 @@ export class Dispatcher<T extends Task> {
   private batchWait(i: number, size: number): number {
     const waiting = (this.again[i] as Fifo<T>).length + (this.fresh[i] as Fifo<T>).length;
     if (waiting >= size || this.ended) return 0;
+    // A wakeup already due works the wait out again when it comes: no clock read per row admitted.
+    if (this.waking[i]) return LINGER_MS;
     return Math.max(0, (this.joinedAt[i] ?? 0) + LINGER_MS - this.cfg.clock.now());
   }
 

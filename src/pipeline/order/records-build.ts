@@ -27,11 +27,18 @@ export function newRow(item: SourceItem, number: string | null, lookups: number)
     item,
     number,
     unanswered: lookups,
-    results: new Array<Result | null>(lookups).fill(null),
-    errors: new Array<LookupError | null>(lookups).fill(null),
-    cached: new Array<boolean>(lookups).fill(false),
-    fetchedAt: new Array<number | null>(lookups).fill(null),
+    results: filled<Result | null>(lookups, null),
+    errors: filled<LookupError | null>(lookups, null),
+    cached: filled(lookups, false),
+    fetchedAt: filled<number | null>(lookups, null),
   };
+}
+
+/** `n` times `value`, in a packed array (`new Array(n).fill()` leaves a holey one, slower to read and to make). */
+function filled<T>(n: number, value: T): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) out.push(value);
+  return out;
 }
 
 // Formatting a date costs more than the rest of the record, and rows come out in input order, not
