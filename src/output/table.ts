@@ -230,9 +230,15 @@ function horizontalGrid(spec: TableSpec, rows: readonly Row[]): Grid | undefined
   type Measured = ReturnType<typeof measured>;
   const ids = idColumns(spec);
   const candidates = resultColumns(spec, rows);
-  // Measured with the heads they would have if all were shown (the longest); told apart again below.
+  // Needed columns measured with the heads they have among themselves, the others with the heads
+  // they would have if all were shown (the longest); told apart again below.
   const wide = distinctHeads([...ids, ...candidates.map((x) => x.col)]).slice(ids.length);
-  const results = candidates.map((x, i) => ({ ...measured({ ...x.col, head: wide[i] ?? x.col.head }), bare: x.col, needed: x.needed }));
+  const neededHeads = distinctHeads(candidates.filter((x) => x.needed).map((x) => x.col));
+  let n = 0;
+  const results = candidates.map((x, i) => {
+    const head = (x.needed ? neededHeads[n++] : wide[i]) ?? x.col.head;
+    return { ...measured({ ...x.col, head }), bare: x.col, needed: x.needed, wideHead: wide[i] ?? head };
+  });
   // Fixed columns take what they need; a status column at first its least.
   const least = (m: Measured) => (m.col.role === 'status' ? Math.min(m.natural, Math.max(width(m.col.head), STATUS_MIN)) : m.natural);
   let used = results.reduce((sum, m) => (m.needed ? sum + least(m) + 3 : sum), 1);
@@ -247,12 +253,19 @@ function horizontalGrid(spec: TableSpec, rows: readonly Row[]): Grid | undefined
     shownIds.push({ m, w });
     used += w + 3;
   }
-  // The other result columns in their order, up to the first that does not fit.
+  // The other result columns in their order, up to the first that does not fit; one that shares a
+  // needed column's heading makes that heading longer too (`cnam spam type`).
   let room = true;
+  const grown = new Set<Measured>();
   const shown = results.filter((m) => {
     if (m.needed) return true;
-    room &&= used + m.natural + 3 <= termWidth;
-    if (room) used += m.natural + 3;
+    const twins = results.filter((t) => t.needed && t.bare.head === m.bare.head && !grown.has(t));
+    const growth = twins.reduce((sum, t) => sum + Math.max(0, width(t.wideHead) - t.natural), 0);
+    room &&= used + m.natural + 3 + growth <= termWidth;
+    if (room) {
+      used += m.natural + 3 + growth;
+      for (const t of twins) grown.add(t);
+    }
     return room;
   });
   // The status columns share what is left, each cut to one line; the whole text goes under the table.

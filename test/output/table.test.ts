@@ -174,6 +174,22 @@ describe('table sink', () => {
       expect(text).not.toMatch(/lrn_lrn|cnam_cnam|trust_trust_level|phone/);
     });
 
+    it('--spam at 80 columns: still one table, the one spam type unprefixed until its twin is shown too', async () => {
+      const spam = { ...layout, options: { spam: true } };
+      const at80 = lines(await table(spam, records, { width: 80 }));
+      expect(at80).toHaveLength(records.length + 4);
+      expect(cellsOf(at80[1]!)).toEqual(['name', 'number', 'lrn', 'caller name', 'spam type', 'trust']);
+      for (const l of at80) expect(width(l)).toBeLessThanOrEqual(80);
+      // Wide enough for trust's spam type: both say their lookup, and the row still fits.
+      for (const w of [150, 170, 190]) {
+        const all = lines(await table(spam, records, { width: w }));
+        const head = cellsOf(all[1]!);
+        expect(head.includes('cnam spam type')).toBe(head.includes('trust spam type'));
+        expect(head.includes('spam type')).toBe(!head.includes('trust spam type'));
+        for (const l of all) expect(width(l)).toBeLessThanOrEqual(w);
+      }
+    });
+
     it('at 120 columns: every identifying column in input order, a long one cut with an ellipsis; then more result columns', async () => {
       const all = lines(await table(layout, records, { width: 120 }));
       expect(all).toHaveLength(records.length + 4);
