@@ -1,6 +1,7 @@
 // `numintel diff`: the before output read into an index of the fields compared, then the after
 // output streamed past it; changed rows written as they are found, the summary at the end.
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { InputError, UsageError } from '../core/errors.js';
 import { CHANGE_KINDS, type ChangeKind } from '../diff/compare.js';
@@ -26,6 +27,12 @@ export interface DiffRequest {
   /** How many numbers of each kind the summary lists. */
   readonly first: number;
 }
+
+/**
+ * The before run's records kept in memory before they go to a temp file: about 200,000 numbers of
+ * an enriched run, so most diffs never touch the disk and a larger one stays this size.
+ */
+const INDEX_MEMORY = 16 << 20;
 
 const ALL_FIELDS: readonly DiffField[] = [...DIFF_FIELDS.map(([f]) => f), 'error'];
 
@@ -78,11 +85,30 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
     }
   }
 
-  const diff = new Diff(req.scoreDelta, req.first);
-  const beforeRead = await readOutputFile(req.before, world, (row) => diff.addBefore(row));
-  const fields = ALL_FIELDS.filter((f) => diff.beforeFields.has(f));
   const only = req.only && req.only.length > 0 ? new Set(req.only) : undefined;
+  const diff = new Diff(req.scoreDelta, req.first, { dir: tmpdir(), bufferBytes: INDEX_MEMORY });
+  let reads: { before: ReadResult; after: ReadResult };
+  try {
+    reads = await compareFiles(req, world, diff, format, rowsToStdout, only);
+  } finally {
+    diff.close();
+  }
 
+  const files = {
+    before: { name: req.before === '-' ? 'standard input' : basename(req.before), format: reads.before.format, unreadable: reads.before.unreadable },
+    after: { name: req.after === '-' ? 'standard input' : basename(req.after), format: reads.after.format, unreadable: reads.after.unreadable },
+  };
+  const figures = diff.figures;
+  const text = summary === 'json' ? `${JSON.stringify({ files, score_delta: req.scoreDelta, ...figures }, null, 2)}\n` : renderSummary(files, figures, only);
+  // With the changes on standard output, the summary goes to stderr, as every command's summary does.
+  (rowsToStdout ? world.stderr : world.stdout).write(text);
+  return EXIT.ok;
+}
+
+/** Reads the before file into the diff, then streams the after file past it, writing the changed rows as they come. */
+async function compareFiles(req: DiffRequest, world: World, diff: Diff, format: 'csv' | 'jsonl' | undefined, rowsToStdout: boolean, only: ReadonlySet<ChangeKind> | undefined): Promise<{ before: ReadResult; after: ReadResult }> {
+  const before = await readOutputFile(req.before, world, (row) => diff.addBefore(row));
+  const fields = ALL_FIELDS.filter((f) => diff.beforeFields.has(f));
   let fd: number | undefined;
   if (req.output !== undefined) {
     const output = req.output;
@@ -92,24 +118,23 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
       throw writeError(err, output);
     }
   }
-  const out = fd !== undefined ? fdWriter(fd, req.output as string) : rowsToStdout ? { write: (s: string) => void world.stdout.write(s), end: () => {} } : undefined;
-  // The CSV header names the after file's input columns, known from its first row.
-  let inputNames: readonly string[] | undefined;
-  let headed = false;
-  const head = () => {
-    if (headed || !out || format !== 'csv') return;
-    headed = true;
-    out.write(csvLine(['number', 'changes', ...fields.flatMap((f) => [`${f}_before`, `${f}_after`]), ...(inputNames ?? [])]));
-  };
-  const emit = (row: ChangedRow | undefined) => {
-    if (!row || !out) return;
-    if (only && !row.kinds.some((k) => only.has(k))) return;
-    head();
-    out.write(format === 'csv' ? csvRow(row, fields, inputNames ?? []) : jsonlRow(row));
-  };
-  let afterRead: ReadResult;
   try {
-    afterRead = await readOutputFile(
+    const out = fd !== undefined ? fdWriter(fd, req.output as string) : rowsToStdout ? { write: (s: string) => void world.stdout.write(s), end: () => {} } : undefined;
+    // The CSV header names the after file's input columns, known from its first row.
+    let inputNames: readonly string[] | undefined;
+    let headed = false;
+    const head = () => {
+      if (headed || !out || format !== 'csv') return;
+      headed = true;
+      out.write(csvLine(['number', 'changes', ...fields.flatMap((f) => [`${f}_before`, `${f}_after`]), ...(inputNames ?? [])]));
+    };
+    const emit = (row: ChangedRow | undefined) => {
+      if (!row || !out) return;
+      if (only && !row.kinds.some((k) => only.has(k))) return;
+      head();
+      out.write(format === 'csv' ? csvRow(row, fields, inputNames ?? []) : jsonlRow(row));
+    };
+    const after = await readOutputFile(
       req.after,
       world,
       (row) => {
@@ -121,19 +146,10 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
     for (const row of diff.removed()) emit(row);
     head();
     out?.end();
+    return { before, after };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-
-  const files = {
-    before: { name: req.before === '-' ? 'standard input' : basename(req.before), format: beforeRead.format, unreadable: beforeRead.unreadable },
-    after: { name: req.after === '-' ? 'standard input' : basename(req.after), format: afterRead.format, unreadable: afterRead.unreadable },
-  };
-  const figures = diff.figures;
-  const text = summary === 'json' ? `${JSON.stringify({ files, score_delta: req.scoreDelta, ...figures }, null, 2)}\n` : renderSummary(files, figures, only);
-  // With the changes on standard output, the summary goes to stderr, as every command's summary does.
-  (rowsToStdout ? world.stderr : world.stdout).write(text);
-  return EXIT.ok;
 }
 
 /** Service text in a CSV cell, made safe as every numintel CSV makes it (no escape sequences, no formulas). */

@@ -1,13 +1,13 @@
-// Two runs of one list compared by number: the before run held as snapshots, the after run
-// streamed past them. Each changed number comes out once, in the after run's order, then the
+// Two runs of one list compared by number: the before run held as snapshots (in a BeforeIndex,
+// on disk when large), the after run streamed past them. Each changed number comes out once, in the after run's order, then the
 // numbers of the before run alone in its order.
 import type { RowFacts } from '../report/facts.js';
 import { CHANGE_KINDS, compare, type ChangeKind } from './compare.js';
-import { DIFF_FIELDS, ownCopy, SnapshotPacker, snapshotOf, type DiffField, type Snapshot } from './snapshot.js';
+import { BeforeIndex, REPEAT, type BeforeIndexOptions } from './before-index.js';
+import { DIFF_FIELDS, SnapshotPacker, snapshotOf, type DiffField, type Snapshot } from './snapshot.js';
 
-const FIELD_COUNT = DIFF_FIELDS.length + 1;
-/** A packed snapshot is never empty (it opens with its form, 'c' or 'r'). */
-const SEEN = '';
+/** The compared fields, the error and the lookups that answered. */
+const FIELD_COUNT = DIFF_FIELDS.length + 2;
 
 export interface ChangedRow {
   readonly number: string;
@@ -31,11 +31,8 @@ export interface DiffFigures {
 }
 
 export class Diff {
-  /**
-   * Number → its packed snapshot (see SnapshotPacker), or SEEN once the after run had it: one map
-   * answers both "was it in before" and "is it a repeat in after".
-   */
-  private readonly index = new Map<string, string>();
+  /** Number → its packed snapshot (see SnapshotPacker). */
+  private readonly index: BeforeIndex;
   private readonly packer = new SnapshotPacker();
   /** The compared fields the before run has (the only ones that can change). */
   readonly beforeFields = new Set<DiffField>();
@@ -44,7 +41,9 @@ export class Diff {
   constructor(
     private readonly scoreDelta: number,
     private readonly keep: number,
+    index: BeforeIndexOptions,
   ) {
+    this.index = new BeforeIndex(index);
     const zero = () => ({ rows: 0, numbers: 0, duplicates: 0, no_number: 0 });
     this.figures = {
       before: zero(),
@@ -67,7 +66,12 @@ export class Diff {
     const snap = snapshotOf(row);
     // Once every field has been seen there is nothing more to learn.
     if (this.beforeFields.size < FIELD_COUNT) for (const k in snap) this.beforeFields.add(k as DiffField);
-    this.index.set(ownCopy(row.number), this.packer.pack(snap));
+    this.index.add(row.number, this.packer.pack(snap, row.number));
+  }
+
+  /** true when the before run's index went partly to a temp file. */
+  get spilled(): boolean {
+    return this.index.spilled;
   }
 
   /** A row of the after run: what changed for its number, or undefined when nothing did. */
@@ -75,18 +79,18 @@ export class Diff {
     const f = this.figures.after;
     f.rows++;
     if (row.number === null) return void f.no_number++;
-    const packed = this.index.get(row.number);
-    if (packed === SEEN) return void f.duplicates++;
+    const packed = this.index.take(row.number);
+    if (packed === REPEAT) return void f.duplicates++;
     f.numbers++;
     const after = snapshotOf(row);
-    if (packed === undefined) {
-      this.index.set(ownCopy(row.number), SEEN);
-      return this.count({ number: row.number, kinds: ['added'], fields: [], before: undefined, after, inputs: row.inputs });
-    }
-    // What is not SEEN at the end is the removed numbers.
-    this.index.set(row.number, SEEN);
-    const before = this.packer.unpack(packed);
+    if (packed === undefined) return this.count({ number: row.number, kinds: ['added'], fields: [], before: undefined, after, inputs: row.inputs });
     this.figures.matched++;
+    // The same record is the same values: most numbers of most diffs stop here, unpacked.
+    if (this.packer.pack(after, row.number) === packed) {
+      this.figures.unchanged++;
+      return undefined;
+    }
+    const before = this.packer.unpack(packed);
     const change = compare(before, after, this.scoreDelta);
     if (change.kinds.length === 0) {
       this.figures.unchanged++;
@@ -97,8 +101,14 @@ export class Diff {
 
   /** The numbers of the before run alone, once the after run has been read. */
   *removed(): Generator<ChangedRow> {
-    for (const [number, packed] of this.index) if (packed !== SEEN) yield this.count({ number, kinds: ['removed'], fields: [], before: this.packer.unpack(packed), after: undefined });
-    this.index.clear();
+    for (const packed of this.index.untaken()) {
+      yield this.count({ number: this.packer.numberOf(packed), kinds: ['removed'], fields: [], before: this.packer.unpack(packed), after: undefined });
+    }
+  }
+
+  /** Releases the before run's index (and its temp file). */
+  close(): void {
+    this.index.close();
   }
 
   private count(row: ChangedRow): ChangedRow {
