@@ -8,6 +8,7 @@ import { CHANGE_KINDS, type ChangeKind } from '../diff/compare.js';
 import { Diff, type ChangedRow, type DiffFigures } from '../diff/diff.js';
 import { DIFF_FIELDS, type DiffField } from '../diff/snapshot.js';
 import { csvLine } from '../output/csv.js';
+import { uniqueNamer } from '../output/csv-layout.js';
 import { neutraliseFormula, stripControl } from '../output/sanitize.js';
 import { writeError } from '../output/write-errors.js';
 import type { ReadResult } from '../report/reader.js';
@@ -126,7 +127,7 @@ async function compareFiles(req: DiffRequest, world: World, diff: Diff, format: 
     const head = () => {
       if (headed || !out || format !== 'csv') return;
       headed = true;
-      out.write(csvLine(['number', 'changes', ...fields.flatMap((f) => [`${f}_before`, `${f}_after`]), ...(inputNames ?? [])]));
+      out.write(csvLine([...ownColumns(fields, inputNames ?? []), ...(inputNames ?? [])]));
     };
     const emit = (row: ChangedRow | undefined) => {
       if (!row || !out) return;
@@ -161,19 +162,36 @@ function csvRow(row: ChangedRow, fields: readonly DiffField[], inputNames: reado
     const shown = row.fields.includes(f);
     cells.push(shown ? safe(row.before?.[f]) : '', shown ? safe(row.after?.[f]) : '');
   }
-  const inputs = new Map(row.inputs);
-  for (const name of inputNames) cells.push(inputs.get(name) ?? '');
+  // A CSV's rows have its columns in its order (two of one name among them); JSON records, by name.
+  const inputs = row.inputs ?? [];
+  const byName = inputs.length === inputNames.length && inputs.every(([name], i) => name === inputNames[i]) ? undefined : new Map(inputs);
+  inputNames.forEach((name, i) => cells.push((byName ? byName.get(name) : inputs[i]?.[1]) ?? ''));
   return csvLine(cells);
 }
 
+/**
+ * The changes file's own columns: `number`, `changes`, then `<field>_before` and `<field>_after`
+ * for each field. One that an input column of the after file also has is renamed as enrich renames
+ * its columns (`numintel_number`), so the user's columns come through whole, under their names.
+ */
+function ownColumns(fields: readonly DiffField[], inputNames: readonly string[]): string[] {
+  const unique = uniqueNamer(inputNames);
+  return ['number', 'changes', ...fields.flatMap((f) => [`${f}_before`, `${f}_after`])].map(unique);
+}
+
+/** The same names as the CSV's, with only the fields that changed. */
 function jsonlRow(row: ChangedRow): string {
-  const record: Record<string, string> = { number: row.number, changes: row.kinds.join(';') };
-  for (const f of row.fields) {
-    record[`${f}_before`] = row.before?.[f] ?? '';
-    record[`${f}_after`] = row.after?.[f] ?? '';
-  }
-  // The after file's input columns, as its records hold them; a name already taken is not written over.
-  for (const [name, value] of row.inputs ?? []) if (!(name in record)) record[name] = value;
+  const inputs = row.inputs ?? [];
+  const names = ownColumns(row.fields, inputs.map(([name]) => name));
+  // No prototype: an input column named `__proto__` is a column like any other.
+  const record = Object.create(null) as Record<string, string>;
+  record[names[0] as string] = row.number;
+  record[names[1] as string] = row.kinds.join(';');
+  row.fields.forEach((f, i) => {
+    record[names[2 + 2 * i] as string] = row.before?.[f] ?? '';
+    record[names[3 + 2 * i] as string] = row.after?.[f] ?? '';
+  });
+  for (const [name, value] of inputs) record[name] = value;
   return `${JSON.stringify(record)}\n`;
 }
 
