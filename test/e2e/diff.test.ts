@@ -174,7 +174,7 @@ describe('numintel diff', () => {
       expect(listed, kind).toEqual([kind]);
     }
     const two = await runCli(['diff', before, after, '-f', 'jsonl', '--only', 'ported,removed']);
-    expect(two.stdout.trim().split('\n')).toHaveLength(all.kinds.ported + all.kinds.removed);
+    expect(two.stdout.trim().split('\n')).toHaveLength(all.kinds.ported! + all.kinds.removed!);
   });
 
   it('the changes file keeps the after file\'s input columns whole: its own columns named apart from them', async () => {
