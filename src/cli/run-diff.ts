@@ -1,6 +1,6 @@
 // `numintel diff`: the before output read into an index of the fields compared, then the after
 // output streamed past it; changed rows written as they are found, the summary at the end.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, promises as fs, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { InputError, UsageError } from '../core/errors.js';
@@ -23,6 +23,8 @@ export interface DiffRequest {
   readonly after: string;
   readonly format?: DiffFormat;
   readonly output?: string;
+  /** A changes page in the report's style. */
+  readonly html?: string;
   readonly only?: readonly ChangeKind[];
   readonly scoreDelta: number;
   /** How many numbers of each kind the summary lists. */
@@ -86,6 +88,15 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
     }
   }
 
+  if (req.html !== undefined) {
+    // Checked before the inputs are read: the page must replace neither of them, nor the changes.
+    const { checkReportFile } = await import('./output-file.js');
+    for (const input of [req.before, req.after]) {
+      const fd = (world.stdin as { fd?: unknown }).fd;
+      const origin = input === '-' ? (typeof fd === 'number' ? { fd } : {}) : { path: resolve(world.cwd, input) };
+      await checkReportFile(resolve(world.cwd, req.html), req.html, origin, { flag: '--html', input: input === '-' ? 'standard input' : input }, req.output === undefined ? undefined : resolve(world.cwd, req.output));
+    }
+  }
   const only = req.only && req.only.length > 0 ? new Set(req.only) : undefined;
   const diff = new Diff(req.scoreDelta, req.first, { dir: tmpdir(), bufferBytes: INDEX_MEMORY });
   let reads: { before: ReadResult; after: ReadResult };
@@ -100,6 +111,13 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
     after: { name: req.after === '-' ? 'standard input' : basename(req.after), format: reads.after.format, unreadable: reads.after.unreadable },
   };
   const figures = diff.figures;
+  if (req.html !== undefined) {
+    const html = req.html;
+    const { renderDiffHtml } = await import('../diff/render-html.js');
+    await fs.writeFile(resolve(world.cwd, html), renderDiffHtml({ files, figures, scoreDelta: req.scoreDelta, only })).catch((err: unknown) => {
+      throw writeError(err, html);
+    });
+  }
   const text = summary === 'json' ? `${JSON.stringify({ files, score_delta: req.scoreDelta, ...figures }, null, 2)}\n` : renderSummary(files, figures, only);
   // With the changes on standard output, the summary goes to stderr, as every command's summary does.
   (rowsToStdout ? world.stderr : world.stdout).write(text);
