@@ -223,11 +223,17 @@ function renderSummary(files: { before: { name: string; format: string }; after:
   ];
   const kinds = CHANGE_KINDS.filter((k) => !only || only.has(k));
   const width = Math.max(...kinds.map((k) => k.length));
+  const lastFlagKind = kinds.includes('unflagged') ? 'unflagged' : kinds.includes('flagged') ? 'flagged' : undefined;
   for (const k of kinds) {
     const count = f.kinds[k];
     const list = f.numbers[k];
     const more = count > list.length ? ` … ${n(count - list.length)} more` : '';
     lines.push(`  ${k.padEnd(width)}  ${n(count).padStart(9)}${list.length > 0 ? `  ${list.join(' ')}${more}` : ''}`);
+    // Which flags turned on (+) and off (-), under the last of the two kinds shown.
+    if (k === lastFlagKind) {
+      const byFlag = Object.entries(f.flags).filter(([, c]) => c.flagged + c.unflagged > 0);
+      if (byFlag.length > 0) lines.push(`  ${' '.repeat(width)}  ${byFlag.map(([flag, c]) => `${flag} +${n(c.flagged)} -${n(c.unflagged)}`).join(', ')}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -2,6 +2,7 @@
 // on disk when large), the after run streamed past them. Each changed number comes out once, in the after run's order, then the
 // numbers of the before run alone in its order.
 import type { RowFacts } from '../report/facts.js';
+import { isTrue } from '../report/normalise.js';
 import { CHANGE_KINDS, compare, type ChangeKind } from './compare.js';
 import { BeforeIndex, REPEAT, type BeforeIndexOptions } from './before-index.js';
 import { DIFF_FIELDS, SnapshotPacker, snapshotOf, type DiffField, type Snapshot } from './snapshot.js';
@@ -28,7 +29,12 @@ export interface DiffFigures {
   kinds: Record<ChangeKind, number>;
   /** The first numbers of each kind, to act on. */
   numbers: Record<ChangeKind, string[]>;
+  /** Per flag, the numbers it was turned on for (flagged) and off for (unflagged). */
+  flags: Record<Flag, { flagged: number; unflagged: number }>;
 }
+
+const FLAGS = ['is_spam', 'is_robocall', 'is_scam'] as const;
+type Flag = (typeof FLAGS)[number];
 
 export class Diff {
   /** Number → its packed snapshot (see SnapshotPacker). */
@@ -53,6 +59,7 @@ export class Diff {
       changed: 0,
       kinds: Object.fromEntries(CHANGE_KINDS.map((k) => [k, 0])) as Record<ChangeKind, number>,
       numbers: Object.fromEntries(CHANGE_KINDS.map((k) => [k, []])) as unknown as Record<ChangeKind, string[]>,
+      flags: Object.fromEntries(FLAGS.map((f) => [f, { flagged: 0, unflagged: 0 }])) as Record<Flag, { flagged: number; unflagged: number }>,
     };
   }
 
@@ -96,6 +103,8 @@ export class Diff {
       this.figures.unchanged++;
       return undefined;
     }
+    // A flag's field is shown only when it turned on or off: its after value says which.
+    for (const flag of FLAGS) if (change.fields.includes(flag)) this.figures.flags[flag][isTrue(after[flag] ?? '') ? 'flagged' : 'unflagged']++;
     return this.count({ number: row.number, kinds: change.kinds, fields: change.fields, before, after, inputs: row.inputs });
   }
 

@@ -76,7 +76,7 @@ beforeAll(() => {
   writeFileSync(after, JSON.stringify(CASES.flatMap(([, , a]) => (a ? [a] : []))));
 });
 
-interface Figures { matched: number; unchanged: number; changed: number; kinds: Record<string, number>; numbers: Record<string, string[]> }
+interface Figures { matched: number; unchanged: number; changed: number; kinds: Record<string, number>; numbers: Record<string, string[]>; flags: Record<string, { flagged: number; unflagged: number }> }
 
 describe('numintel diff', () => {
   it('finds every known change and invents none: jsonl before, json after, rows in the after file order then the removed', async () => {
@@ -100,6 +100,10 @@ describe('numintel diff', () => {
     expect(f.kinds).toEqual({ ported: 2, carrier: 1, line_type: 1, messaging: 1, caller_name: 1, flagged: 1, unflagged: 1, trust_level: 2, score: 3, added: 1, removed: 1, failed: 1 });
     expect(f.numbers.score).toEqual(['12015550101', '12015550104', '12015550116']);
     expect([f.matched, f.unchanged, f.changed]).toEqual([14, 5, 11]);
+    // Per flag: robocall turned on for 104, spam off for 105.
+    expect(f.flags).toEqual({ is_spam: { flagged: 0, unflagged: 1 }, is_robocall: { flagged: 1, unflagged: 0 }, is_scam: { flagged: 0, unflagged: 0 } });
+    const text = await runCli(['diff', before, after]);
+    expect(text.stdout).toMatch(/ unflagged +1 +12015550105\n +is_spam \+0 -1, is_robocall \+1 -0\n/);
   });
 
   it('a CSV from stdin against JSON lines; -o changes.csv with --only: the before and after columns side by side', async () => {
