@@ -6,6 +6,7 @@
 import { WHOLE_NUMBER } from '../core/number-set.js';
 import { NumberIndex, type Located } from '../pipeline/dedup/number-index.js';
 import { SpillStore } from '../pipeline/dedup/spill-store.js';
+import { ownCopy } from './snapshot.js';
 
 /** A record length no record has: the number was taken by the after run (or only it had the number). */
 const TAKEN = 0xffffffff;
@@ -53,7 +54,7 @@ export class BeforeIndex {
     const at = this.store.append(record);
     this.end = at.offset + at.length;
     if (WHOLE_NUMBER.test(number)) this.whole.set(Number(number), at.offset, at.length);
-    else this.odd.set(` ${number}`.slice(1), at);
+    else this.odd.set(ownCopy(number), at);
   }
 
   /**
@@ -69,7 +70,7 @@ export class BeforeIndex {
     // A number of the after run only has no record: offset -1.
     const offset = at?.offset ?? -1;
     if (whole) this.whole.set(key, offset, TAKEN);
-    else this.odd.set(` ${number}`.slice(1), { offset, length: TAKEN });
+    else this.odd.set(ownCopy(number), { offset, length: TAKEN });
     return record;
   }
 

@@ -1,6 +1,6 @@
 // Two runs of one list compared by number: the before run held as snapshots (in a BeforeIndex,
-// on disk when large), the after run streamed past them. Each changed number comes out once, in the after run's order, then the
-// numbers of the before run alone in its order.
+// on disk when large), the after run streamed past them. Each changed number comes out once, in
+// the after run's order, then the numbers of the before run alone in its order.
 import type { RowFacts } from '../report/facts.js';
 import { isTrue } from '../report/normalise.js';
 import { CHANGE_KINDS, compare, type ChangeKind } from './compare.js';
