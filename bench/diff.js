@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `numintel diff` over two large enriched CSVs of the same numbers (lrn --enhanced --messaging,
 // cnam --spam, trust), made up here with a few percent of each change kind: rows/s over both files
-// (start-up included) and the CLI's peak RSS, with the changed rows written to a CSV.
+// (start-up included), per CPU second, and the CLI's peak RSS, with the changed rows written to a
+// CSV. The machine's load average is printed with them: wall time on a shared machine says little.
 //   node bench/diff.js [rows=1000000]
 // Targets: ≥ 100,000 rows/s, ≤ 300 MB with 1,000,000 rows each side.
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { LOOKUPS } from '../dist/core/lookups.js';
 import { csvHeader } from '../dist/output/csv-layout.js';
 import { prng } from '../dist/core/prng.js';
@@ -65,14 +67,16 @@ try {
   await writeSide(before, false);
   await writeSide(after, true);
   const size = (await stat(before)).size + (await stat(after)).size;
+  const load = loadavg()[0];
   const run = await runCli(['diff', before, after, '-o', changes], { PATH: process.env.PATH ?? '', HOME: dir });
   const changed = (await countLines(changes)) - 1;
   const rate = (2 * rows) / run.seconds;
   console.log(
     `diff: ${fmt(rows)} + ${fmt(rows)} enriched CSV rows (${fmt(size / 1e6)} MB), ${fmt(changed)} changed rows written, in ${run.seconds.toFixed(2)} s: ` +
-      `${fmt(rate)} rows/s; peak RSS ${fmt(run.peakMb)} MB (node ${process.version})`,
+      `${fmt(rate)} rows/s; ${run.cpuSeconds.toFixed(2)} CPU s (${fmt((2 * rows) / run.cpuSeconds)} rows per CPU second); ` +
+      `peak RSS ${fmt(run.peakMb)} MB, disk writes ${fmt(run.diskMb)} MB (changes and spilled index) (node ${process.version}; load average ${load.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after, ${cpus().length} cores)`,
   );
-  report('diff', { rows, seconds: run.seconds, rowsRate: rate, peakMb: run.peakMb });
+  report('diff', { rows, seconds: run.seconds, rowsRate: rate, cpuSeconds: run.cpuSeconds, peakMb: run.peakMb });
 } finally {
   await remove();
 }

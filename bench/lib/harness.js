@@ -174,7 +174,8 @@ export async function writeLines(path, header, numbers, row = (n) => n) {
  * Runs the CLI (`cli`: another build's launcher, to compare two builds) to the end and measures it. Peak RSS is the kernel's high-water mark (VmHWM) of the
  * CLI process, polled until it exits (it only grows, so the last reading is at most one poll late);
  * so is what it sent towards the disk (`write_bytes` of /proc/<pid>/io: pages it made dirty, a page
- * dirtied again before the kernel wrote it back counted once).
+ * dirtied again before the kernel wrote it back counted once), and the CPU seconds it used (utime
+ * and stime of /proc/<pid>/stat: on a busy machine work per CPU second says more than wall time).
  */
 export async function runCli(args, env, { timeoutMs = 600_000, pollMs = 50, cli = CLI } = {}) {
   const started = performance.now();
@@ -184,6 +185,7 @@ export async function runCli(args, env, { timeoutMs = 600_000, pollMs = 50, cli 
   child.stderr.on('data', (c) => (stderr += c));
   let peakKb = 0;
   let diskBytes = 0;
+  let cpuSeconds = 0;
   const poll = async () => {
     try {
       const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
@@ -191,6 +193,9 @@ export async function runCli(args, env, { timeoutMs = 600_000, pollMs = 50, cli 
       if (kb > peakKb) peakKb = kb;
       const io = await readFile(`/proc/${child.pid}/io`, 'utf8');
       diskBytes = Math.max(diskBytes, Number(/write_bytes: (\d+)/.exec(io)?.[1] ?? 0));
+      // Fields 14 and 15 (after the command's name in brackets), in clock ticks of 1/100 s.
+      const stat = (await readFile(`/proc/${child.pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+      cpuSeconds = Math.max(cpuSeconds, (Number(stat[11]) + Number(stat[12])) / 100 || 0);
     } catch {
       // The process is gone (or /proc is missing): keep the last reading.
     }
@@ -202,7 +207,7 @@ export async function runCli(args, env, { timeoutMs = 600_000, pollMs = 50, cli 
   clearTimeout(killer);
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`numintel ${args.join(' ')} ended ${code ?? signal}:\n${stderr.slice(-2000)}`);
-  return { seconds, peakMb: peakKb / 1024, diskMb: diskBytes / 2 ** 20, stderr };
+  return { seconds, peakMb: peakKb / 1024, diskMb: diskBytes / 2 ** 20, cpuSeconds, stderr };
 }
 
 export async function withDeadline(promise, ms, what) {

@@ -32,6 +32,7 @@ export function diffCommand(world: World, setExitCode: SetExitCode): Command {
     .argument('<after>', 'the later output, or - for standard input')
     .addOption(new Option('-f, --format <format>', 'text or json (the summary), csv or jsonl (the changed rows)').choices(['text', 'json', 'csv', 'jsonl']))
     .option('-o, --output <file>', 'write the changed rows to a file (.csv or .jsonl, or as -f says)')
+    .option('--html <file>', 'also write the counts and the numbers to act on as one self-contained HTML page, in the report\'s style')
     .option('--only <kinds>', 'only these change kinds, comma-separated (e.g. ported,flagged)', kindsOption)
     .option('--score-delta <n>', 'a reputation score move of at least this much is a change', numberOption(0), 10)
     .option('--first <n>', 'numbers listed per change kind in the summary', numberOption(0), 10)
@@ -41,10 +42,11 @@ export function diffCommand(world: World, setExitCode: SetExitCode): Command {
         ['numintel diff march.csv april.csv', 'counts per change kind, and the numbers to act on'],
         ['numintel diff march.csv april.csv -o changes.csv --only ported,flagged', 'the changed rows, side by side'],
         ['numintel diff march.jsonl april.jsonl -f json | jq .kinds', 'every figure as JSON'],
+        ['numintel diff march.csv april.csv --html changes.html', 'and as a page to share'],
       ]),
     )
-    .action(async (before: string, after: string, flags: { format?: 'text' | 'json' | 'csv' | 'jsonl'; output?: string; only?: ChangeKind[]; scoreDelta: number; first: number }) => {
+    .action(async (before: string, after: string, flags: { format?: 'text' | 'json' | 'csv' | 'jsonl'; output?: string; html?: string; only?: ChangeKind[]; scoreDelta: number; first: number }) => {
       const { runDiff } = await import('./run-diff.js');
-      setExitCode(await runDiff({ before, after, format: flags.format, output: flags.output, only: flags.only, scoreDelta: flags.scoreDelta, first: Math.floor(flags.first) }, world));
+      setExitCode(await runDiff({ before, after, format: flags.format, output: flags.output, html: flags.html, only: flags.only, scoreDelta: flags.scoreDelta, first: Math.floor(flags.first) }, world));
     });
 }

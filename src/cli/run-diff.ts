@@ -1,12 +1,14 @@
 // `numintel diff`: the before output read into an index of the fields compared, then the after
 // output streamed past it; changed rows written as they are found, the summary at the end.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, promises as fs, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { InputError, UsageError } from '../core/errors.js';
 import { CHANGE_KINDS, type ChangeKind } from '../diff/compare.js';
 import { Diff, type ChangedRow, type DiffFigures } from '../diff/diff.js';
 import { DIFF_FIELDS, type DiffField } from '../diff/snapshot.js';
 import { csvLine } from '../output/csv.js';
+import { uniqueNamer } from '../output/csv-layout.js';
 import { neutraliseFormula, stripControl } from '../output/sanitize.js';
 import { writeError } from '../output/write-errors.js';
 import type { ReadResult } from '../report/reader.js';
@@ -21,11 +23,19 @@ export interface DiffRequest {
   readonly after: string;
   readonly format?: DiffFormat;
   readonly output?: string;
+  /** A changes page in the report's style. */
+  readonly html?: string;
   readonly only?: readonly ChangeKind[];
   readonly scoreDelta: number;
   /** How many numbers of each kind the summary lists. */
   readonly first: number;
 }
+
+/**
+ * The before run's records kept in memory before they go to a temp file: about 200,000 numbers of
+ * an enriched run, so most diffs never touch the disk and a larger one stays this size.
+ */
+const INDEX_MEMORY = 16 << 20;
 
 const ALL_FIELDS: readonly DiffField[] = [...DIFF_FIELDS.map(([f]) => f), 'error'];
 
@@ -78,11 +88,46 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
     }
   }
 
-  const diff = new Diff(req.scoreDelta, req.first);
-  const beforeRead = await readOutputFile(req.before, world, (row) => diff.addBefore(row));
-  const fields = ALL_FIELDS.filter((f) => diff.beforeFields.has(f));
+  if (req.html !== undefined) {
+    // Checked before the inputs are read: the page must replace neither of them, nor the changes.
+    const { checkReportFile } = await import('./output-file.js');
+    for (const input of [req.before, req.after]) {
+      const fd = (world.stdin as { fd?: unknown }).fd;
+      const origin = input === '-' ? (typeof fd === 'number' ? { fd } : {}) : { path: resolve(world.cwd, input) };
+      await checkReportFile(resolve(world.cwd, req.html), req.html, origin, { flag: '--html', input: input === '-' ? 'standard input' : input }, req.output === undefined ? undefined : resolve(world.cwd, req.output));
+    }
+  }
   const only = req.only && req.only.length > 0 ? new Set(req.only) : undefined;
+  const diff = new Diff(req.scoreDelta, req.first, { dir: tmpdir(), bufferBytes: INDEX_MEMORY });
+  let reads: { before: ReadResult; after: ReadResult };
+  try {
+    reads = await compareFiles(req, world, diff, format, rowsToStdout, only);
+  } finally {
+    diff.close();
+  }
 
+  const files = {
+    before: { name: req.before === '-' ? 'standard input' : basename(req.before), format: reads.before.format, unreadable: reads.before.unreadable },
+    after: { name: req.after === '-' ? 'standard input' : basename(req.after), format: reads.after.format, unreadable: reads.after.unreadable },
+  };
+  const figures = diff.figures;
+  if (req.html !== undefined) {
+    const html = req.html;
+    const { renderDiffHtml } = await import('../diff/render-html.js');
+    await fs.writeFile(resolve(world.cwd, html), renderDiffHtml({ files, figures, scoreDelta: req.scoreDelta, only })).catch((err: unknown) => {
+      throw writeError(err, html);
+    });
+  }
+  const text = summary === 'json' ? `${JSON.stringify({ files, score_delta: req.scoreDelta, ...figures }, null, 2)}\n` : renderSummary(files, figures, only);
+  // With the changes on standard output, the summary goes to stderr, as every command's summary does.
+  (rowsToStdout ? world.stderr : world.stdout).write(text);
+  return EXIT.ok;
+}
+
+/** Reads the before file into the diff, then streams the after file past it, writing the changed rows as they come. */
+async function compareFiles(req: DiffRequest, world: World, diff: Diff, format: 'csv' | 'jsonl' | undefined, rowsToStdout: boolean, only: ReadonlySet<ChangeKind> | undefined): Promise<{ before: ReadResult; after: ReadResult }> {
+  const before = await readOutputFile(req.before, world, (row) => diff.addBefore(row));
+  const fields = ALL_FIELDS.filter((f) => diff.beforeFields.has(f));
   let fd: number | undefined;
   if (req.output !== undefined) {
     const output = req.output;
@@ -92,24 +137,23 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
       throw writeError(err, output);
     }
   }
-  const out = fd !== undefined ? fdWriter(fd, req.output as string) : rowsToStdout ? { write: (s: string) => void world.stdout.write(s), end: () => {} } : undefined;
-  // The CSV header names the after file's input columns, known from its first row.
-  let inputNames: readonly string[] | undefined;
-  let headed = false;
-  const head = () => {
-    if (headed || !out || format !== 'csv') return;
-    headed = true;
-    out.write(csvLine(['number', 'changes', ...fields.flatMap((f) => [`${f}_before`, `${f}_after`]), ...(inputNames ?? [])]));
-  };
-  const emit = (row: ChangedRow | undefined) => {
-    if (!row || !out) return;
-    if (only && !row.kinds.some((k) => only.has(k))) return;
-    head();
-    out.write(format === 'csv' ? csvRow(row, fields, inputNames ?? []) : jsonlRow(row));
-  };
-  let afterRead: ReadResult;
   try {
-    afterRead = await readOutputFile(
+    const out = fd !== undefined ? fdWriter(fd, req.output as string) : rowsToStdout ? { write: (s: string) => void world.stdout.write(s), end: () => {} } : undefined;
+    // The CSV header names the after file's input columns, known from its first row.
+    let inputNames: readonly string[] | undefined;
+    let headed = false;
+    const head = () => {
+      if (headed || !out || format !== 'csv') return;
+      headed = true;
+      out.write(csvLine([...ownColumns(fields, inputNames ?? []), ...(inputNames ?? [])]));
+    };
+    const emit = (row: ChangedRow | undefined) => {
+      if (!row || !out) return;
+      if (only && !row.kinds.some((k) => only.has(k))) return;
+      head();
+      out.write(format === 'csv' ? csvRow(row, fields, inputNames ?? []) : jsonlRow(row));
+    };
+    const after = await readOutputFile(
       req.after,
       world,
       (row) => {
@@ -121,19 +165,10 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
     for (const row of diff.removed()) emit(row);
     head();
     out?.end();
+    return { before, after };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-
-  const files = {
-    before: { name: req.before === '-' ? 'standard input' : basename(req.before), format: beforeRead.format, unreadable: beforeRead.unreadable },
-    after: { name: req.after === '-' ? 'standard input' : basename(req.after), format: afterRead.format, unreadable: afterRead.unreadable },
-  };
-  const figures = diff.figures;
-  const text = summary === 'json' ? `${JSON.stringify({ files, score_delta: req.scoreDelta, ...figures }, null, 2)}\n` : renderSummary(files, figures, only);
-  // With the changes on standard output, the summary goes to stderr, as every command's summary does.
-  (rowsToStdout ? world.stderr : world.stdout).write(text);
-  return EXIT.ok;
 }
 
 /** Service text in a CSV cell, made safe as every numintel CSV makes it (no escape sequences, no formulas). */
@@ -145,19 +180,36 @@ function csvRow(row: ChangedRow, fields: readonly DiffField[], inputNames: reado
     const shown = row.fields.includes(f);
     cells.push(shown ? safe(row.before?.[f]) : '', shown ? safe(row.after?.[f]) : '');
   }
-  const inputs = new Map(row.inputs);
-  for (const name of inputNames) cells.push(inputs.get(name) ?? '');
+  // A CSV's rows have its columns in its order (two of one name among them); JSON records, by name.
+  const inputs = row.inputs ?? [];
+  const byName = inputs.length === inputNames.length && inputs.every(([name], i) => name === inputNames[i]) ? undefined : new Map(inputs);
+  inputNames.forEach((name, i) => cells.push((byName ? byName.get(name) : inputs[i]?.[1]) ?? ''));
   return csvLine(cells);
 }
 
+/**
+ * The changes file's own columns: `number`, `changes`, then `<field>_before` and `<field>_after`
+ * for each field. One that an input column of the after file also has is renamed as enrich renames
+ * its columns (`numintel_number`), so the user's columns come through whole, under their names.
+ */
+function ownColumns(fields: readonly DiffField[], inputNames: readonly string[]): string[] {
+  const unique = uniqueNamer(inputNames);
+  return ['number', 'changes', ...fields.flatMap((f) => [`${f}_before`, `${f}_after`])].map(unique);
+}
+
+/** The same names as the CSV's, with only the fields that changed. */
 function jsonlRow(row: ChangedRow): string {
-  const record: Record<string, string> = { number: row.number, changes: row.kinds.join(';') };
-  for (const f of row.fields) {
-    record[`${f}_before`] = row.before?.[f] ?? '';
-    record[`${f}_after`] = row.after?.[f] ?? '';
-  }
-  // The after file's input columns, as its records hold them; a name already taken is not written over.
-  for (const [name, value] of row.inputs ?? []) if (!(name in record)) record[name] = value;
+  const inputs = row.inputs ?? [];
+  const names = ownColumns(row.fields, inputs.map(([name]) => name));
+  // No prototype: an input column named `__proto__` is a column like any other.
+  const record = Object.create(null) as Record<string, string>;
+  record[names[0] as string] = row.number;
+  record[names[1] as string] = row.kinds.join(';');
+  row.fields.forEach((f, i) => {
+    record[names[2 + 2 * i] as string] = row.before?.[f] ?? '';
+    record[names[3 + 2 * i] as string] = row.after?.[f] ?? '';
+  });
+  for (const [name, value] of inputs) record[name] = value;
   return `${JSON.stringify(record)}\n`;
 }
 
@@ -171,11 +223,17 @@ function renderSummary(files: { before: { name: string; format: string }; after:
   ];
   const kinds = CHANGE_KINDS.filter((k) => !only || only.has(k));
   const width = Math.max(...kinds.map((k) => k.length));
+  const lastFlagKind = kinds.includes('unflagged') ? 'unflagged' : kinds.includes('flagged') ? 'flagged' : undefined;
   for (const k of kinds) {
     const count = f.kinds[k];
     const list = f.numbers[k];
     const more = count > list.length ? ` … ${n(count - list.length)} more` : '';
     lines.push(`  ${k.padEnd(width)}  ${n(count).padStart(9)}${list.length > 0 ? `  ${list.join(' ')}${more}` : ''}`);
+    // Which flags turned on (+) and off (-), under the last of the two kinds shown.
+    if (k === lastFlagKind) {
+      const byFlag = Object.entries(f.flags).filter(([, c]) => c.flagged + c.unflagged > 0);
+      if (byFlag.length > 0) lines.push(`  ${' '.repeat(width)}  ${byFlag.map(([flag, c]) => `${flag} +${n(c.flagged)} -${n(c.unflagged)}`).join(', ')}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -25,6 +25,13 @@ function both(b: Snapshot, a: Snapshot, field: DiffField): [string, string] | un
   return x === undefined || y === undefined || x === y ? undefined : [x, y];
 }
 
+/** Whether a lookup failed in `x` and answered in `y`. */
+function failedOnce(x: Snapshot, y: Snapshot): boolean {
+  if (!x.error || !y.answered) return false;
+  const answered = y.answered.split(';');
+  return x.error.split(';').some((e) => e.includes(': ') && answered.includes(e.slice(0, e.indexOf(': '))));
+}
+
 /** What changed for a number in both runs; no kinds when nothing did. */
 export function compare(b: Snapshot, a: Snapshot, scoreDelta: number): Change {
   const kinds: ChangeKind[] = [];
@@ -65,8 +72,9 @@ export function compare(b: Snapshot, a: Snapshot, scoreDelta: number): Change {
     if (Number.isFinite(x) && Number.isFinite(y) && Math.abs(y - x) >= scoreDelta) mark('score', 'reputation_score');
   }
 
-  // A lookup that failed in one run only; a failure in both is no change.
-  if ((b.error ?? '') !== (a.error ?? '') && (b.error === '' || a.error === '')) mark('failed', 'error');
+  // A lookup that failed in one run and answered in the other, either way round; a failure in
+  // both, or a lookup only one run made, is no change.
+  if ((b.error ?? '') !== (a.error ?? '') && (failedOnce(b, a) || failedOnce(a, b))) mark('failed', 'error');
 
   const order: DiffField[] = ['lrn', 'lrn_activated_at', 'carrier', 'carrier_type', 'messaging_provider', 'cnam', 'is_spam', 'is_robocall', 'is_scam', 'trust_level', 'reputation_score', 'error'];
   return { kinds: CHANGE_KINDS.filter((k) => kinds.includes(k)), fields: order.filter((f) => fields.has(f)) };

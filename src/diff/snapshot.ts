@@ -1,6 +1,6 @@
 // What a diff keeps of one output row: the few fields it compares, as text, and which lookups
-// failed. The before file is held as a Map of these (not whole rows), so memory grows with the
-// number of rows only by these few strings.
+// answered and which failed. The before file is held as these (packed, in a BeforeIndex), not as
+// whole rows.
 import type { Answer, RowFacts } from '../report/facts.js';
 
 /** The compared fields, by their output names; each maps to the Answer key the report reads. */
@@ -20,8 +20,13 @@ export const DIFF_FIELDS = [
 
 export type DiffField = (typeof DIFF_FIELDS)[number][0] | 'error';
 
-/** Field name → value ('' for empty); a field the output does not have is absent. */
-export type Snapshot = Partial<Record<DiffField, string>>;
+/**
+ * Field name → value ('' for empty); a field the output does not have is absent. `answered`: the
+ * lookups that answered, `;`-separated (no column of its own: it tells a failure in one run only).
+ */
+export type Snapshot = Partial<Record<DiffField | 'answered', string>>;
+
+type Kept = keyof Snapshot;
 
 /**
  * A copy of what a row says (the readers hand out the same objects again for every row). A
@@ -32,12 +37,14 @@ export type Snapshot = Partial<Record<DiffField, string>>;
 export function snapshotOf(row: RowFacts): Snapshot {
   const snap: Snapshot = { error: '' };
   let error = '';
+  let answered = '';
   for (const l of row.lookups) {
     const a = l.answer;
     if (a === null) {
       error += `${error === '' ? '' : ';'}${l.kind}: ${l.errorCode ?? 'error'}`;
       continue;
     }
+    answered += answered === '' ? l.kind : `;${l.kind}`;
     if (a.lrn !== undefined) snap.lrn ??= a.lrn;
     if (a.activatedAt !== undefined) snap.lrn_activated_at ??= a.activatedAt;
     if (a.carrier !== undefined) snap.carrier ??= a.carrier;
@@ -51,13 +58,14 @@ export function snapshotOf(row: RowFacts): Snapshot {
     if (a.score !== undefined) snap.reputation_score ??= a.score;
   }
   snap.error = error;
+  snap.answered = answered;
   return snap;
 }
 
-const ORDER: readonly DiffField[] = [...DIFF_FIELDS.map(([f]) => f), 'error'];
-/** The fields of few distinct values (carriers, types, flags, levels, scores, errors): kept as codes. */
-const CODED: readonly DiffField[] = ['carrier', 'carrier_type', 'messaging_provider', 'is_spam', 'is_robocall', 'is_scam', 'trust_level', 'reputation_score', 'error'];
-const RAW: readonly DiffField[] = ORDER.filter((f) => !CODED.includes(f));
+const ORDER: readonly Kept[] = [...DIFF_FIELDS.map(([f]) => f), 'error', 'answered'];
+/** The fields of few distinct values (carriers, types, flags, levels, scores, errors, lookups): kept as codes. */
+const CODED: readonly Kept[] = ['carrier', 'carrier_type', 'messaging_provider', 'is_spam', 'is_robocall', 'is_scam', 'trust_level', 'reputation_score', 'error', 'answered'];
+const RAW: readonly Kept[] = ORDER.filter((f) => !CODED.includes(f));
 const SEP = '\x1f';
 const ABSENT = '\x00';
 /** Two characters of 0x30–0xF7 per code: one-byte strings, 40,000 codes a field. */
@@ -75,12 +83,13 @@ export class SnapshotPacker {
   private readonly values: string[][] = CODED.map(() => []);
   private full = false;
 
-  pack(snap: Snapshot): string {
+  /** A number's record: its packed snapshot, then the number itself (last, so it can hold anything). */
+  pack(snap: Snapshot, number: string): string {
     const parts: string[] = [];
     let coded = '';
     if (!this.full) {
       for (let i = 0; i < CODED.length; i++) {
-        const code = this.code(i, snap[CODED[i] as DiffField]);
+        const code = this.code(i, snap[CODED[i] as Kept]);
         if (code === undefined) {
           this.full = true;
           break;
@@ -96,6 +105,7 @@ export class SnapshotPacker {
       parts.push(`c${coded}`);
       for (const field of RAW) parts.push(cell(snap[field]));
     }
+    parts.push(number);
     return parts.join(SEP);
   }
 
@@ -106,16 +116,23 @@ export class SnapshotPacker {
     const fields = head === 'r' ? ORDER : RAW;
     for (let i = 0; i < fields.length; i++) {
       const v = parts[i + 1];
-      if (v !== undefined && v !== ABSENT) snap[fields[i] as DiffField] = v;
+      if (v !== undefined && v !== ABSENT) snap[fields[i] as Kept] = v;
     }
     if (head !== 'r') {
       for (let i = 0; i < CODED.length; i++) {
         const at = 1 + 2 * i;
         const code = (head.charCodeAt(at) - FIRST) * BASE + (head.charCodeAt(at + 1) - FIRST);
-        if (code > 0) snap[CODED[i] as DiffField] = this.values[i]![code - 1]!;
+        if (code > 0) snap[CODED[i] as Kept] = this.values[i]![code - 1]!;
       }
     }
     return snap;
+  }
+
+  /** The number a record is of. */
+  numberOf(packed: string): string {
+    let at = -1;
+    for (let i = packed.startsWith('r') ? ORDER.length : RAW.length; i >= 0; i--) at = packed.indexOf(SEP, at + 1);
+    return packed.slice(at + 1);
   }
 
   /** The code of a value of coded field i (0 = absent); undefined when its dictionary is full. */

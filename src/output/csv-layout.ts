@@ -64,7 +64,7 @@ const OWN_NAMES = new Set(['input', 'number', 'error']);
  * Gives each added column a name no input column (or earlier added column) has: `number` becomes
  * `numintel_number`, then `numintel_number_2`, `_3`, ... Comparison is exact (case-sensitive).
  */
-function uniqueNamer(inputColumns: readonly string[]): (name: string) => string {
+export function uniqueNamer(inputColumns: readonly string[]): (name: string) => string {
   const taken = new Set(inputColumns);
   return (name) => {
     let candidate = name;

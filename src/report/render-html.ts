@@ -13,7 +13,8 @@ export function esc(value: string | number): string {
   return String(value).replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
 }
 
-const CSS = `
+/** The report's styles, shared with the other pages numintel writes (diff's changes page). */
+export const CSS = `
 :root{--ink:#1b1f24;--muted:#5b6470;--line:#d5d9de;--bar:#2f6fb0;--bg:#fff;--soft:#f4f6f8}
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--ink);background:var(--bg)}
@@ -56,28 +57,14 @@ footer{margin-top:22px;color:var(--muted);font-size:13px;border-top:1px solid va
 export function renderHtml(report: Report): string {
   const sections = reportView(report);
   const body = sections.map((s) => sectionHtml(s, report)).join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>numintel report${report.source.name ? ` \u2014 ${esc(report.source.name)}` : ''}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
-<header><h1>numintel report</h1><p>${esc(subtitle(report))}</p></header>
-<div class="sections">
-${body}
-</div>
-<footer><p>${esc(FOOTER)}</p></footer>
-</main>
-${PATTERNS}
-</body>
-</html>
-`;
+  return pageHtml({
+    title: `numintel report${report.source.name ? ` \u2014 ${report.source.name}` : ''}`,
+    heading: 'numintel report',
+    subtitle: subtitle(report),
+    body,
+    footer: FOOTER,
+    after: PATTERNS,
+  });
 }
 
 // Hatching shared by the stacked line-type bar, so its parts differ without colour.
@@ -107,7 +94,7 @@ function sectionHtml(s: Section, report: Report): string {
   return parts.join('\n');
 }
 
-function factHtml(f: Fact): string {
+export function factHtml(f: Fact): string {
   // A space and brackets of its own, so the count and its share read apart ("32 (56.1%)") to a
   // screen reader and in copied text, not run together.
   const share = f.share === undefined ? '' : ` <span class="s">(${esc(percent(f.share))})</span>`;
@@ -133,7 +120,7 @@ ${rows}
 </table>${after}`;
 }
 
-function chartHtml(chart: Chart): string {
+export function chartHtml(chart: Chart): string {
   const rows = chart.bars
     .map((b) => {
       // The full width is the whole (100%): a bar is as long as its share.
@@ -185,4 +172,33 @@ function stateMap(all: Record<string, number>, base: number): string {
   const width = 12 * (size + gap);
   const height = 8 * (size + gap);
   return `<div class="map"><h3>Map of numbers by state (${esc(base.toLocaleString('en-US'))} ${base === 1 ? 'number' : 'numbers'}; darker = more, dashed = none)</h3><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="numbers by state">${tiles}</svg></div>`;
+}
+
+/**
+ * A self-contained page in the report's style around `body` (sections in a `.sections` grid): the
+ * same head, policy and styles, for the other pages numintel writes (diff's changes page).
+ */
+export function pageHtml(page: { title: string; heading: string; subtitle: string; body: string; footer: string; css?: string; after?: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>${esc(page.title)}</title>
+<style>${CSS}${page.css ?? ''}</style>
+</head>
+<body>
+<main>
+<header><h1>${esc(page.heading)}</h1><p>${esc(page.subtitle)}</p></header>
+<div class="sections">
+${page.body}
+</div>
+<footer><p>${esc(page.footer)}</p></footer>
+</main>
+${page.after ?? ''}
+</body>
+</html>
+`;
 }

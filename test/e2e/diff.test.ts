@@ -76,7 +76,7 @@ beforeAll(() => {
   writeFileSync(after, JSON.stringify(CASES.flatMap(([, , a]) => (a ? [a] : []))));
 });
 
-interface Figures { matched: number; unchanged: number; changed: number; kinds: Record<string, number>; numbers: Record<string, string[]> }
+interface Figures { matched: number; unchanged: number; changed: number; kinds: Record<string, number>; numbers: Record<string, string[]>; flags: Record<string, { flagged: number; unflagged: number }> }
 
 describe('numintel diff', () => {
   it('finds every known change and invents none: jsonl before, json after, rows in the after file order then the removed', async () => {
@@ -100,6 +100,10 @@ describe('numintel diff', () => {
     expect(f.kinds).toEqual({ ported: 2, carrier: 1, line_type: 1, messaging: 1, caller_name: 1, flagged: 1, unflagged: 1, trust_level: 2, score: 3, added: 1, removed: 1, failed: 1 });
     expect(f.numbers.score).toEqual(['12015550101', '12015550104', '12015550116']);
     expect([f.matched, f.unchanged, f.changed]).toEqual([14, 5, 11]);
+    // Per flag: robocall turned on for 104, spam off for 105.
+    expect(f.flags).toEqual({ is_spam: { flagged: 0, unflagged: 1 }, is_robocall: { flagged: 1, unflagged: 0 }, is_scam: { flagged: 0, unflagged: 0 } });
+    const text = await runCli(['diff', before, after]);
+    expect(text.stdout).toMatch(/ unflagged +1 +12015550105\n +is_spam \+0 -1, is_robocall \+1 -0\n/);
   });
 
   it('a CSV from stdin against JSON lines; -o changes.csv with --only: the before and after columns side by side', async () => {
@@ -121,6 +125,77 @@ describe('numintel diff', () => {
     expect(all.code).toBe(0);
     expect(kinds.filter((k) => k === 'removed')).toHaveLength(12);
     expect(kinds).toContain('unflagged');
+  });
+
+  it('failed: a lookup of any kind that failed in one run and answered in the other, either way round; not one that failed in both', async () => {
+    const n = (i: number) => String(12015550300 + i);
+    const pairs: [Record<string, unknown>, Record<string, unknown>, string | undefined][] = [
+      [record(n(1), null, 'SMITH JOHN', T()), record(n(1), L(), 'SMITH JOHN', T()), 'failed'],
+      [record(n(2), L(), 'SMITH JOHN', T()), record(n(2), null, 'SMITH JOHN', T()), 'failed'],
+      [record(n(3), L(), null, T()), record(n(3), L(), 'SMITH JOHN', T()), 'failed'],
+      [record(n(4), L(), 'SMITH JOHN', T()), record(n(4), L(), null, T()), 'failed'],
+      [record(n(5), L(), 'SMITH JOHN', null), record(n(5), L(), 'SMITH JOHN', T({ spam: true })), 'failed'],
+      [record(n(6), L(), 'SMITH JOHN', T({ spam: true })), record(n(6), L(), 'SMITH JOHN', null), 'failed'],
+      // lrn failed before, cnam after: each failed in one run only.
+      [record(n(7), null, 'SMITH JOHN', T()), record(n(7), L(), null, T()), 'failed'],
+      // The same lookup failed in both runs: no change.
+      [record(n(8), null, 'SMITH JOHN', T()), record(n(8), null, 'SMITH JOHN', T()), undefined],
+    ];
+    const b = join(dir, 'failed-before.jsonl');
+    const a = join(dir, 'failed-after.csv');
+    writeFileSync(b, pairs.map(([x]) => `${JSON.stringify(x)}\n`).join(''));
+    // The after run as enrich's CSV, from its JSON records (a failed lookup: empty fields, its error).
+    const header = 'input,number,lrn_lrn,lrn_lrn_activated_at,lrn_carrier,lrn_carrier_type,lrn_messaging_provider,lrn_error,cnam_cnam,cnam_error,trust_is_spam,trust_is_robocall,trust_is_scam,trust_reputation_score,trust_trust_level,trust_error';
+    const csvOf = (r: Record<string, unknown>) => {
+      const res = r.results as { lrn: Record<string, unknown> | null; cnam: Record<string, unknown> | null; trust: Record<string, unknown> | null };
+      const lrn = res.lrn ? [res.lrn.lrn, res.lrn.lrn_activated_at, 'Verizon Wireless', 'WIRELESS', 'Verizon Wireless', ''] : ['', '', '', '', '', 'server_error: the service failed'];
+      const cnam = res.cnam ? [res.cnam.cnam, ''] : ['', 'server_error: the service failed'];
+      const t = res.trust;
+      const trust = t ? [t.is_spam, t.is_robocall, t.is_scam, t.reputation_score, t.trust_level, ''] : ['', '', '', '', '', 'server_error: the service failed'];
+      return [r.input, r.number, ...lrn, ...cnam, ...trust].join(',');
+    };
+    writeFileSync(a, `${header}\n${pairs.map(([, y]) => csvOf(y)).join('\n')}\n`);
+    const r = await runCli(['diff', b, a, '-f', 'jsonl']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    const expected = Object.fromEntries(pairs.flatMap(([x, , kinds]) => (kinds ? [[x.number as string, kinds]] : [])));
+    expect(Object.fromEntries(rows.map((row) => [row.number, row.changes]))).toEqual(expected);
+    expect(rows.find((row) => row.number === n(2))).toMatchObject({ error_before: '', error_after: 'lrn: server_error' });
+    expect(rows.find((row) => row.number === n(7))).toMatchObject({ error_before: 'lrn: server_error', error_after: 'cnam: server_error' });
+    expect(r.stderr).toMatch(/matched 8, unchanged 1, changed 7/);
+  });
+
+  it('--only narrows the rows to each kind in turn, and the summary to its kinds', async () => {
+    const all = JSON.parse((await runCli(['diff', before, after, '-f', 'json'])).stdout) as Figures;
+    for (const kind of Object.keys(all.kinds)) {
+      const r = await runCli(['diff', before, after, '-f', 'jsonl', '--only', kind]);
+      expect(r.code, kind).toBe(0);
+      const rows = r.stdout.trim() === '' ? [] : r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { changes: string }).changes.split(';'));
+      expect(rows.length, kind).toBe(all.kinds[kind]);
+      expect(rows.length, kind).toBeGreaterThan(0);
+      for (const kinds of rows) expect(kinds).toContain(kind);
+      const listed = r.stderr.split('\n').slice(3).filter((l) => /^ {2}[a-z_]+ +\d/.test(l)).map((l) => l.trim().split(/ +/)[0]);
+      expect(listed, kind).toEqual([kind]);
+    }
+    const two = await runCli(['diff', before, after, '-f', 'jsonl', '--only', 'ported,removed']);
+    expect(two.stdout.trim().split('\n')).toHaveLength(all.kinds.ported! + all.kinds.removed!);
+  });
+
+  it('the changes file keeps the after file\'s input columns whole: its own columns named apart from them', async () => {
+    // An enrich run of a list with columns `number` and `changes`: enrich named its own column numintel_number.
+    const header = 'number,changes,numintel_number,lrn_lrn,lrn_carrier,lrn_error';
+    const b = join(dir, 'named-before.csv');
+    const a = join(dir, 'named-after.csv');
+    writeFileSync(b, `${header}\n(201) 555-0401,row one,12015550401,12015550000,Verizon Wireless,\n(201) 555-0402,row two,12015550402,12015550000,Verizon Wireless,\n`);
+    writeFileSync(a, `${header}\n(201) 555-0401,row one,12015550401,12015559999,T-Mobile USA,\n(201) 555-0402,row two,12015550402,12015550000,Verizon Wireless,\n`);
+    const csvOut = join(dir, 'named.csv');
+    expect((await runCli(['diff', b, a, '-o', csvOut])).code).toBe(0);
+    const text = readFileSync(csvOut, 'utf8');
+    expect(text.split('\n')[0]).toBe('numintel_number,numintel_changes,lrn_before,lrn_after,carrier_before,carrier_after,error_before,error_after,number,changes');
+    const [row] = parseCsv(text, { columns: true }) as Record<string, string>[];
+    expect(row).toEqual({ numintel_number: '12015550401', numintel_changes: 'ported;carrier', lrn_before: '12015550000', lrn_after: '12015559999', carrier_before: 'Verizon Wireless', carrier_after: 'T-Mobile USA', error_before: '', error_after: '', number: '(201) 555-0401', changes: 'row one' });
+    const r = await runCli(['diff', b, a, '-f', 'jsonl']);
+    expect(JSON.parse(r.stdout)).toEqual({ numintel_number: '12015550401', numintel_changes: 'ported;carrier', lrn_before: '12015550000', lrn_after: '12015559999', carrier_before: 'Verizon Wireless', carrier_after: 'T-Mobile USA', number: '(201) 555-0401', changes: 'row one' });
   });
 
   it('usage errors exit 2: stdin twice, an unknown kind, an -o name of no known form, a missing file', async () => {

@@ -56,6 +56,15 @@ export class NumberIndex {
     this.lengths[slot] = length;
   }
 
+  /** Every key with where it is, in no particular order. */
+  forEach(fn: (key: number, offset: number, length: number) => void): void {
+    const { keys, offsets, lengths } = this;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as number;
+      if (key !== 0) fn(key, offsets[i] as number, lengths[i] as number);
+    }
+  }
+
   /** The key's slot, or the free slot where it would go. */
   private find(key: number): number {
     const mask = this.keys.length - 1;

@@ -2,7 +2,9 @@
 // buffer and written to a temp file when it fills; a record is read back (one positional read)
 // only when a duplicate asks for it. The file is unlinked as soon as it is open, so it disappears
 // with the process however the run ends (where the OS refuses that, close() removes it).
-// A run that never fills the buffer never touches the disk. If the file cannot be created or
+// A reader that asks for records in about the order they were written (diff's before file against
+// an after file of the same list) can have each read from the file bring `readAheadBytes` with it,
+// so the next records come from memory. A run that never fills the buffer never touches the disk. If the file cannot be created or
 // written (no space, no permission), full buffers are kept in memory instead: nothing is lost.
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +17,8 @@ export interface SpillOptions {
   /** Where the temp file goes (os.tmpdir() in the CLI). */
   readonly dir: string;
   readonly bufferBytes?: number;
+  /** Bytes read from the file at once, the asked-for record first; kept for the next reads. Default: only the record. */
+  readonly readAheadBytes?: number;
 }
 
 /** Buffers that could not be written, by their offset in the record stream. */
@@ -34,6 +38,9 @@ export class SpillStore {
   private failed = false;
   private readonly held: Held[] = [];
   private closed = false;
+  /** The last piece read ahead from the file, and where in the stream it starts. */
+  private ahead: Buffer | undefined;
+  private aheadStart = 0;
 
   constructor(private readonly opts: SpillOptions) {
     this.buffer = Buffer.allocUnsafe(opts.bufferBytes ?? BUFFER_BYTES);
@@ -73,14 +80,22 @@ export class SpillStore {
       const h = this.heldAt(offset);
       return h.bytes.toString('utf8', offset - h.start, offset - h.start + length);
     }
-    const out = Buffer.allocUnsafe(length);
+    const ahead = this.ahead;
+    if (ahead && offset >= this.aheadStart && offset + length <= this.aheadStart + ahead.length) {
+      return ahead.toString('utf8', offset - this.aheadStart, offset - this.aheadStart + length);
+    }
+    const want = Math.min(Math.max(length, this.opts.readAheadBytes ?? 0), this.fileEnd - offset);
+    const out = Buffer.allocUnsafe(want);
     let got = 0;
-    while (got < length) {
-      const n = readSync(this.fd as number, out, got, length - got, offset + got);
+    while (got < want) {
+      const n = readSync(this.fd as number, out, got, want - got, offset + got);
       if (n === 0) throw new Error(`the answer store ended early at ${offset + got}`);
       got += n;
     }
-    return out.toString('utf8');
+    if (want === length) return out.toString('utf8');
+    this.ahead = out;
+    this.aheadStart = offset;
+    return out.toString('utf8', 0, length);
   }
 
   close(): void {
@@ -89,6 +104,7 @@ export class SpillStore {
     if (this.fd !== undefined) closeSync(this.fd);
     if (this.path) removeQuietly(this.path);
     this.held.length = 0;
+    this.ahead = undefined;
   }
 
   private flush(): void {
