@@ -79,7 +79,7 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
   // So are an -o or --report file the run could not write, or that is the input itself.
   await checkOutputTarget(req, world);
   const source = await openSource(
-    { args: [...req.numbers], input: req.input, csv: req.csv, column: req.column, delimiter: req.delimiter, header: req.header },
+    { args: [...req.numbers], input: req.input, csv: req.csv, column: req.column, delimiter: req.delimiter, header: req.header, ...(req.sheet !== undefined ? { sheet: req.sheet } : {}) },
     {
       get stdin() {
         return world.stdin;
