@@ -6,7 +6,7 @@ import { unlessInterrupted } from '../../core/interruptible.js';
 import { createReadStream, promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { BadOptionError, InputError, UsageError } from '../../core/errors.js';
+import { BadOptionError, InputError, UnknownColumnError, UsageError } from '../../core/errors.js';
 import type { SourceItem } from '../../core/run.js';
 import { isPhoneHeader } from './column-detect.js';
 import { readError } from './errors.js';
@@ -147,7 +147,11 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
 async function xlsxSource(path: string, label: string, spec: SourceSpec, io: SourceIO): Promise<Source> {
   if (spec.delimiter !== undefined) throw new UsageError(`--delimiter is for CSV input, and ${label} is an Excel workbook`, 'leave --delimiter out');
   const { openXlsx, workbookRows } = await import('./xlsx.js');
-  const opened = openXlsx(path, { header: spec.header !== false, column: spec.column, label, sheet: spec.sheet, onWideRow: io.onWideRow });
+  const opened = openXlsx(path, { header: spec.header !== false, column: spec.column, label, sheet: spec.sheet, onWideRow: io.onWideRow }).catch((err: unknown) => {
+    // The numbers are often on another sheet than the first (a cover sheet, notes).
+    if (err instanceof UnknownColumnError && spec.sheet === undefined) throw new UnknownColumnError(`${err.message} (its first sheet)`, `${err.hint ?? ''}; or read another sheet with --sheet <name|n>`);
+    throw err;
+  });
   const xlsx = await unlessInterrupted(opened, io.signal, () => undefined, 'reading the workbook');
   const headerRows = xlsx.hasHeader ? 1 : 0;
   let total: Promise<number | undefined> | undefined;
