@@ -15,7 +15,7 @@ import type { AnswerSlot, AnswerStore } from '../store/answer-store.js';
 import { count, figuresFormat, renderFigures, type Figures } from './figures.js';
 import type { RunRequest } from './run-request.js';
 import { formatElapsed } from '../output/summary.js';
-import { checkOutputTarget } from './output-target.js';
+import { checkOutputTarget, checkXlsxRows, outputFormatOfName } from './output-target.js';
 import { fieldsFlag } from './fields-flag.js';
 import { openRunStore } from './run-store.js';
 import type { World } from './world.js';
@@ -102,6 +102,8 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
     await store.close();
   }
 
+  // A run writing xlsx refuses an input past a sheet's rows: so does its dry run.
+  if (req.format === 'xlsx' || (req.format === undefined && outputFormatOfName(req.output) === 'xlsx')) checkXlsxRows(report.rows);
   const asked = req.format === 'jsonl' ? 'json' : req.format === 'csv' ? 'text' : req.format;
   const format = figuresFormat(asked, world.stdout);
   // -f jsonl: the same object on one line, as JSON lines are.

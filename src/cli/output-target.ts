@@ -22,6 +22,7 @@ import { widthOf, type World } from './world.js';
 import { useColor } from './color.js';
 import { isObject } from '../core/json.js';
 import { tempSuffix } from '../core/temp-name.js';
+import { XLSX_MAX_ROWS } from '../pipeline/source/xlsx-limits.js';
 
 export interface OutputTarget {
   readonly format: Format;
@@ -179,14 +180,22 @@ export async function openOutput(
 async function checkXlsxOutput(toTerminal: boolean, resume: boolean, countTotal: (() => Promise<number | undefined>) | undefined): Promise<void> {
   if (toTerminal) throw new UsageError('xlsx output is a binary file, not for a terminal', 'write it to a file with -o <file>.xlsx');
   if (resume) throw new UsageError('--resume works with csv, tsv and jsonl output, not xlsx', 'use -f csv, -f tsv or -f jsonl');
-  const { XLSX_MAX_ROWS } = await import('../pipeline/source/xlsx-limits.js');
   const rows = await countTotal?.();
-  if (rows !== undefined && rows + 1 > XLSX_MAX_ROWS) {
-    throw new UsageError(
-      `the input has ${rows.toLocaleString('en-US')} rows, and an Excel sheet holds ${(XLSX_MAX_ROWS - 1).toLocaleString('en-US')} below its header`,
-      'write csv or jsonl instead (-f csv), or split the input',
-    );
-  }
+  if (rows !== undefined) checkXlsxRows(rows);
+}
+
+/** An input of `rows` data rows fits one Excel sheet below its header (for a run and its --dry-run). */
+export function checkXlsxRows(rows: number): void {
+  if (rows + 1 <= XLSX_MAX_ROWS) return;
+  throw new UsageError(
+    `the input has ${rows.toLocaleString('en-US')} rows, and an Excel sheet holds ${(XLSX_MAX_ROWS - 1).toLocaleString('en-US')} below its header`,
+    'write csv or jsonl instead (-f csv), or split the input',
+  );
+}
+
+/** The format -o's name asks for, for a dry run that opens no output (undefined: none, or not known). */
+export function outputFormatOfName(output: string | undefined): Format | undefined {
+  return output === undefined || output === '-' ? undefined : EXTENSION_FORMATS[extname(output).toLowerCase()];
 }
 
 /** The file written beside an earlier -o file, until the run keeps it (renamed over it) or discards it. */

@@ -140,11 +140,20 @@ describe('xlsx output', () => {
     for (let i = 0; i < 1_048_576; i++) lines.push(String(2015550000 + (i % 10_000)));
     writeFileSync(big, `${lines.join('\n')}\n`);
     const before = (await sandboxStats(sb)).requests.total;
-    const r = await runCli(['lrn', '-i', big, '-o', join(dir, 'big.xlsx')], { env });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('the input has 1,048,576 rows, and an Excel sheet holds 1,048,575 below its header');
+    const [r, dry] = await Promise.all([
+      runCli(['lrn', '-i', big, '-o', join(dir, 'big.xlsx')], { env }),
+      runCli(['lrn', '-i', big, '-f', 'xlsx', '--dry-run'], { env }),
+    ]);
+    for (const run of [r, dry]) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('the input has 1,048,576 rows, and an Excel sheet holds 1,048,575 below its header');
+    }
     expect((await sandboxStats(sb)).requests.total).toBe(before);
     expect(existsSync(join(dir, 'big.xlsx'))).toBe(false);
+    // One row fewer fits.
+    writeFileSync(big, `${lines.slice(0, -1).join('\n')}\n`);
+    const fits = await runCli(['lrn', '-i', big, '-f', 'xlsx', '--dry-run'], { env });
+    expect(fits.code, fits.stderr).toBe(0);
   });
 });
 
