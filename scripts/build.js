@@ -23,7 +23,7 @@ const bundle = join(root, 'dist', 'bundle');
 const fresh = `${bundle}.${process.pid}.tmp`;
 const stale = `${bundle}.${process.pid}.old`;
 // Parts only some commands need get files of their own, which a lookup of a few numbers never reads:
-// the sandbox (with graphql) and undici (bulk runs). The main program requires them when needed.
+// the sandbox (with graphql), undici (bulk runs) and the workbook library. The main program requires them when needed.
 // Each file bundles its own copy of what it shares with the main program, so nothing may cross
 // the boundary that the other side tests with instanceof (neither part throws NumintelError).
 // The sandbox's certificate maker (an X.509 library) is a part of its own, read only by `sandbox --tls`.
@@ -31,6 +31,8 @@ const PARTS = {
   [join(root, 'src', 'sandbox', 'index.ts')]: 'sandbox.cjs',
   [join(root, 'src', 'sandbox', 'certificate.ts')]: 'sandbox-certificate.cjs',
   [join(root, 'src', 'api', 'undici-wire.ts')]: 'undici-wire.cjs',
+  // The workbook library (.xlsx in and out): a megabyte no other run reads.
+  [join(root, 'src', 'core', 'xlsx-library.ts')]: 'xlsx-library.cjs',
 };
 const options = {
   bundle: true,

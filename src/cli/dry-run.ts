@@ -15,7 +15,7 @@ import type { AnswerSlot, AnswerStore } from '../store/answer-store.js';
 import { count, figuresFormat, renderFigures, type Figures } from './figures.js';
 import type { RunRequest } from './run-request.js';
 import { formatElapsed } from '../output/summary.js';
-import { checkOutputTarget } from './output-target.js';
+import { checkOutputTarget, checkXlsxRows, outputFormatOfName } from './output-target.js';
 import { fieldsFlag } from './fields-flag.js';
 import { openRunStore } from './run-store.js';
 import type { World } from './world.js';
@@ -79,7 +79,7 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
   // So are an -o or --report file the run could not write, or that is the input itself.
   await checkOutputTarget(req, world);
   const source = await openSource(
-    { args: [...req.numbers], input: req.input, csv: req.csv, column: req.column, delimiter: req.delimiter, header: req.header },
+    { args: [...req.numbers], input: req.input, csv: req.csv, column: req.column, delimiter: req.delimiter, header: req.header, ...(req.sheet !== undefined ? { sheet: req.sheet } : {}) },
     {
       get stdin() {
         return world.stdin;
@@ -102,6 +102,8 @@ export async function runDryRun(req: RunRequest, world: World): Promise<number> 
     await store.close();
   }
 
+  // A run writing xlsx refuses an input past a sheet's rows: so does its dry run.
+  if (req.format === 'xlsx' || (req.format === undefined && outputFormatOfName(req.output) === 'xlsx')) checkXlsxRows(report.rows);
   const asked = req.format === 'jsonl' ? 'json' : req.format === 'csv' ? 'text' : req.format;
   const format = figuresFormat(asked, world.stdout);
   // -f jsonl: the same object on one line, as JSON lines are.

@@ -107,15 +107,16 @@ export function enrichCommand(world: World, setExitCode: SetExitCode, run: RunF 
 function addRunOptions(cmd: Command): void {
   cmd
     .optionsGroup('Input:')
-    .option('-i, --input <path>', 'read numbers from a file (- for stdin): a list, one per line, or CSV')
+    .option('-i, --input <path>', 'read numbers from a file (- for stdin): a list, one per line, CSV, or an .xlsx workbook')
     .option('--csv', 'treat the input as CSV even without a .csv name')
     .option('--column <name|index>', 'CSV column holding the number (name or 1-based index)')
     .option('--delimiter <char>', 'CSV delimiter (default: detected)')
     .option('--no-header', 'the CSV input has no header row')
+    .option('--sheet <name|n>', 'an .xlsx input\'s sheet to read, by name or 1-based position (default: the first)')
     .option('--no-validate', 'send numbers as given (punctuation stripped) without validating them')
     .optionsGroup('Output:')
     .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, the -o extension, csv for CSV input, else jsonl)').choices(OUTPUT_FORMATS))
-    .option('-o, --output <path>', 'write records to a file instead of stdout (format from its extension: .csv .tsv .json .jsonl .ndjson)')
+    .option('-o, --output <path>', 'write records to a file instead of stdout (format from its extension: .csv .tsv .json .jsonl .ndjson .xlsx)')
     .option('--resume', 'continue an interrupted run where the -o file stops (csv, tsv or jsonl, same input)')
     .option('--fields <list>', 'write only these columns, in this order: result fields and input, number, error (status in tables), e.g. number,carrier,carrier_type,is_spam; CSV input columns stay')
     .option('--cache-columns', 'CSV/TSV: add cached and fetched_at columns after each error column (JSON records always have them)')
@@ -238,6 +239,7 @@ function toRunRequest(
     column: str(flags.column),
     delimiter: str(flags.delimiter),
     header: flags.header !== false,
+    sheet: str(flags.sheet),
     validate: flags.validate !== false,
     format: str(flags.format) as RunRequest['format'],
     output: str(flags.output),

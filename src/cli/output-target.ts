@@ -22,6 +22,7 @@ import { widthOf, type World } from './world.js';
 import { useColor } from './color.js';
 import { isObject } from '../core/json.js';
 import { tempSuffix } from '../core/temp-name.js';
+import { XLSX_MAX_ROWS } from '../pipeline/source/xlsx-limits.js';
 
 export interface OutputTarget {
   readonly format: Format;
@@ -50,7 +51,7 @@ export interface OutputTarget {
   close(): Promise<void>;
 }
 
-const EXTENSION_FORMATS: Record<string, Format> = { '.csv': 'csv', '.tsv': 'tsv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl' };
+const EXTENSION_FORMATS: Record<string, Format> = { '.csv': 'csv', '.tsv': 'tsv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.xlsx': 'xlsx' };
 const RESUMABLE: readonly Format[] = ['csv', 'tsv', 'jsonl'] satisfies ResumableFormat[];
 
 /**
@@ -62,7 +63,7 @@ export async function openOutput(
   settings: Settings,
   world: World,
   written: Omit<OutputLayout, 'appending'>,
-  source: { readonly items: AsyncIterable<SourceItem> },
+  source: { readonly items: AsyncIterable<SourceItem>; readonly countTotal?: () => Promise<number | undefined> },
 ): Promise<OutputTarget> {
   const inputIsCsv = written.inputColumns !== null;
   const path = req.output === undefined || req.output === '-' ? undefined : resolve(world.cwd, req.output);
@@ -80,6 +81,7 @@ export async function openOutput(
       ? `run the same command again with --resume to continue ${req.output}`
       : `run it again (${format} output cannot be resumed: csv, tsv or jsonl can, with -f)`;
 
+  if (format === 'xlsx') await checkXlsxOutput(toTerminal, req.resume === true, source.countTotal);
   if (!path) {
     if (req.resume) throw new UsageError('--resume needs the output file of the interrupted run', 'give it with -o <file>');
     return {
@@ -168,6 +170,32 @@ export async function openOutput(
       if (failed) throw failed;
     },
   };
+}
+
+/**
+ * A workbook is a ZIP archive, no text for a terminal (a pipe takes it: `… -f xlsx | upload`), is
+ * not continued by --resume, and holds XLSX_MAX_ROWS rows a sheet: an input known to have more is
+ * refused before anything is sent (from a pipe, whose rows are not counted, the sink stops at the limit).
+ */
+async function checkXlsxOutput(toTerminal: boolean, resume: boolean, countTotal: (() => Promise<number | undefined>) | undefined): Promise<void> {
+  if (toTerminal) throw new UsageError('xlsx output is a binary file, not for a terminal', 'write it to a file with -o <file>.xlsx');
+  if (resume) throw new UsageError('--resume works with csv, tsv and jsonl output, not xlsx', 'use -f csv, -f tsv or -f jsonl');
+  const rows = await countTotal?.();
+  if (rows !== undefined) checkXlsxRows(rows);
+}
+
+/** An input of `rows` data rows fits one Excel sheet below its header (for a run and its --dry-run). */
+export function checkXlsxRows(rows: number): void {
+  if (rows + 1 <= XLSX_MAX_ROWS) return;
+  throw new UsageError(
+    `the input has ${rows.toLocaleString('en-US')} rows, and an Excel sheet holds ${(XLSX_MAX_ROWS - 1).toLocaleString('en-US')} below its header`,
+    'write csv or jsonl instead (-f csv), or split the input',
+  );
+}
+
+/** The format -o's name asks for, for a dry run that opens no output (undefined: none, or not known). */
+export function outputFormatOfName(output: string | undefined): Format | undefined {
+  return output === undefined || output === '-' ? undefined : EXTENSION_FORMATS[extname(output).toLowerCase()];
 }
 
 /** The file written beside an earlier -o file, until the run keeps it (renamed over it) or discards it. */

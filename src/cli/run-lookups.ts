@@ -49,6 +49,7 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       column: req.column,
       delimiter: req.delimiter,
       header: req.header,
+      ...(req.sheet !== undefined ? { sheet: req.sheet } : {}),
     },
     {
       get stdin() {

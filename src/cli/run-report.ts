@@ -52,7 +52,7 @@ export async function runReport(req: ReportRequest, world: World): Promise<numbe
   const read = await readOutputFile(req.file, world, (row) => acc.add(row), { inputs: true });
   // A CSV or TSV header of numintel's columns is an output with no rows (a run over an empty
   // list): its report says 0 rows, as that run's --report page does. JSON with no record is not ours.
-  if (acc.rowCount === 0 && read.format !== 'csv' && read.format !== 'tsv') throw new InputError(`${label} holds no numintel records: there is nothing to report`, 'report reads what lrn, cnam, trust or enrich wrote (csv, tsv, jsonl or json)');
+  if (acc.rowCount === 0 && read.format !== 'csv' && read.format !== 'tsv' && read.format !== 'xlsx') throw new InputError(`${label} holds no numintel records: there is nothing to report`, 'report reads what lrn, cnam, trust or enrich wrote (csv, tsv, jsonl, json or xlsx)');
   // The header says which lookups ran, also when no row follows it.
   acc.addLookups(read.lookups);
   const report = acc.finish();

@@ -16,6 +16,8 @@ export interface RunRequest {
   readonly column?: string;
   readonly delimiter?: string;
   readonly header: boolean;
+  /** --sheet: an .xlsx input's sheet, by name or 1-based position. */
+  readonly sheet?: string | undefined;
   readonly validate: boolean;
   // output
   readonly format?: Format;

@@ -14,7 +14,7 @@ export function wideRowWarning(world: Pick<World, 'stderr'>) {
   let said = false;
   const say = () => {
     // A table shows no input cells at all; JSON names every cell.
-    if (said || !row || !output || (output.format !== 'csv' && output.format !== 'tsv')) return;
+    if (said || !row || !output || (output.format !== 'csv' && output.format !== 'tsv' && output.format !== 'xlsx')) return;
     said = true;
     const width = output.hasHeader ? `the header's ${row.columns}` : `the first row's ${row.columns}`;
     world.stderr.write(

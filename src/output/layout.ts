@@ -2,7 +2,7 @@
 import type { LookupDescriptor, LookupOptions } from '../core/lookups.js';
 import type { FieldSelection } from './fields.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'jsonl', 'csv', 'tsv', 'xlsx'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface OutputLayout {
@@ -26,7 +26,7 @@ export interface OutputLayout {
 export interface SinkStyle {
   /** Colour in the table. The CLI decides (TTY, NO_COLOR, TERM=dumb, --no-color, CLICOLOR_FORCE). */
   readonly color?: boolean;
-  /** --raw-csv: do not neutralise formula-like cells. */
+  /** --raw-csv: do not neutralise formula-like cells (CSV, TSV and xlsx). */
   readonly rawCsv?: boolean;
   /** Terminal columns, for the table's layout choice; 80 when unknown. */
   readonly width?: number;

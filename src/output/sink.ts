@@ -32,6 +32,8 @@ export async function createSink(
       return begun((await import('./csv.js')).createCsvSink(out, layout, style));
     case 'tsv':
       return begun((await import('./csv.js')).createCsvSink(out, layout, style, '\t'));
+    case 'xlsx':
+      return begun(await (await import('./xlsx.js')).createXlsxSink(out, layout, style));
     case 'table':
       return (await import('./table.js')).createTableSink(out, layout, style);
   }

@@ -1,7 +1,8 @@
-// Reads a numintel output (CSV or TSV, JSON lines or a JSON array) as a stream and hands each
-// row's facts to `onRow`: memory stays flat however long the file. The form is told by the first
-// character: `{` JSON lines, `[` a JSON array, anything else CSV, or TSV when its header has
-// numintel's columns only when cut at tabs.
+// Reads a numintel output (CSV or TSV, JSON lines or a JSON array, an Excel workbook) as a stream
+// and hands each row's facts to `onRow`: memory stays flat however long the file. The form is told
+// by the first bytes: a ZIP's signature a workbook (xlsx), `{` JSON lines, `[` a JSON array,
+// anything else CSV, or TSV when its header has numintel's columns only when cut at tabs.
+import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../core/errors.js';
 import type { LookupKind } from '../core/lookups.js';
@@ -9,7 +10,7 @@ import { csvRowFacts, csvShape, type CsvShape } from './csv-shape.js';
 import { isObject } from '../core/json.js';
 import { recordFacts, text, type RowFacts } from './facts.js';
 
-export type InputFormat = 'csv' | 'tsv' | 'jsonl' | 'json';
+export type InputFormat = 'csv' | 'tsv' | 'jsonl' | 'json' | 'xlsx';
 
 export interface ReadResult {
   readonly format: InputFormat;
@@ -52,7 +53,13 @@ export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: 
   let reader: Reader | undefined;
   let format: InputFormat | undefined;
   let head = '';
-  for await (const chunk of chunks) {
+  const iterator = chunks[Symbol.asyncIterator]();
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    const chunk = next.value;
+    // A workbook's first bytes: the rest of the stream is the workbook's.
+    if (!reader && head === '' && typeof chunk !== 'string' && chunk.length >= 4 && chunk.readUInt32LE(0) === 0x04034b50) {
+      return readWorkbook(rejoined(chunk, iterator), label, onRow, inputs);
+    }
     const piece = typeof chunk === 'string' ? chunk : decoder.write(chunk);
     if (reader) {
       reader.push(piece);
@@ -74,6 +81,58 @@ export async function readOutput(chunks: AsyncIterable<Buffer | string>, label: 
   if (rest) reader.push(rest);
   reader.end();
   return { format: format === 'csv' && reader.tabs === true ? 'tsv' : format, unreadable: reader.unreadable, lookups: reader.lookups ?? [] };
+}
+
+/** `first`, then what is left of `rest`. */
+async function* rejoined(first: Buffer, rest: AsyncIterator<Buffer | string>): AsyncGenerator<Buffer> {
+  yield first;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+}
+
+/** An xlsx output (-f xlsx): its first sheet's rows are read as the same output's CSV rows are. */
+async function readWorkbook(chunks: AsyncIterable<Buffer>, label: string, onRow: RowSink, withInputs: boolean): Promise<ReadResult> {
+  const { workbookRows } = await import('../pipeline/source/xlsx.js');
+  let header: string | undefined;
+  let read: { shape: CsvShape; facts: (cells: readonly string[]) => RowFacts } | undefined;
+  for await (const batch of workbookRows(Readable.from(chunks), label)) {
+    for (const cells of batch) {
+      if (read === undefined) {
+        read = headerFacts(cells, withInputs);
+        if (!read) throw noNumintelColumns(label);
+        header = cells.join('\u0000');
+        continue;
+      }
+      if (cells.join('\u0000') === header) continue;
+      onRow(read.facts(cells));
+    }
+  }
+  if (read === undefined) throw new InputError(`${label} has no rows: there is nothing to report`);
+  return { format: 'xlsx', unreadable: 0, lookups: read.shape.kinds.map((k) => k.kind) };
+}
+
+function noNumintelColumns(label: string): InputError {
+  return new InputError(`${label} is not a numintel output: its header has no numintel columns`, 'report reads what lrn, cnam, trust or enrich wrote (csv, tsv, jsonl, json or xlsx)');
+}
+
+/**
+ * A header's shape and how its rows become facts; with `withInputs`, each row's input columns too.
+ * Undefined for a header without numintel's columns.
+ */
+function headerFacts(cells: readonly string[], withInputs: boolean): { shape: CsvShape; facts: (cells: readonly string[]) => RowFacts } | undefined {
+  let shape = csvShape(cells);
+  if (!shape) return undefined;
+  if (!withInputs) return { shape, facts: csvRowFacts(shape) };
+  const at = shape.numberIndex;
+  const inputNames = cells.slice(0, at);
+  shape = { ...shape, needed: shape.needed.map((n, i) => n || i < at) };
+  const base = csvRowFacts(shape);
+  const facts = (c: readonly string[]): RowFacts => {
+    // Set on the row object the shape reuses: no copy of it per row (measured with bench/report.js).
+    const f = base(c) as { inputs?: RowFacts['inputs'] };
+    f.inputs = inputNames.map((name, i) => [name, c[i] ?? ''] as const);
+    return f as RowFacts;
+  };
+  return { shape, facts };
 }
 
 /**
@@ -127,23 +186,12 @@ function csvReader(label: string, onRow: RowSink, withInputs: boolean): Reader {
         if (shape) delimiter = '\t';
         self.tabs = shape !== undefined;
       }
-      if (shape && withInputs) {
-        const names = (delimiter === ',' ? cells : splitQuoted(raw, delimiter)).slice(0, shape.numberIndex);
-        const at = shape.numberIndex;
-        shape = { ...shape, needed: shape.needed.map((n, i) => n || i < at) };
-        const base = csvRowFacts(shape);
-        facts = (c) => {
-          // Set on the row object the shape reuses: no copy of it per row (measured with bench/report.js).
-          const f = base(c) as { inputs?: RowFacts['inputs'] };
-          f.inputs = names.map((name, i) => [name, c[i] ?? ''] as const);
-          return f as RowFacts;
-        };
-      } else facts = shape && csvRowFacts(shape);
-      if (shape) self.lookups = shape.kinds.map((k) => k.kind);
-      headerCells = shape ? (delimiter === ',' ? cells.length : splitQuoted(raw, delimiter).length) : 0;
-      if (!shape) {
-        throw new InputError(`${label} is not a numintel output: its header has no numintel columns`, 'report reads what lrn, cnam, trust or enrich wrote (csv, tsv, jsonl or json)');
-      }
+      if (!shape) throw noNumintelColumns(label);
+      const cut = delimiter === ',' ? cells : splitQuoted(raw, delimiter);
+      const read = headerFacts(cut, withInputs);
+      if (read) ({ shape, facts } = read);
+      self.lookups = shape.kinds.map((k) => k.kind);
+      headerCells = cut.length;
       return;
     }
     // A file made of several runs' outputs put together repeats the header: not a row.

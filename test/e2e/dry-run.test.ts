@@ -111,12 +111,12 @@ describe('--dry-run with -o and --report', () => {
       expect(r.stderr).toContain(words);
     };
     await refused(['-o', input], '-i and -o name the same file');
-    await refused(['-o', join(dir, 'out.xlsx')], 'cannot tell the output format of out.xlsx');
+    await refused(['-o', join(dir, 'out.xls')], 'cannot tell the output format of out.xls');
     await refused(['-o', join(dir, 'no', 'such', 'out.csv')], 'no such directory');
     await refused(['-o', dir], 'it is a directory');
     await refused(['--report', input], 'the same file');
     expect(readFileSync(input, 'utf8')).toBe(original);
-    expect(existsSync(join(dir, 'out.xlsx'))).toBe(false);
+    expect(existsSync(join(dir, 'out.xls'))).toBe(false);
     // A file the run could write passes, and the dry run leaves it unwritten.
     const ok = await runCli(['lrn', '-i', input, '--dry-run', '-o', join(dir, 'out.csv'), '-f', 'json'], { env });
     expect(ok.code, ok.stderr).toBe(0);

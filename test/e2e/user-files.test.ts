@@ -256,9 +256,9 @@ describe('the output format from the -o extension', () => {
     expect(again).toHaveLength(NUMBERS.length + 1);
   });
 
-  it.each(['out.xlsx', 'out.txt', 'out.csv.gz'])('%s without -f: exit 2 naming the known extensions and -f, no file, nothing sent', async (name) => {
+  it.each(['out.xls', 'out.txt', 'out.csv.gz'])('%s without -f: exit 2 naming the known extensions and -f, no file, nothing sent', async (name) => {
     const run = await nothingSent(() => runCliInProcess(['lrn', '-i', 'list.txt', '-o', name], { cwd: dir, env: ctx.env }));
-    expectRefused(run, /^numintel: cannot tell the output format of .+: numintel writes \.csv \.tsv \.json \.jsonl \.ndjson files, not \.\w+; rename it, or give the format with -f \(table, json, jsonl, csv, tsv\)$/);
+    expectRefused(run, /^numintel: cannot tell the output format of .+: numintel writes \.csv \.tsv \.json \.jsonl \.ndjson \.xlsx files, not \.\w+; rename it, or give the format with -f \(table, json, jsonl, csv, tsv, xlsx\)$/);
     expect(existsSync(join(dir, name))).toBe(false);
   });
 
@@ -277,13 +277,15 @@ describe('an input that is no text', () => {
   writeFileSync(join(dir, 'leads.csv'), xlsx()); // a workbook with the wrong name
 
   it.each([
-    ['an XLSX workbook', ['-i', 'leads.xlsx'], /^numintel: cannot read leads\.xlsx: it looks like an Excel workbook \(XLSX\); save it as CSV \(File › Save As › CSV UTF-8\) and pass that$/],
-    ['an XLSX named .csv', ['-i', 'leads.csv'], /^numintel: cannot read leads\.csv: it looks like an Excel workbook \(XLSX\)/],
+    // Real workbooks are read (test/e2e/xlsx.test.ts); these are ZIPs with a workbook's names only.
+    ['a damaged XLSX workbook', ['-i', 'leads.xlsx'], /^numintel: cannot read leads\.xlsx as an Excel workbook: /, 2],
+    ['a damaged XLSX named .csv', ['-i', 'leads.csv'], /^numintel: cannot read leads\.csv as an Excel workbook: /, 2],
     ['a ZIP archive', ['-i', 'leads.zip'], /^numintel: cannot read leads\.zip: it looks like a ZIP archive; extract the CSV or list inside and pass that$/],
     ['a gzip file', ['-i', 'leads.csv.gz'], /^numintel: cannot read leads\.csv\.gz: it looks like a gzip-compressed file; decompress it first/],
-  ])('%s: exit 2 saying what to do, nothing sent', async (_, args, message) => {
+  ] as [string, string[], RegExp, number?][])('%s: exit 2 saying what to do, nothing sent', async (_, args, message, lines) => {
     const run = await nothingSent(() => runCliInProcess(['lrn', ...args], { cwd: dir, env: ctx.env }));
-    expectRefused(run, message);
+    expectRefused(run, message, lines);
+    if (lines === 2) expect(run.stderr).toContain('save it again from Excel as .xlsx, or as CSV UTF-8');
   });
 
   it('an XLSX on standard input', async () => {

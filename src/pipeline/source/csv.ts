@@ -63,7 +63,15 @@ class Records {
 }
 
 export async function openCsv(chunks: AsyncIterable<Buffer>, opts: CsvReadOptions): Promise<CsvSource> {
-  const records = new Records(csvBatches(chunks, opts.delimiter, opts.label));
+  return openRecords(csvBatches(chunks, opts.delimiter, opts.label), opts);
+}
+
+/**
+ * Rows of cells from any reader (CSV's, a workbook's: see xlsx.ts), in batches: the header, the
+ * number column and the items as for CSV.
+ */
+export async function openRecords(batches: AsyncGenerator<string[][]>, opts: Omit<CsvReadOptions, 'delimiter'>): Promise<CsvSource> {
+  const records = new Records(batches);
   try {
     return await start(records, opts);
   } catch (err) {
@@ -72,7 +80,7 @@ export async function openCsv(chunks: AsyncIterable<Buffer>, opts: CsvReadOption
   }
 }
 
-async function start(records: Records, opts: CsvReadOptions): Promise<CsvSource> {
+async function start(records: Records, opts: Omit<CsvReadOptions, 'delimiter'>): Promise<CsvSource> {
   const first = await records.next();
   if (first.done) return { columns: [], hasHeader: false, items: rowItems(records, [], [], undefined, opts) };
 
@@ -103,7 +111,7 @@ function rowItems(
   sample: string[][],
   columns: readonly string[],
   numberIndex: number | undefined,
-  opts: CsvReadOptions,
+  opts: Omit<CsvReadOptions, 'delimiter'>,
 ): AsyncGenerator<SourceItem> & BatchedItems {
   const batches = () => rowBatches(records, sample, columns, numberIndex, opts);
   async function* items(): AsyncGenerator<SourceItem> {
@@ -117,7 +125,7 @@ async function* rowBatches(
   sample: string[][],
   columns: readonly string[],
   numberIndex: number | undefined,
-  opts: CsvReadOptions,
+  opts: Omit<CsvReadOptions, 'delimiter'>,
 ): AsyncGenerator<SourceItem[]> {
   let index = 0;
   const keys = rowKeys(columns);

@@ -71,10 +71,15 @@ export function sniffInput(head: Buffer): Sniffed {
  */
 function zipKind(names: string): string {
   if (names.includes('opendocument.spreadsheet')) return 'an OpenDocument spreadsheet (ODS); save it as CSV (File › Save As › Text CSV) and pass that';
-  if (names.includes('xl/')) return `an Excel workbook (XLSX); ${SAVE_AS_CSV}`;
+  if (names.includes('xl/')) return 'an Excel workbook (XLSX), which numintel reads from a file: give it with -i <file>.xlsx';
   if (names.includes('word/')) return 'a Word document (DOCX); copy the numbers into a text file, one per line, or a CSV, and pass that';
   if (names.includes('[Content_Types].xml')) return `an Office document (XLSX, DOCX, ...); if it is a workbook, ${SAVE_AS_CSV}`;
   return 'a ZIP archive; extract the CSV or list inside and pass that';
+}
+
+/** True when `head` (the first ZIP_LOOK bytes or all there are) starts an Excel workbook. */
+export function isWorkbookStart(head: Buffer): boolean {
+  return startsWith(head, LOCAL_FILE) && head.subarray(0, ZIP_LOOK).toString('latin1').includes('xl/');
 }
 
 /** Bytes needed before sniffing: a ZIP is looked into a little further than other inputs. */

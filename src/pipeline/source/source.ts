@@ -6,14 +6,14 @@ import { unlessInterrupted } from '../../core/interruptible.js';
 import { createReadStream, promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { BadOptionError, InputError, UsageError } from '../../core/errors.js';
+import { BadOptionError, InputError, UnknownColumnError, UsageError } from '../../core/errors.js';
 import type { SourceItem } from '../../core/run.js';
 import { isPhoneHeader } from './column-detect.js';
 import { readError } from './errors.js';
 import { openInput } from './fifo.js';
 import { countListEntries, listItems } from './list.js';
 import { peekInput, replay, sniffDelimiter } from './peek.js';
-import { textInput } from './sniff.js';
+import { isWorkbookStart, textInput } from './sniff.js';
 
 export interface SourceSpec {
   /** Numbers given as arguments. */
@@ -28,6 +28,8 @@ export interface SourceSpec {
   readonly delimiter?: string;
   /** false = `--no-header`. */
   readonly header?: boolean;
+  /** `--sheet`: a workbook's sheet, by name or 1-based position (the first when absent). */
+  readonly sheet?: string;
 }
 
 export interface SourceIO {
@@ -43,7 +45,8 @@ export interface SourceIO {
 }
 
 export interface Source {
-  readonly kind: 'args' | 'list' | 'csv';
+  /** `xlsx`: an Excel workbook, read as the CSV of its sheet. */
+  readonly kind: 'args' | 'list' | 'csv' | 'xlsx';
   /** How messages name the input: its path, standard input, or the arguments. */
   readonly label: string;
   /** CSV header names in order (`column1..N` without a header); null for args and lists. */
@@ -85,6 +88,8 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
   const path = fromFile ? resolve(io.cwd, spec.input as string) : undefined;
   const openFile = io.openFile ?? ((p: string) => createReadStream(p));
   const regularFile = path !== undefined && (await checkFile(path, label));
+  if (path !== undefined && regularFile && (/\.xlsx$/i.test(label) || (await isWorkbookFile(path)))) return xlsxSource(path, label, spec, io);
+  if (spec.sheet !== undefined) throw new UsageError(`--sheet picks a sheet of an Excel workbook, and ${label} is not one`, 'give the workbook with -i <file>.xlsx, or leave --sheet out');
   // A named pipe is read on the event loop (see fifo.ts), so Ctrl-C can end the wait.
   const stream = path === undefined ? io.stdin : io.openFile || regularFile ? openFile(path) : await openInput(path).catch((err: unknown) => {
     throw readError(err, label);
@@ -136,11 +141,44 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
 }
 
 /**
+ * A workbook's sheet, read as CSV is (csv.ts). Its rows are counted, for the progress bar, by
+ * reading the sheet a second time.
+ */
+async function xlsxSource(path: string, label: string, spec: SourceSpec, io: SourceIO): Promise<Source> {
+  if (spec.delimiter !== undefined) throw new UsageError(`--delimiter is for CSV input, and ${label} is an Excel workbook`, 'leave --delimiter out');
+  const { openXlsx, workbookRows } = await import('./xlsx.js');
+  const opened = openXlsx(path, { header: spec.header !== false, column: spec.column, label, sheet: spec.sheet, onWideRow: io.onWideRow }).catch((err: unknown) => {
+    // The numbers are often on another sheet than the first (a cover sheet, notes).
+    if (err instanceof UnknownColumnError && spec.sheet === undefined) throw new UnknownColumnError(`${err.message} (its first sheet)`, `${err.hint ?? ''}; or read another sheet with --sheet <name|n>`);
+    throw err;
+  });
+  const xlsx = await unlessInterrupted(opened, io.signal, () => undefined, 'reading the workbook');
+  const headerRows = xlsx.hasHeader ? 1 : 0;
+  let total: Promise<number | undefined> | undefined;
+  const count = async () => {
+    let rows = 0;
+    for await (const batch of workbookRows(path, label, spec.sheet)) rows += batch.length;
+    return Math.max(0, rows - headerRows);
+  };
+  const countTotal = () => (total ??= new Promise<void>((done) => setImmediate(done)).then(count).catch(() => undefined));
+  return {
+    kind: 'xlsx',
+    label,
+    columns: xlsx.columns,
+    hasHeader: xlsx.hasHeader,
+    ...(xlsx.numberColumn ? { numberColumn: xlsx.numberColumn } : {}),
+    items: xlsx.items,
+    countTotal,
+    close: async () => void (await xlsx.items.return(undefined)),
+  };
+}
+
+/**
  * `--column` picks a column of CSV input; given for a list or for arguments it would pick nothing,
  * so the run says so (a CSV with an unusual delimiter read as a list is the likely mistake).
  */
 export function ignoredColumnWarning(column: string | undefined, source: Pick<Source, 'kind' | 'label'>): string | undefined {
-  if (column === undefined || source.kind === 'csv') return undefined;
+  if (column === undefined || source.kind === 'csv' || source.kind === 'xlsx') return undefined;
   if (source.kind === 'args') return '--column is ignored: it picks a column of CSV input, not of numbers given as arguments';
   return `--column is ignored: ${source.label} reads as a plain list, one number per line (--csv, with --delimiter if need be, reads it as CSV)`;
 }
@@ -171,6 +209,19 @@ function argsSource(args: readonly string[]): Source {
   }
   const total = Promise.resolve(args.length);
   return { kind: 'args', label: 'the arguments', columns: null, hasHeader: false, items: items(), countTotal: () => total, close: async () => {} };
+}
+
+/** Whether a file's first bytes are a workbook's (one named without .xlsx). */
+async function isWorkbookFile(path: string): Promise<boolean> {
+  const file = await fs.open(path, 'r').catch(() => undefined);
+  if (!file) return false;
+  try {
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    return isWorkbookStart(head.subarray(0, bytesRead));
+  } finally {
+    await file.close();
+  }
 }
 
 /** Fails early, with the reason in words, on what cannot be a readable file; true for a regular file. */

@@ -24,7 +24,7 @@ async function text(chunks: (Buffer | string)[]): Promise<string> {
 
 describe('sniffInput', () => {
   it.each([
-    ['an XLSX workbook', xlsx(), /Excel workbook \(XLSX\); save it as CSV \(File › Save As › CSV UTF-8\)/],
+    ['an XLSX workbook', xlsx(), /Excel workbook \(XLSX\), which numintel reads from a file: give it with -i <file>\.xlsx/],
     ['an ODS spreadsheet', zipOf({ mimetype: 'application/vnd.oasis.opendocument.spreadsheet' }), /OpenDocument spreadsheet \(ODS\)/],
     ['a DOCX document', zipOf({ '[Content_Types].xml': '<Types/>', 'word/document.xml': '<w/>' }), /Word document \(DOCX\)/],
     ['any other ZIP', zipOf({ 'numbers.csv': 'phone\n12015550123\n' }), /ZIP archive; extract the CSV or list inside/],
@@ -95,10 +95,16 @@ describe('openSource refuses what is no text', () => {
     dir = tempDir('numintel-sniff-');
   });
 
-  it('an XLSX given with -i, naming the file and what to do', async () => {
+  it('an XLSX on standard input, saying to give it as a file', async () => {
+    const err = await usageFailure(openSource({ args: [] }, io({ stdin: Object.assign(Readable.from([xlsx()]), { isTTY: false }) })));
+    expect(err.message).toBe('cannot read standard input: it looks like an Excel workbook (XLSX), which numintel reads from a file: give it with -i <file>.xlsx');
+  });
+
+  it('a damaged XLSX given with -i (its parts are not a workbook\'s), naming the file and what to do', async () => {
     await writeFile(join(dir, 'leads.xlsx'), xlsx());
     const err = await usageFailure(openSource({ args: [], input: 'leads.xlsx' }, io({ cwd: dir })));
-    expect(err.message).toBe('cannot read leads.xlsx: it looks like an Excel workbook (XLSX); save it as CSV (File › Save As › CSV UTF-8) and pass that');
+    expect(err.message).toMatch(/^cannot read leads\.xlsx as an Excel workbook: /);
+    expect(err.hint).toMatch(/save it again from Excel/);
   });
 
   it('a gzip file on standard input', async () => {

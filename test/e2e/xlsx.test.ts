@@ -1,0 +1,182 @@
+// Excel in and out, as a user runs it: the built CLI against the sandbox over loopback. The input
+// workbooks are made here with the library's non-streaming writer (as Excel lays a file out: several
+// sheets, a number stored as a number, dates, a `+1…` text cell, a formula), and every output is read
+// back with its non-streaming reader, independently of numintel's streaming reader and writer.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Workbook, ValueType } from '@cj-tech-master/excelts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { parseCsv, requireBuiltCli, runCli, runShell } from '../support/cli.js';
+import { sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
+import { tempDir } from '../support/tmp.js';
+
+let sb: Sandbox;
+let env: Record<string, string | undefined>;
+const dir = tempDir('numintel-xlsx-e2e-');
+const leads = join(dir, 'leads.xlsx');
+
+/** The Leads sheet's cells as a reader of the sheet sees them. */
+const LEADS_TEXT = [
+  ['name', 'phone', 'signed', 'amount', 'code'],
+  ['Ann', '12015550123', '2024-03-05', '12.5', '+12015550124'],
+  ['Ben', '+1 (201) 555-0125', '2023-12-31', '7', '007'],
+  ['Cy', '2015550126', 'n/a', '2', '=cmd'],
+  ['Dee', '201.555.0127', '2025-01-02T13:45:00', 'TRUE', 'Rich text'],
+];
+
+beforeAll(async () => {
+  requireBuiltCli();
+  sb = await startTlsSandbox();
+  env = sandboxEnv(sb);
+  const wb = new Workbook();
+  wb.addWorksheet('Notes').addRow(['Read me first']);
+  const ws = wb.addWorksheet('Leads');
+  ws.addRow(['name', 'phone', 'signed', 'amount', 'code']);
+  ws.addRow(['Ann', 12015550123, new Date(Date.UTC(2024, 2, 5)), 12.5, '+12015550124']);
+  ws.addRow(['Ben', '+1 (201) 555-0125', new Date(Date.UTC(2023, 11, 31)), 7, '007']);
+  ws.addRow(['Cy', 2015550126, 'n/a', { formula: '1+1', result: 2 }, '=cmd']);
+  ws.addRow(['Dee', '201.555.0127', new Date(Date.UTC(2025, 0, 2, 13, 45)), true, { richText: [{ text: 'Rich ' }, { text: 'text', font: { bold: true } }] }]);
+  ws.getCell('B2').numFmt = '0';
+  ws.getCell('C2').numFmt = 'yyyy-mm-dd';
+  ws.getCell('C3').numFmt = 'd/m/yyyy';
+  ws.getCell('C5').numFmt = 'yyyy-mm-dd hh:mm';
+  wb.addWorksheet('Empty');
+  await wb.xlsx.writeFile(leads);
+});
+afterAll(() => sb.close());
+
+/** Every sheet's rows as their cells' values, and the value types met. */
+async function readBack(path: string) {
+  const wb = new Workbook();
+  await wb.xlsx.readFile(path);
+  const ws = wb.worksheets[0]!;
+  const rows: unknown[][] = [];
+  const types = new Set<ValueType>();
+  ws.eachRow((row) => {
+    const cells: unknown[] = [];
+    row.eachCell({ includeEmpty: true }, (cell) => {
+      cells.push(cell.value ?? '');
+      if (cell.value !== null) types.add(cell.type);
+    });
+    rows.push(cells);
+  });
+  return { rows, types, views: ws.views, sheets: wb.worksheets.map((w) => w.name) };
+}
+
+describe('xlsx input', () => {
+  it('--sheet by name and by position: every input cell kept as text, the number cell found, numbers and dates read as shown', async () => {
+    const [byName, byNumber] = await Promise.all([
+      runCli(['lrn', '-i', leads, '--sheet', 'Leads', '-f', 'csv'], { env }),
+      runCli(['lrn', '-i', leads, '--sheet', '2', '-f', 'csv'], { env }),
+    ]);
+    for (const r of [byName, byNumber]) {
+      expect(r.code, r.stderr).toBe(0);
+      const out = parseCsv(r.stdout);
+      expect(out).toHaveLength(LEADS_TEXT.length);
+      out.forEach((row, i) => expect(row.slice(0, 5)).toEqual(LEADS_TEXT[i]));
+      const at = out[0]!.indexOf('number');
+      expect(out.slice(1).map((row) => row[at])).toEqual(['12015550123', '12015550125', '12015550126', '12015550127']);
+    }
+  });
+
+  it('the first sheet unless --sheet says otherwise; a sheet that is not there is named with those that are', async () => {
+    const first = await runCli(['lrn', '-i', 'leads.xlsx'], { env, cwd: dir });
+    expect(first.code).toBe(2);
+    expect(first.stderr).toContain('cannot tell which column of leads.xlsx holds the phone numbers (its first sheet)');
+    expect(first.stderr).toContain('columns: 1 "Read me first"; pick one with --column <name|number>; or read another sheet with --sheet <name|n>');
+    const missing = await runCli(['lrn', '-i', leads, '--sheet', 'Leeds'], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no sheet "Leeds"');
+    expect(missing.stderr).toContain('sheets: 1 "Notes", 2 "Leads", 3 "Empty"');
+    const notXlsx = join(dir, 'plain.csv');
+    writeFileSync(notXlsx, 'phone\n2015550123\n');
+    const sheetOfCsv = await runCli(['lrn', '-i', notXlsx, '--sheet', '2'], { env });
+    expect(sheetOfCsv.code).toBe(2);
+    expect(sheetOfCsv.stderr).toContain('--sheet picks a sheet of an Excel workbook');
+  });
+
+  it('a workbook named without .xlsx is still read as one', async () => {
+    const renamed = join(dir, 'leads.dat');
+    writeFileSync(renamed, readFileSync(leads));
+    const r = await runCli(['lrn', '-i', renamed, '--sheet', 'Leads', '-f', 'csv'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(parseCsv(r.stdout)).toHaveLength(LEADS_TEXT.length);
+  });
+});
+
+describe('xlsx output', () => {
+  it('-o out.xlsx from an xlsx input: every input cell as text, numbers as text, the header frozen, one row per input row', async () => {
+    const out = join(dir, 'out.xlsx');
+    const r = await runCli(['enrich', '-i', leads, '--sheet', 'Leads', '-o', out], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const { rows, types, views, sheets } = await readBack(out);
+    expect(sheets).toHaveLength(1);
+    expect(views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect([...types]).toEqual([ValueType.String]);
+    expect(rows).toHaveLength(LEADS_TEXT.length);
+    rows.forEach((row, i) => expect(row.slice(0, 5)).toEqual(LEADS_TEXT[i]));
+    const header = rows[0] as string[];
+    expect(header).toContain('number');
+    const lrn = header.findIndex((name) => /^(lrn_)?lrn$/.test(name));
+    expect(lrn).toBeGreaterThan(4);
+    for (const row of rows.slice(1)) expect(row[lrn]).toMatch(/^1\d{10}$/);
+  });
+
+  it('-f xlsx to a pipe writes the same workbook; --resume is refused', async () => {
+    const piped = join(dir, 'piped.xlsx');
+    const r = await runShell(`numintel lrn -i "${leads}" --sheet Leads -f xlsx | cat > "${piped}"`, { env });
+    expect(r.code, r.stderr).toBe(0);
+    const { rows } = await readBack(piped);
+    expect(rows).toHaveLength(LEADS_TEXT.length);
+    const resume = await runCli(['lrn', '-i', leads, '--sheet', 'Leads', '-o', join(dir, 'resumed.xlsx'), '--resume'], { env });
+    expect(resume.code).toBe(2);
+    expect(resume.stderr).toContain('--resume works with csv, tsv and jsonl output, not xlsx');
+  });
+
+  it('an input with more rows than an Excel sheet holds is refused before anything is sent', async () => {
+    const big = join(dir, 'big.csv');
+    const lines = ['phone'];
+    for (let i = 0; i < 1_048_576; i++) lines.push(String(2015550000 + (i % 10_000)));
+    writeFileSync(big, `${lines.join('\n')}\n`);
+    const before = (await sandboxStats(sb)).requests.total;
+    const [r, dry] = await Promise.all([
+      runCli(['lrn', '-i', big, '-o', join(dir, 'big.xlsx')], { env }),
+      runCli(['lrn', '-i', big, '-f', 'xlsx', '--dry-run'], { env }),
+    ]);
+    for (const run of [r, dry]) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('the input has 1,048,576 rows, and an Excel sheet holds 1,048,575 below its header');
+    }
+    expect((await sandboxStats(sb)).requests.total).toBe(before);
+    expect(existsSync(join(dir, 'big.xlsx'))).toBe(false);
+    // One row fewer fits.
+    writeFileSync(big, `${lines.slice(0, -1).join('\n')}\n`);
+    const fits = await runCli(['lrn', '-i', big, '-f', 'xlsx', '--dry-run'], { env });
+    expect(fits.code, fits.stderr).toBe(0);
+  });
+});
+
+describe('report and diff read xlsx outputs', () => {
+  it('report out.xlsx gives the figures report gives for the same run written as CSV', async () => {
+    const xlsx = join(dir, 'same.xlsx');
+    const csv = join(dir, 'same.csv');
+    const r1 = await runCli(['enrich', '-i', leads, '--sheet', 'Leads', '-o', xlsx], { env });
+    const r2 = await runCli(['enrich', '-i', leads, '--sheet', 'Leads', '-o', csv], { env });
+    expect(r1.code, r1.stderr).toBe(0);
+    expect(r2.code, r2.stderr).toBe(0);
+    const [a, b] = await Promise.all([runCli(['report', xlsx, '-f', 'json', '--as-of', '2026-01-31']), runCli(['report', csv, '-f', 'json', '--as-of', '2026-01-31'])]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    const fromXlsx = JSON.parse(a.stdout) as { source: Record<string, unknown> };
+    const fromCsv = JSON.parse(b.stdout) as { source: Record<string, unknown> };
+    expect(fromXlsx.source.format).toBe('xlsx');
+    const { source: s1, ...rest1 } = fromXlsx;
+    const { source: s2, ...rest2 } = fromCsv;
+    expect(rest1).toEqual(rest2);
+    expect({ ...s1, format: 'csv', file: undefined, name: undefined }).toEqual({ ...s2, file: undefined, name: undefined });
+    const diff = await runCli(['diff', csv, xlsx]);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(diff.stdout).toContain('matched 4, unchanged 4, changed 0');
+  });
+});
