@@ -24,14 +24,14 @@ export function diffCommand(world: World, setExitCode: SetExitCode): Command {
   return new Command('diff')
     .summary('what changed between two outputs of the same list: ported, flagged, renamed, …')
     .description(
-      'Reads two outputs of lrn, cnam, trust or enrich (csv, tsv, jsonl or json, any mix; - for stdin once), ' +
+      'Reads two outputs of lrn, cnam, trust or enrich (csv, tsv, jsonl, json or xlsx, any mix; - for stdin once), ' +
         'matches their rows by number and counts each change kind: ' +
         `${CHANGE_KINDS.join(', ')}. -o writes one row per changed number with the values before and after.`,
     )
     .argument('<before>', 'the earlier output, or - for standard input')
     .argument('<after>', 'the later output, or - for standard input')
-    .addOption(new Option('-f, --format <format>', 'text or json (the summary), csv or jsonl (the changed rows)').choices(['text', 'json', 'csv', 'jsonl']))
-    .option('-o, --output <file>', 'write the changed rows to a file (.csv or .jsonl, or as -f says)')
+    .addOption(new Option('-f, --format <format>', 'text or json (the summary), csv, jsonl or xlsx (the changed rows)').choices(['text', 'json', 'csv', 'jsonl', 'xlsx']))
+    .option('-o, --output <file>', 'write the changed rows to a file (.csv, .jsonl or .xlsx, or as -f says)')
     .option('--html <file>', 'also write the counts and the numbers to act on as one self-contained HTML page, in the report\'s style')
     .option('--only <kinds>', 'only these change kinds, comma-separated (e.g. ported,flagged)', kindsOption)
     .option('--score-delta <n>', 'a reputation score move of at least this much is a change', numberOption(0), 10)
@@ -45,7 +45,7 @@ export function diffCommand(world: World, setExitCode: SetExitCode): Command {
         ['numintel diff march.csv april.csv --html changes.html', 'and as a page to share'],
       ]),
     )
-    .action(async (before: string, after: string, flags: { format?: 'text' | 'json' | 'csv' | 'jsonl'; output?: string; html?: string; only?: ChangeKind[]; scoreDelta: number; first: number }) => {
+    .action(async (before: string, after: string, flags: { format?: 'text' | 'json' | 'csv' | 'jsonl' | 'xlsx'; output?: string; html?: string; only?: ChangeKind[]; scoreDelta: number; first: number }) => {
       const { runDiff } = await import('./run-diff.js');
       setExitCode(await runDiff({ before, after, format: flags.format, output: flags.output, html: flags.html, only: flags.only, scoreDelta: flags.scoreDelta, first: Math.floor(flags.first) }, world));
     });

@@ -1,6 +1,6 @@
 // `numintel diff`: the before output read into an index of the fields compared, then the after
 // output streamed past it; changed rows written as they are found, the summary at the end.
-import { closeSync, openSync, promises as fs, writeSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync, promises as fs, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { InputError, UsageError } from '../core/errors.js';
@@ -10,13 +10,15 @@ import { DIFF_FIELDS, type DiffField } from '../diff/snapshot.js';
 import { csvLine } from '../output/csv.js';
 import { uniqueNamer } from '../output/csv-layout.js';
 import { neutraliseFormula, stripControl } from '../output/sanitize.js';
+import type { XlsxRows } from '../output/xlsx.js';
 import { writeError } from '../output/write-errors.js';
 import type { ReadResult } from '../report/reader.js';
 import { EXIT } from './exit.js';
 import { readOutputFile } from './read-output-file.js';
 import type { World } from './world.js';
 
-export type DiffFormat = 'text' | 'json' | 'csv' | 'jsonl';
+export type DiffFormat = 'text' | 'json' | 'csv' | 'jsonl' | 'xlsx';
+type RowsFormat = 'csv' | 'jsonl' | 'xlsx';
 
 export interface DiffRequest {
   readonly before: string;
@@ -39,13 +41,14 @@ const INDEX_MEMORY = 16 << 20;
 
 const ALL_FIELDS: readonly DiffField[] = [...DIFF_FIELDS.map(([f]) => f), 'error'];
 
-/** The rows file's form: -f csv|jsonl, else the -o name's ending. */
-function rowsFormat(req: DiffRequest): 'csv' | 'jsonl' | undefined {
-  if (req.format === 'csv' || req.format === 'jsonl') return req.format;
+/** The rows file's form: -f csv|jsonl|xlsx, else the -o name's ending. */
+function rowsFormat(req: DiffRequest): RowsFormat | undefined {
+  if (req.format === 'csv' || req.format === 'jsonl' || req.format === 'xlsx') return req.format;
   if (req.output === undefined) return undefined;
   if (/\.csv$/i.test(req.output)) return 'csv';
   if (/\.(jsonl|ndjson)$/i.test(req.output)) return 'jsonl';
-  throw new UsageError(`-o ${req.output}: the changes are written as csv or jsonl, and the name says neither`, 'name it .csv or .jsonl, or give -f csv or -f jsonl');
+  if (/\.xlsx$/i.test(req.output)) return 'xlsx';
+  throw new UsageError(`-o ${req.output}: the changes are written as csv, jsonl or xlsx, and the name says none of them`, 'name it .csv, .jsonl or .xlsx, or give -f csv, -f jsonl or -f xlsx');
 }
 
 /** Writes text to a file descriptor in 64 KiB pieces, synchronously (the rows come from a synchronous callback). */
@@ -76,9 +79,10 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
   if ((req.before === '-' || req.after === '-') && world.stdin.isTTY === true) throw new UsageError('diff - reads an output from standard input, which is a terminal here', 'pipe an output in, or give its file');
   const format = rowsFormat(req);
   const rowsToStdout = format !== undefined && req.output === undefined;
+  if (rowsToStdout && format === 'xlsx' && world.stdout.isTTY === true) throw new UsageError('-f xlsx writes a workbook, which a terminal cannot show', 'give -o changes.xlsx, or pipe it to a file');
   const summary: 'text' | 'json' = req.format === 'json' ? 'json' : 'text';
   if (req.output !== undefined) {
-    if (req.output === '-') throw new UsageError('-o takes a file name; without -o, -f csv or -f jsonl writes the changes to standard output');
+    if (req.output === '-') throw new UsageError('-o takes a file name; without -o, -f csv, jsonl or xlsx writes the changes to standard output');
     const { checkOutputFile } = await import('./output-file.js');
     const target = resolve(world.cwd, req.output);
     for (const input of [req.before, req.after]) {
@@ -125,7 +129,8 @@ export async function runDiff(req: DiffRequest, world: World): Promise<number> {
 }
 
 /** Reads the before file into the diff, then streams the after file past it, writing the changed rows as they come. */
-async function compareFiles(req: DiffRequest, world: World, diff: Diff, format: 'csv' | 'jsonl' | undefined, rowsToStdout: boolean, only: ReadonlySet<ChangeKind> | undefined): Promise<{ before: ReadResult; after: ReadResult }> {
+async function compareFiles(req: DiffRequest, world: World, diff: Diff, format: RowsFormat | undefined, rowsToStdout: boolean, only: ReadonlySet<ChangeKind> | undefined): Promise<{ before: ReadResult; after: ReadResult }> {
+  const startSheet = format === 'xlsx' ? await (await import('../output/xlsx.js')).xlsxWriter() : undefined;
   const before = await readOutputFile(req.before, world, (row) => diff.addBefore(row));
   const fields = ALL_FIELDS.filter((f) => diff.beforeFields.has(f));
   let fd: number | undefined;
@@ -138,20 +143,29 @@ async function compareFiles(req: DiffRequest, world: World, diff: Diff, format: 
     }
   }
   try {
-    const out = fd !== undefined ? fdWriter(fd, req.output as string) : rowsToStdout ? { write: (s: string) => void world.stdout.write(s), end: () => {} } : undefined;
+    const label = req.output ?? 'standard output';
+    const target = startSheet === undefined ? undefined : fd !== undefined ? createWriteStream('', { fd, autoClose: false }) : world.stdout;
+    const text = fd !== undefined ? fdWriter(fd, label) : { write: (s: string) => void world.stdout.write(s), end: () => {} };
+    const out = fd !== undefined || rowsToStdout ? text : undefined;
+    // A workbook's sheet, begun with its header; its rows are cells rather than lines.
+    let sheet: XlsxRows | undefined;
     // The CSV header names the after file's input columns, known from its first row.
     let inputNames: readonly string[] | undefined;
     let headed = false;
     const head = () => {
-      if (headed || !out || format !== 'csv') return;
+      if (headed || !out || format === 'jsonl') return;
       headed = true;
-      out.write(csvLine([...ownColumns(fields, inputNames ?? []), ...(inputNames ?? [])]));
+      const header = [...ownColumns(fields, inputNames ?? []), ...(inputNames ?? [])];
+      if (startSheet && target) sheet = startSheet(target, header);
+      else out.write(csvLine(header));
     };
     const emit = (row: ChangedRow | undefined) => {
       if (!row || !out) return;
       if (only && !row.kinds.some((k) => only.has(k))) return;
       head();
-      out.write(format === 'csv' ? csvRow(row, fields, inputNames ?? []) : jsonlRow(row));
+      if (format === 'jsonl') out.write(jsonlRow(row));
+      else if (sheet) sheet.addRow(rowCells(row, fields, inputNames ?? []));
+      else out.write(csvLine(rowCells(row, fields, inputNames ?? [])));
     };
     const after = await readOutputFile(
       req.after,
@@ -165,6 +179,12 @@ async function compareFiles(req: DiffRequest, world: World, diff: Diff, format: 
     for (const row of diff.removed()) emit(row);
     head();
     out?.end();
+    if (sheet) {
+      await sheet.end().catch((err: unknown) => {
+        throw writeError(err, label);
+      });
+      if (target && target !== world.stdout) await new Promise<void>((done, fail) => target.end((err?: Error | null) => (err ? fail(writeError(err, label)) : done())));
+    }
     return { before, after };
   } finally {
     if (fd !== undefined) closeSync(fd);
@@ -174,7 +194,7 @@ async function compareFiles(req: DiffRequest, world: World, diff: Diff, format: 
 /** Service text in a CSV cell, made safe as every numintel CSV makes it (no escape sequences, no formulas). */
 const safe = (value: string | undefined) => neutraliseFormula(stripControl(value ?? ''));
 
-function csvRow(row: ChangedRow, fields: readonly DiffField[], inputNames: readonly string[]): string {
+function rowCells(row: ChangedRow, fields: readonly DiffField[], inputNames: readonly string[]): string[] {
   const cells = [row.number, row.kinds.join(';')];
   for (const f of fields) {
     const shown = row.fields.includes(f);
@@ -184,7 +204,7 @@ function csvRow(row: ChangedRow, fields: readonly DiffField[], inputNames: reado
   const inputs = row.inputs ?? [];
   const byName = inputs.length === inputNames.length && inputs.every(([name], i) => name === inputNames[i]) ? undefined : new Map(inputs);
   inputNames.forEach((name, i) => cells.push((byName ? byName.get(name) : inputs[i]?.[1]) ?? ''));
-  return csvLine(cells);
+  return cells;
 }
 
 /**

@@ -17,10 +17,22 @@ import { neutraliseFormula, stripEscapes } from './sanitize.js';
 const NOT_XML = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g;
 const xmlText = (cell: string) => (NOT_XML.test(cell) ? cell.replace(NOT_XML, '') : cell);
 
-export async function createXlsxSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}): Promise<OpeningSink> {
+/** A sheet being written: rows of text cells after a frozen header, streamed to `out`. */
+export interface XlsxRows {
+  addRow(cells: readonly string[]): void;
+  /** Settles once the bytes written so far are passed on, when `out` is full; else undefined. */
+  drained(): Promise<void> | undefined;
+  /** Finishes the file; `out` is left open. */
+  end(): Promise<void>;
+}
+
+/** Loads the library, then starts sheets of text cells on `out`, each with its header row frozen. */
+export async function xlsxWriter(): Promise<(out: Writable, header: readonly string[]) => XlsxRows> {
   const { WorkbookWriter } = await import('../core/xlsx-library.js');
-  const plan = csvPlan(layout);
-  const service = style.rawCsv ? (cell: string) => cell : (cell: string) => neutraliseFormula(stripEscapes(cell));
+  return (out, header) => startSheet(WorkbookWriter, out, header);
+}
+
+function startSheet(WorkbookWriter: typeof import('../core/xlsx-library.js').WorkbookWriter, out: Writable, header: readonly string[]): XlsxRows {
   // The library writes without waiting for the stream: this one passes its bytes on and waits for
   // `out`'s drain, so its own fullness is the backpressure the sink's callers see. It leaves `out`
   // open at the end, as every sink does.
@@ -35,40 +47,43 @@ export async function createXlsxSink(out: Writable, layout: OutputLayout, style:
   // held 8,000 rows/s at most and queued the rest in memory (over a GB for a million rows); stored,
   // a million rows take seconds and memory stays flat, for a file about five times the size.
   const workbook = new WorkbookWriter({ stream: bytes, useSharedStrings: false, useStyles: false, zip: { zlib: { level: 0 } } });
-  const header = planHeader(plan);
   const sheet = workbook.addWorksheet('numintel', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = header.map((name) => ({ width: Math.min(40, Math.max(10, name.length + 2)) }));
   let rows = 0;
-  const addRow = (cells: string[]) => {
+  const addRow = (cells: readonly string[]) => {
     if (++rows > XLSX_MAX_ROWS) {
       throw new OutputError(`an Excel sheet holds ${XLSX_MAX_ROWS.toLocaleString('en-US')} rows at most (the header included), and this output has more`, 'write csv or jsonl instead (-f csv), or split the input');
     }
     sheet.addRow(cells.map(xmlText)).commit();
   };
-  let headerOwed = true;
-  const begin = () => {
-    if (!headerOwed) return;
-    headerOwed = false;
-    addRow(header);
-  };
+  addRow(header);
   return {
-    begin: async () => begin(),
+    addRow,
+    drained: () => (bytes.writableNeedDrain ? new Promise((resolve) => bytes.once('drain', resolve)) : undefined),
+    async end() {
+      sheet.commit();
+      await workbook.commit();
+      if (!bytes.writableFinished) await finished(bytes);
+    },
+  };
+}
+
+export async function createXlsxSink(out: Writable, layout: OutputLayout, style: SinkStyle = {}): Promise<OpeningSink> {
+  const plan = csvPlan(layout);
+  const service = style.rawCsv ? (cell: string) => cell : (cell: string) => neutraliseFormula(stripEscapes(cell));
+  const sheet = (await xlsxWriter())(out, planHeader(plan));
+  return {
+    begin: () => Promise.resolve(),
     write(record: OutputRecord): Promise<void> | undefined {
-      begin();
       const v = recordValues(plan, record);
       const cells: string[] = [...v.inputCells];
       for (const slot of plan.slots) {
         const c = slotCell(slot, v);
         cells.push(slot.of === 'field' || slot.of === 'error' ? service(c) : c);
       }
-      addRow(cells);
-      return bytes.writableNeedDrain ? new Promise((drained) => bytes.once('drain', drained)) : undefined;
+      sheet.addRow(cells);
+      return sheet.drained();
     },
-    async end(): Promise<void> {
-      begin();
-      sheet.commit();
-      await workbook.commit();
-      if (!bytes.writableFinished) await finished(bytes);
-    },
+    end: () => sheet.end(),
   };
 }

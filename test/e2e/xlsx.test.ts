@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { parseCsv, requireBuiltCli, runCli, runShell } from '../support/cli.js';
 import { sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
+import { csvLine } from '../../src/output/csv.js';
 import { tempDir } from '../support/tmp.js';
 
 let sb: Sandbox;
@@ -178,5 +179,35 @@ describe('report and diff read xlsx outputs', () => {
     const diff = await runCli(['diff', csv, xlsx]);
     expect(diff.code, diff.stderr).toBe(0);
     expect(diff.stdout).toContain('matched 4, unchanged 4, changed 0');
+  });
+
+  it('diff -o changes.xlsx: the rows -o changes.csv has, every cell text, the header frozen', async () => {
+    const after = join(dir, 'after.xlsx');
+    const afterCsv = join(dir, 'after.csv');
+    expect((await runCli(['enrich', '-i', leads, '--sheet', 'Leads', '-o', after], { env })).code).toBe(0);
+    expect((await runCli(['enrich', '-i', leads, '--sheet', 'Leads', '-o', afterCsv], { env })).code).toBe(0);
+    // The month before: Ann's number routed elsewhere (so ported since) and Ben's caller name another.
+    const rows = parseCsv(readFileSync(afterCsv, 'utf8'));
+    const [head, ...body] = rows;
+    const lrn = head!.indexOf('lrn_lrn');
+    const cnam = head!.indexOf('cnam_cnam');
+    body[0]![lrn] = '19999999999';
+    body[1]![cnam] = 'SOMEONE ELSE';
+    const before = join(dir, 'before.csv');
+    writeFileSync(before, [head!, ...body].map((r) => csvLine(r)).join(''));
+    const [x, c] = await Promise.all([
+      runCli(['diff', before, after, '-o', join(dir, 'changes.xlsx')]),
+      runCli(['diff', before, after, '-o', join(dir, 'changes.csv')]),
+    ]);
+    expect(x.code, x.stderr).toBe(0);
+    expect(c.code, c.stderr).toBe(0);
+    const expected = parseCsv(readFileSync(join(dir, 'changes.csv'), 'utf8'));
+    expect(expected).toHaveLength(3);
+    const back = await readBack(join(dir, 'changes.xlsx'));
+    // Empty cells at a row's end are no cells in a sheet.
+    const trimEnd = (r: readonly unknown[]) => r.slice(0, r.findLastIndex((v) => v !== '') + 1);
+    expect(back.rows.map(trimEnd)).toEqual(expected.map(trimEnd));
+    expect([...back.types]).toEqual([ValueType.String]);
+    expect(back.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
   });
 });
