@@ -2,22 +2,20 @@
 // with no script error and no request beyond the file itself, hostile text from the service stays
 // text, and the numbers the page shows are those of `report -f json`. A screenshot is saved for a
 // person to look at (NUMINTEL_REPORT_SCREENSHOT, else a file in the temp directory, named in the log).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/report/report.js';
 import { chartsFromJson } from '../report/charts-from-json.js';
 import { HOSTILE_CARRIER, RECORDS, written } from '../report/fixture.js';
+import { chromiumPresent, launchChromium, openPage } from '../support/browser.js';
 import { requireBuiltCli, runCli } from '../support/cli.js';
 import { tempDir } from '../support/tmp.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const present = existsSync(CHROMIUM);
-if (!present && process.env.CI) throw new Error(`${CHROMIUM} is missing: CI must install it (apt-get install chromium; see .ci/run)`);
-if (!present) console.warn(`skipping the browser tests of the HTML report: ${CHROMIUM} is missing (apt-get install chromium)`);
+const present = chromiumPresent('the HTML report');
 
 let browser: Browser | undefined;
 let dir: string;
@@ -26,10 +24,7 @@ beforeAll(async () => {
   if (!present) return;
   requireBuiltCli();
   dir = tempDir('numintel-browser-');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -80,30 +75,20 @@ const READ_PAGE = `(() => {
 
 /** Opens a page and reads back what it shows, with everything it asked for and complained about. */
 async function open(path: string, screenshot?: string): Promise<Opened> {
-  const page = await (browser as Browser).newPage({ viewport: { width: 1200, height: 900 } });
-  const requests: string[] = [];
-  const errors: string[] = [];
-  let dialogs = 0;
-  page.on('request', (r) => requests.push(r.url()));
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+  type Read = Pick<Opened, 'charts' | 'facts' | 'figures' | 'scripts' | 'text' | 'tables' | 'chartRows'>;
+  const opened = await openPage<Read, Opened['print']>(browser as Browser, path, READ_PAGE, {
+    screenshot,
+    // On paper: one column of sections, none split across pages, and the page prints.
+    after: async (page) => {
+      await page.emulateMedia({ media: 'print' });
+      const print = (await page.evaluate(
+        `({ layout: getComputedStyle(document.querySelector('.sections')).display, breaks: getComputedStyle(document.querySelector('section')).breakInside })`,
+      )) as { layout: string; breaks: string };
+      const pdf = await page.pdf({ format: 'Letter' });
+      return { ...print, pdfBytes: pdf.length };
+    },
   });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('dialog', (d) => {
-    dialogs++;
-    void d.dismiss();
-  });
-  await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
-  const read = (await page.evaluate(READ_PAGE)) as Pick<Opened, 'charts' | 'facts' | 'figures' | 'scripts' | 'text' | 'tables' | 'chartRows'>;
-  if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
-  // On paper: one column of sections, none split across pages, and the page prints.
-  await page.emulateMedia({ media: 'print' });
-  const print = (await page.evaluate(
-    `({ layout: getComputedStyle(document.querySelector('.sections')).display, breaks: getComputedStyle(document.querySelector('section')).breakInside })`,
-  )) as { layout: string; breaks: string };
-  const pdf = await page.pdf({ format: 'Letter' });
-  await page.close();
-  return { requests, errors, dialogs, print: { ...print, pdfBytes: pdf.length }, ...read };
+  return { requests: opened.requests, errors: opened.errors, dialogs: opened.dialogs, print: opened.after, ...opened.read };
 }
 
 describe.skipIf(!present)('the HTML report in Chromium', () => {

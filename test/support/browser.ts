@@ -3,7 +3,7 @@
 // what a script run in it read back (its text as the reader sees it: innerText).
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -22,7 +22,7 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-export interface OpenedPage<T> {
+export interface OpenedPage<T, A> {
   readonly requests: string[];
   readonly errors: string[];
   readonly dialogs: number;
@@ -30,9 +30,16 @@ export interface OpenedPage<T> {
   readonly read: T;
   /** document.body.innerText: the page's text as a reader copies it or a screen reader reads it. */
   readonly text: string;
+  /** What `after` read from the page once `script` had run (printing it, say). */
+  readonly after: A;
 }
 
-export async function openPage<T>(browser: Browser, path: string, script: string, screenshot?: string): Promise<OpenedPage<T>> {
+export async function openPage<T, A = undefined>(
+  browser: Browser,
+  path: string,
+  script: string,
+  options: { screenshot?: string | undefined; after?: (page: Page) => Promise<A> } = {},
+): Promise<OpenedPage<T, A>> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   const requests: string[] = [];
   const errors: string[] = [];
@@ -50,8 +57,9 @@ export async function openPage<T>(browser: Browser, path: string, script: string
     await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
     const read = (await page.evaluate(script)) as T;
     const text = (await page.evaluate('document.body.innerText')) as string;
-    if (screenshot) await page.screenshot({ path: screenshot, fullPage: true });
-    return { requests, errors, dialogs, read, text };
+    if (options.screenshot) await page.screenshot({ path: options.screenshot, fullPage: true });
+    const after = (options.after ? await options.after(page) : undefined) as A;
+    return { requests, errors, dialogs, read, text, after };
   } finally {
     await page.close();
   }
