@@ -57,9 +57,6 @@ export function lineClass(code: string): LineClass {
 }
 const seen = new Map<string, LineClass>();
 
-/** The table itself, for tests and the README. */
-export const LINE_TYPE_TABLE: Readonly<Record<string, LineClass>> = LINE_TYPES;
-
 /** Why a number was refused, as a code of INVALID_REASON_LABELS, from the message of its `invalid_number` error. */
 export function invalidReason(message: string): InvalidReason | 'refused' | 'other' {
   const reason = invalidReasonOf(message);
