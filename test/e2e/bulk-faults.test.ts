@@ -3,33 +3,28 @@
 // trips the circuit breaker, which stops the run resumably.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { ERROR_STYLES, type ErrorStyle } from '../../src/sandbox/options.js';
+import { ERROR_STYLES } from '../../src/sandbox/options.js';
 import { jsonl, readSummary, runCliInProcess } from '../support/cli.js';
 import { sandboxEnv } from '../support/sandbox.js';
 import { tempDir, writeList } from '../support/tmp.js';
 import { normalised, mixedNumbers } from '../support/numbers.js';
 
-let dir = tempDir('numintel-faults-e2e-');
-
 // Every suite runs against both error styles: our description's bodies and the real service's.
-let errorStyle: ErrorStyle = 'numintel';
+// Each test has its own sandboxes and input file, and they mostly wait (on faults, timeouts and
+// Retry-After hints): they run side by side.
+describe.concurrent.each(ERROR_STYLES)('%s error bodies', (errorStyle) => {
+  const dir = tempDir(`numintel-faults-e2e-${errorStyle}-`);
 
-async function withSandbox<T>(opts: Partial<SandboxOptions>, fn: (sb: Sandbox) => Promise<T>): Promise<T> {
-  const sb = await startSandbox({ port: 0, errorStyle, ...opts });
-  try {
-    return await fn(sb);
-  } finally {
-    await sb.close();
+  async function withSandbox<T>(opts: Partial<SandboxOptions>, fn: (sb: Sandbox) => Promise<T>): Promise<T> {
+    const sb = await startSandbox({ port: 0, errorStyle, ...opts });
+    try {
+      return await fn(sb);
+    } finally {
+      await sb.close();
+    }
   }
-}
-
-describe.each(ERROR_STYLES)('%s error bodies', (style) => {
-  beforeAll(() => {
-    errorStyle = style;
-    dir = tempDir(`numintel-faults-e2e-${style}-`);
-  });
 
   describe('transient faults', () => {
     it('failRate 0.3 and resetRate 0.2: every row ok in order, each fault retried once and counted', async () => {

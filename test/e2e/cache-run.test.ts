@@ -1,7 +1,9 @@
 // The persistent cache in real runs, counted by the service: a second run sends nothing and writes
 // the same records (cached); --refresh and --max-age resend what they should; options are part of
 // the key; --no-cache and --sandbox leave it alone; a re-run after failures sends only what
-// failed; a resume pays nothing twice; the base URL's path prefix is part of the key. Each test has its own sandbox and cache directory.
+// failed; a resume pays nothing twice; the base URL's path prefix is part of the key. Each test
+// has its own sandbox and cache directory, so the tests, which mostly wait on the processes they
+// start, run side by side.
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,7 +37,7 @@ function setup(sb: Sandbox, numbers = NUMBERS) {
 
 const requests = async (sb: Sandbox) => (await sandboxStats(sb)).requests.total;
 
-describe('the lookup cache across runs', () => {
+describe.concurrent('the lookup cache across runs', () => {
   it('a second run of the same file sends nothing and writes the same records, cached', async () => {
     await withSandbox(async (sb) => {
       const { list, env } = setup(sb);
@@ -285,8 +287,8 @@ describe('the lookup cache across runs', () => {
     await withSandbox(async (sb) => {
       const { list, env } = setup(sb, NUMBERS.slice(0, 3));
       await runCliInProcess(['cnam', '-i', list], { env });
-      await new Promise((r) => setTimeout(r, 1200));
-      await runCliInProcess(['cnam', '-i', list, '--max-age', 'cnam=1s'], { env });
+      await new Promise((r) => setTimeout(r, 400));
+      await runCliInProcess(['cnam', '-i', list, '--max-age', 'cnam=0.3s'], { env });
       expect(await requests(sb)).toBe(6);
       await runCliInProcess(['cnam', '-i', list, '--max-age', '1h'], { env });
       expect(await requests(sb)).toBe(6);

@@ -78,7 +78,8 @@ beforeAll(() => {
 
 interface Figures { matched: number; unchanged: number; changed: number; kinds: Record<string, number>; numbers: Record<string, string[]>; flags: Record<string, { flagged: number; unflagged: number }> }
 
-describe('numintel diff', () => {
+// Each test writes files of its own names and reads the two above: they run side by side.
+describe.concurrent('numintel diff', () => {
   it('finds every known change and invents none: jsonl before, json after, rows in the after file order then the removed', async () => {
     const r = await runCli(['diff', before, after, '-f', 'jsonl']);
     expect(r.code).toBe(0);
@@ -209,18 +210,20 @@ describe('numintel diff', () => {
   it('two enrich runs against sandboxes of different seeds: the changes counted here from the two files', async () => {
     const numbers = Array.from({ length: 60 }, (_, i) => String(12015550200 + i));
     writeFileSync(join(dir, 'list.csv'), `name,phone\n${numbers.map((n, i) => `"Person, ${i}",${n}`).join('\n')}\n`);
-    const runs: string[] = [];
-    for (const seed of [1, 2]) {
-      const sb = await startSandbox({ port: 0, seed });
-      try {
-        const out = join(dir, `run${seed}.csv`);
-        const r = await runCli(['enrich', '-i', join(dir, 'list.csv'), '--column', 'phone', '--lookups', 'lrn,cnam,trust', '--enhanced', '--messaging', '--spam', '--no-cache', '-q', '-o', out], { env: sandboxEnv(sb) });
-        expect(r.code, r.stderr).toBe(0);
-        runs.push(out);
-      } finally {
-        await sb.close();
-      }
-    }
+    // The two runs side by side, each against its own sandbox.
+    const runs = await Promise.all(
+      [1, 2].map(async (seed) => {
+        const sb = await startSandbox({ port: 0, seed });
+        try {
+          const out = join(dir, `run${seed}.csv`);
+          const r = await runCli(['enrich', '-i', join(dir, 'list.csv'), '--column', 'phone', '--lookups', 'lrn,cnam,trust', '--enhanced', '--messaging', '--spam', '--no-cache', '-q', '-o', out], { env: sandboxEnv(sb) });
+          expect(r.code, r.stderr).toBe(0);
+          return out;
+        } finally {
+          await sb.close();
+        }
+      }),
+    );
     const r = await runCli(['diff', runs[0]!, runs[1]!, '-f', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const f = JSON.parse(r.stdout) as Figures;

@@ -31,7 +31,8 @@ async function interruptAfter(
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, tookMs: performance.now() - sentAt };
 }
 
-describe('Ctrl-C while the input is silent', () => {
+// Each test its own processes and files, mostly waiting on a silent input: side by side.
+describe.concurrent('Ctrl-C while the input is silent', () => {
   it('an idle stdin pipe: exit 130 at once', async () => {
     const r = await interruptAfter(['lrn', '--sandbox'], 700);
     expect(r.code, r.stderr).toBe(130);

@@ -20,8 +20,10 @@ function list(count: number) {
 }
 
 describe.skipIf(!existsSync('/dev/full'))('stderr on /dev/full', () => {
-  it('1,500 rows against --sandbox, traced with -v: every row written to stdout, exit 0', async () => {
-    const { input, all } = list(1500);
+  // 400 rows: a trace line failing for every request, for about two seconds at the built-in
+  // sandbox's LRN limit (200/s), and more records than a pipe holds (64 KiB) on standard output.
+  it('400 rows against --sandbox, traced with -v: every row written to stdout, exit 0', async () => {
+    const { input, all } = list(400);
     const run = await runShell(`numintel lrn --sandbox -v -i '${input}' 2>/dev/full; echo "numintel-exit=$?" >&2`, { timeoutMs: 60_000 });
     expect(run.stderr).toBe('numintel-exit=0\n');
     const records = jsonl(run.stdout);
@@ -38,10 +40,12 @@ describe.skipIf(!existsSync('/dev/full'))('stderr on /dev/full', () => {
 
 describe('stderr into a pipe that closes', () => {
   it('`-v 2>&1 | head -2` with -o: two trace lines read, all 1,500 rows in the file, each billed once, exit 0', async () => {
+    // Unpaced (no limit, --rate 0): 1,500 rows trace some 240 KB, far more than the pipe holds
+    // once head has gone.
     const sb = await sandbox({ limits: { lrn: 0 } });
     const { dir, input, all } = list(1500);
     const out = join(dir, 'out.jsonl');
-    const run = await runShell(`{ numintel lrn -v -i '${input}' -o '${out}' 2>&1; echo "numintel-exit=$?" > '${dir}/exit'; } | head -2`, {
+    const run = await runShell(`{ numintel lrn -v --rate 0 -i '${input}' -o '${out}' 2>&1; echo "numintel-exit=$?" > '${dir}/exit'; } | head -2`, {
       env: sandboxEnv(sb),
       timeoutMs: 60_000,
     });
