@@ -158,13 +158,16 @@ describe.concurrent('--transport bulk', () => {
   });
 
   it("a bulk endpoint's hinted 429s hold it: every row still answered, no request sent before the hint", async () => {
-    const sb = await sandboxWith({ bulkLimits: { lrn: 1, cnam: 1 } });
+    // The client paces from the rate headers and would meet no 429 of the window's own: half the
+    // requests are refused by a gateway's 429, whose hint is the window's reset (seeded, so the same each run).
+    const sb = await sandboxWith({ bulkLimits: { lrn: 1, cnam: 1 }, rate429: 0.5 });
     const dir = tempDir('numintel-bulk-429-');
-    // Three batches at one a second: the second and third each wait for a window.
+    // Three batches at one a second: the second and third each wait for a window, the refused ones for their hint.
     const input = mixedNumbers(300, 1000);
     const r = await runCli(['lrn', '-i', writeList(dir, 'n.txt', input), '--transport', 'bulk', '--batch-size', '100', '--no-cache', '-f', 'jsonl'], { env: envFor(sb, dir) });
     expect(r.code, r.stderr).toBe(0);
     expect(jsonl(r.stdout).every((x) => x.ok === true)).toBe(true);
+    expect(sb.stats().faults.rate429).toBeGreaterThan(0);
     expect(sb.stats().early).toBe(0);
     expect(sb.stats().billed).toBe(300);
   }, 30_000);
