@@ -61,7 +61,7 @@ export async function countWorkbookRows(input: string | Readable, label: string,
 const PIECE = 4096;
 
 /**
- * A sheet's XML as text in pieces of about PIECE characters, each ending at a tag's end. The
+ * A sheet's XML as text in pieces of about PIECE characters, each cut after a `>`. The
  * library turns each piece into rows at once and holds them while the rows before wait for the
  * lookups: in small pieces, most of a batch's rows are garbage by then, and die young instead of
  * being copied into the old generation. Decoded here as one stream: a character whose bytes fall
