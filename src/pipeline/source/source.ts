@@ -141,12 +141,12 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
 }
 
 /**
- * A workbook's sheet, read as CSV is (csv.ts). Its rows are counted, for the progress bar, by
- * reading the sheet a second time.
+ * A workbook's sheet, read as CSV is (csv.ts). Its rows are counted (for the progress bar, and for
+ * xlsx output, which a sheet's rows limit) by scanning the sheet's XML a second time, cells unread.
  */
 async function xlsxSource(path: string, label: string, spec: SourceSpec, io: SourceIO): Promise<Source> {
   if (spec.delimiter !== undefined) throw new UsageError(`--delimiter is for CSV input, and ${label} is an Excel workbook`, 'leave --delimiter out');
-  const { openXlsx, workbookRows } = await import('./xlsx.js');
+  const { openXlsx, countWorkbookRows } = await import('./xlsx.js');
   const opened = openXlsx(path, { header: spec.header !== false, column: spec.column, label, sheet: spec.sheet, onWideRow: io.onWideRow }).catch((err: unknown) => {
     // The numbers are often on another sheet than the first (a cover sheet, notes).
     if (err instanceof UnknownColumnError && spec.sheet === undefined) throw new UnknownColumnError(`${err.message} (its first sheet)`, `${err.hint ?? ''}; or read another sheet with --sheet <name|n>`);
@@ -155,11 +155,7 @@ async function xlsxSource(path: string, label: string, spec: SourceSpec, io: Sou
   const xlsx = await unlessInterrupted(opened, io.signal, () => undefined, 'reading the workbook');
   const headerRows = xlsx.hasHeader ? 1 : 0;
   let total: Promise<number | undefined> | undefined;
-  const count = async () => {
-    let rows = 0;
-    for await (const batch of workbookRows(path, label, spec.sheet)) rows += batch.length;
-    return Math.max(0, rows - headerRows);
-  };
+  const count = async () => Math.max(0, (await countWorkbookRows(path, label, spec.sheet)) - headerRows);
   const countTotal = () => (total ??= new Promise<void>((done) => setImmediate(done)).then(count).catch(() => undefined));
   return {
     kind: 'xlsx',

@@ -20,18 +20,11 @@ export function openXlsx(input: string | Readable, opts: XlsxReadOptions): Promi
 
 /** The chosen sheet's rows, ROWS_AT_ONCE at a time, each as text cells (trailing empty cells dropped). */
 export async function* workbookRows(input: string | Readable, label: string, sheet?: string): AsyncGenerator<string[][]> {
-  const { WorkbookReader } = await import('../../core/xlsx-library.js');
   // Styles are read only to tell a date from a number; shared strings are the text of most cells.
-  const reader = new WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
-  const wanted = sheetWanted(sheet);
-  const seen: string[] = [];
-  let found = false;
-  try {
-    for await (const ws of reader) {
-      seen.push(ws.name);
-      if (found || !wanted(ws.name, seen.length)) continue;
-      found = true;
-      let batch: string[][] = [];
+  for await (const ws of chosenSheet(input, label, sheet, { sharedStrings: 'cache', styles: 'cache' })) {
+    ws.iterator = xmlPieces(ws.iterator);
+    let batch: string[][] = [];
+    try {
       // An empty row is not in the file at all: skipped, as CSV's reader skips empty lines.
       for await (const row of ws) {
         batch.push(rowCells(row.values as unknown[]));
@@ -40,11 +33,101 @@ export async function* workbookRows(input: string | Readable, label: string, she
           batch = [];
         }
       }
-      if (batch.length > 0) yield batch;
+    } catch (err) {
+      throw unreadable(err, label);
+    }
+    if (batch.length > 0) yield batch;
+  }
+}
+
+/**
+ * The rows workbookRows yields, counted without reading a cell: the `<row` elements of the chosen
+ * sheet's XML (workbookRows yields one per element, an empty one too). Neither the shared strings
+ * nor the styles are read, so counting a sheet holds only the bytes being scanned.
+ */
+export async function countWorkbookRows(input: string | Readable, label: string, sheet?: string): Promise<number> {
+  let rows = 0;
+  for await (const ws of chosenSheet(input, label, sheet, { sharedStrings: 'ignore', styles: 'ignore' })) {
+    try {
+      rows = await countRowTags(ws.iterator);
+    } catch (err) {
+      throw unreadable(err, label);
+    }
+  }
+  return rows;
+}
+
+/** About the characters of XML the library parses at once (the reader's chunks are 64 KiB). */
+const PIECE = 4096;
+
+/**
+ * A sheet's XML as text in pieces of about PIECE characters, each cut after a `>`. The
+ * library turns each piece into rows at once and holds them while the rows before wait for the
+ * lookups: in small pieces, most of a batch's rows are garbage by then, and die young instead of
+ * being copied into the old generation. Decoded here as one stream: a character whose bytes fall
+ * across two chunks stays one character (the library decodes each chunk on its own).
+ */
+export async function* xmlPieces(bytes: AsyncIterable<unknown>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  for await (const chunk of bytes) {
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+    let from = 0;
+    for (let end = text.indexOf('>', from + PIECE); end !== -1; end = text.indexOf('>', from + PIECE)) {
+      yield text.slice(from, end + 1);
+      from = end + 1;
+    }
+    if (from < text.length) yield from === 0 ? text : text.slice(from);
+  }
+  const rest = decoder.decode();
+  if (rest.length > 0) yield rest;
+}
+
+const ROW_TAG = Buffer.from('<row');
+/** What may follow `<row` in a row's start tag (not `<rowBreaks`): white space, `>` or `/`. */
+const endsName = (byte: number | undefined) => byte === 0x20 || byte === 0x3e || byte === 0x2f || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+
+/** `<row` start tags in a sheet's XML, which comes in chunks that may split a tag. */
+async function countRowTags(xml: AsyncIterable<unknown>): Promise<number> {
+  let rows = 0;
+  // A tag split between chunks: the last bytes of one, too few to hold a whole `<row` and the byte after.
+  let carry = Buffer.alloc(0);
+  for await (const chunk of xml) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength);
+    const text = carry.length === 0 ? bytes : Buffer.concat([carry, bytes]);
+    for (let at = text.indexOf(ROW_TAG); at !== -1 && at + ROW_TAG.length < text.length; at = text.indexOf(ROW_TAG, at + ROW_TAG.length)) {
+      if (endsName(text[at + ROW_TAG.length])) rows++;
+    }
+    carry = Buffer.from(text.subarray(Math.max(0, text.length - ROW_TAG.length)));
+  }
+  return rows;
+}
+
+type SheetReader = AsyncIterable<{ values: unknown }> & { name: string; iterator: AsyncIterable<unknown> };
+
+/**
+ * The sheet --sheet names (the first when absent), once; the rest of the workbook is read past.
+ * Throws the input error that names the sheets when it is not there.
+ */
+async function* chosenSheet(
+  input: string | Readable,
+  label: string,
+  sheet: string | undefined,
+  parts: { sharedStrings: 'cache' | 'ignore'; styles: 'cache' | 'ignore' },
+): AsyncGenerator<SheetReader> {
+  const { WorkbookReader } = await import('../../core/xlsx-library.js');
+  const reader = new WorkbookReader(input, { worksheets: 'emit', ...parts, hyperlinks: 'ignore', entries: 'ignore' });
+  const wanted = sheetWanted(sheet);
+  const seen: string[] = [];
+  let found = false;
+  try {
+    for await (const ws of reader) {
+      seen.push(ws.name);
+      if (found || !wanted(ws.name, seen.length)) continue;
+      found = true;
+      yield ws;
     }
   } catch (err) {
-    if (err instanceof InputError) throw err;
-    throw new InputError(`cannot read ${label} as an Excel workbook: ${(err as Error).message}`, 'save it again from Excel as .xlsx, or as CSV UTF-8');
+    throw unreadable(err, label);
   }
   if (!found) {
     throw new InputError(
@@ -52,6 +135,11 @@ export async function* workbookRows(input: string | Readable, label: string, she
       seen.length === 0 ? undefined : `sheets: ${seen.map((name, i) => `${i + 1} ${JSON.stringify(name)}`).join(', ')}`,
     );
   }
+}
+
+function unreadable(err: unknown, label: string): InputError {
+  if (err instanceof InputError) return err;
+  return new InputError(`cannot read ${label} as an Excel workbook: ${(err as Error).message}`, 'save it again from Excel as .xlsx, or as CSV UTF-8');
 }
 
 /** `--sheet`: an exact name, a 1-based position, then a name that differs only in case or spaces. */

@@ -1,0 +1,92 @@
+// Counting a workbook's rows without reading its cells (for xlsx output's row limit and the
+// progress bar) gives the rows the reader yields: the same workbooks are read both ways.
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { countWorkbookRows, workbookRows, xmlPieces } from '../../../src/pipeline/source/xlsx.js';
+import { zipOf } from './zip-fixture.js';
+
+const WORKBOOK = '<?xml version="1.0"?><workbook xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Notes" sheetId="1" r:id="rId1"/><sheet name="Leads" sheetId="2" r:id="rId2"/></sheets></workbook>';
+const RELS =
+  '<?xml version="1.0"?><Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>' +
+  '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>';
+const SHARED = '<?xml version="1.0"?><sst count="2" uniqueCount="2"><si><t>phone</t></si><si><t>Lead &lt;row&gt; 1</t></si></sst>';
+
+/** A sheet of `rows` rows (a shared-string cell and a number each), an empty row, page breaks after. */
+function leadsSheet(rows: number): string {
+  const body: string[] = ['<row r="1"><c r="A1" t="s"><v>0</v></c></row>'];
+  for (let i = 2; i <= rows; i++) body.push(`<row r="${i}" spans="1:2"><c r="A${i}" t="s"><v>1</v></c><c r="B${i}"><v>${2015550000 + i}</v></c></row>`);
+  body.push(`<row r="${rows + 2}"/>`);
+  return `<?xml version="1.0"?><worksheet><sheetData>${body.join('\n')}</sheetData><rowBreaks count="1"><brk id="2"/></rowBreaks></worksheet>`;
+}
+
+function workbook(rows: number, sharedFirst: boolean): Buffer {
+  const sheets = {
+    'xl/worksheets/sheet1.xml': '<?xml version="1.0"?><worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Read me</t></is></c></row></sheetData></worksheet>',
+    'xl/worksheets/sheet2.xml': leadsSheet(rows),
+  };
+  const shared = { 'xl/sharedStrings.xml': SHARED };
+  return zipOf({
+    '[Content_Types].xml': '<?xml version="1.0"?><Types/>',
+    'xl/workbook.xml': WORKBOOK,
+    'xl/_rels/workbook.xml.rels': RELS,
+    ...(sharedFirst ? { ...shared, ...sheets } : { ...sheets, ...shared }),
+  });
+}
+
+/** The workbook's bytes in pieces of `size`, so that tags fall across chunks. */
+const pieces = (bytes: Buffer, size: number) => Readable.from(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size)));
+
+async function rowsRead(bytes: Buffer, sheet?: string): Promise<number> {
+  let rows = 0;
+  for await (const batch of workbookRows(Readable.from([bytes]), 'leads.xlsx', sheet)) rows += batch.length;
+  return rows;
+}
+
+describe('counting a workbook sheet without reading its cells', () => {
+  for (const sharedFirst of [true, false]) {
+    it(`gives the rows the reader yields, shared strings ${sharedFirst ? 'before' : 'after'} the sheets, an empty row and page breaks in the sheet`, async () => {
+      const bytes = workbook(1000, sharedFirst);
+      expect(await rowsRead(bytes, 'Leads')).toBe(1001);
+      expect(await countWorkbookRows(Readable.from([bytes]), 'leads.xlsx', 'Leads')).toBe(1001);
+      expect(await countWorkbookRows(Readable.from([bytes]), 'leads.xlsx', '2')).toBe(1001);
+      expect(await countWorkbookRows(Readable.from([bytes]), 'leads.xlsx')).toBe(await rowsRead(bytes));
+    });
+  }
+
+  it('counts tags split across chunks once', async () => {
+    const bytes = workbook(300, true);
+    for (const size of [1, 3, 5, 64]) expect(await countWorkbookRows(pieces(bytes, size), 'leads.xlsx', 'Leads')).toBe(301);
+  });
+
+  it('the sheet goes to the parser in pieces cut after a tag, a character split between chunks kept whole', async () => {
+    const xml = `<sheetData>${Array.from({ length: 2000 }, (_, i) => `<row r="${i}"><c><is><t>Zoë 名前 🙂 ${i}</t></is></c></row>`).join('')}</sheetData>`;
+    const bytes = Buffer.from(xml);
+    // Chunks of 7 bytes split most multi-byte characters.
+    const chunks = Array.from({ length: Math.ceil(bytes.length / 7) }, (_, i) => bytes.subarray(i * 7, (i + 1) * 7));
+    for (const input of [chunks, [bytes]]) {
+      const got: string[] = [];
+      for await (const piece of xmlPieces(Readable.from(input))) got.push(piece);
+      expect(got.join('')).toBe(xml);
+      if (input.length === 1) {
+        expect(got.length).toBeGreaterThan(10);
+        for (const piece of got) expect(piece.endsWith('>')).toBe(true);
+      }
+    }
+  });
+
+  it('the reader reads a workbook given in small pieces as written, every row once', async () => {
+    const sheet = (rows: string[]) => `<?xml version="1.0"?><worksheet><sheetData>${rows.join('')}</sheetData></worksheet>`;
+    const names = Array.from({ length: 400 }, (_, i) => `Zoë 名前 ${i} 🙂`);
+    const rows = names.map((name, i) => `<row r="${i + 1}"><c r="A${i + 1}" t="inlineStr"><is><t>${name}</t></is></c><c r="B${i + 1}"><v>${2015550000 + i}</v></c></row>`);
+    const bytes = zipOf({ 'xl/workbook.xml': WORKBOOK, 'xl/_rels/workbook.xml.rels': RELS, 'xl/worksheets/sheet1.xml': sheet(rows) });
+    for (const size of [1, 7, 100_000]) {
+      const read: string[][] = [];
+      for await (const batch of workbookRows(pieces(bytes, size), 'leads.xlsx')) read.push(...batch);
+      expect(read).toEqual(names.map((name, i) => [name, String(2015550000 + i)]));
+    }
+  });
+
+  it('a sheet that is not there is the reader’s error', async () => {
+    await expect(countWorkbookRows(Readable.from([workbook(10, true)]), 'leads.xlsx', 'Missing')).rejects.toThrow('leads.xlsx has no sheet "Missing"');
+  });
+});
