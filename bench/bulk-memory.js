@@ -33,10 +33,10 @@ try {
       const met = cli.peakMb <= TARGET_MB;
       if (rows >= 1_000_000 && !met) failed = true;
       console.log(
-        `  ${fmt(rows).padStart(9)} rows ${variant.padEnd(8)}: peak RSS ${fmt(cli.peakMb).padStart(4)} MB  ` +
+        `  ${fmt(rows).padStart(9)} rows ${variant.padEnd(8)}: peak RSS ${fmt(cli.peakMb).padStart(4)} MB (mapped files ${fmt(cli.fileMb)} MB)  ` +
           `(${cli.seconds.toFixed(1)} s, ${fmt(rows / cli.seconds)} rows/s)${rows >= 1_000_000 ? (met ? '  ≤ 300 MB: met' : '  > 300 MB: NOT met') : ''}`,
       );
-      report('bulk-memory', { rows, variant, peakMb: cli.peakMb, seconds: cli.seconds });
+      report('bulk-memory', { rows, variant, peakMb: cli.peakMb, fileMb: cli.fileMb, seconds: cli.seconds });
       await import('node:fs/promises').then((fs) => fs.rm(output, { force: true }));
     }
     await import('node:fs/promises').then((fs) => fs.rm(input, { force: true }));

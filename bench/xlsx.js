@@ -52,10 +52,10 @@ try {
     const met = cli.peakMb <= TARGET_MB;
     if (rows >= 1_000_000 && !met) failed = true;
     console.log(
-      `  ${fmt(rows).padStart(9)} rows: peak RSS ${fmt(cli.peakMb).padStart(4)} MB  (${cli.seconds.toFixed(1)} s, ${fmt(rows / cli.seconds)} rows/s)` +
+      `  ${fmt(rows).padStart(9)} rows: peak RSS ${fmt(cli.peakMb).padStart(4)} MB (mapped files ${fmt(cli.fileMb)} MB)  (${cli.seconds.toFixed(1)} s, ${fmt(rows / cli.seconds)} rows/s)` +
         (rows >= 1_000_000 ? (met ? '  ≤ 300 MB: met' : '  > 300 MB: NOT met') : ''),
     );
-    report('xlsx', { rows, peakMb: cli.peakMb, seconds: cli.seconds });
+    report('xlsx', { rows, peakMb: cli.peakMb, fileMb: cli.fileMb, seconds: cli.seconds });
     await rm(output, { force: true });
     await rm(input, { force: true });
   }

@@ -184,6 +184,9 @@ export async function runCli(args, env, { timeoutMs = 600_000, pollMs = 50, cli 
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (c) => (stderr += c));
   let peakKb = 0;
+  // Of the resident pages, those of mapped files (the node binary, the cache's LMDB file): the
+  // kernel can drop them once written back, unlike the process's own memory.
+  let fileKb = 0;
   let diskBytes = 0;
   let cpuSeconds = 0;
   const poll = async () => {
@@ -191,6 +194,7 @@ export async function runCli(args, env, { timeoutMs = 600_000, pollMs = 50, cli 
       const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
       if (kb > peakKb) peakKb = kb;
+      fileKb = Math.max(fileKb, Number(/RssFile:\s+(\d+)/.exec(status)?.[1] ?? 0));
       const io = await readFile(`/proc/${child.pid}/io`, 'utf8');
       diskBytes = Math.max(diskBytes, Number(/write_bytes: (\d+)/.exec(io)?.[1] ?? 0));
       // Fields 14 and 15 (after the command's name in brackets), in clock ticks of 1/100 s.
@@ -207,7 +211,7 @@ export async function runCli(args, env, { timeoutMs = 600_000, pollMs = 50, cli 
   clearTimeout(killer);
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`numintel ${args.join(' ')} ended ${code ?? signal}:\n${stderr.slice(-2000)}`);
-  return { seconds, peakMb: peakKb / 1024, diskMb: diskBytes / 2 ** 20, cpuSeconds, stderr };
+  return { seconds, peakMb: peakKb / 1024, fileMb: fileKb / 1024, diskMb: diskBytes / 2 ** 20, cpuSeconds, stderr };
 }
 
 export async function withDeadline(promise, ms, what) {

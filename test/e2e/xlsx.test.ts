@@ -23,7 +23,7 @@ const LEADS_TEXT = [
   ['name', 'phone', 'signed', 'amount', 'code'],
   ['Ann', '12015550123', '2024-03-05', '12.5', '+12015550124'],
   ['Ben', '+1 (201) 555-0125', '2023-12-31', '7', '007'],
-  ['Cy', '2015550126', 'n/a', '2', '=cmd'],
+  ['Cy', '2015550126', 'n/a', '0.3', '=cmd'],
   ['Dee', '201.555.0127', '2025-01-02T13:45:00', 'TRUE', 'Rich text'],
 ];
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
   ws.addRow(['name', 'phone', 'signed', 'amount', 'code']);
   ws.addRow(['Ann', 12015550123, new Date(Date.UTC(2024, 2, 5)), 12.5, '+12015550124']);
   ws.addRow(['Ben', '+1 (201) 555-0125', new Date(Date.UTC(2023, 11, 31)), 7, '007']);
-  ws.addRow(['Cy', 2015550126, 'n/a', { formula: '1+1', result: 2 }, '=cmd']);
+  ws.addRow(['Cy', 2015550126, 'n/a', { formula: '0.1+0.2', result: 0.1 + 0.2 }, '=cmd']);
   ws.addRow(['Dee', '201.555.0127', new Date(Date.UTC(2025, 0, 2, 13, 45)), true, { richText: [{ text: 'Rich ' }, { text: 'text', font: { bold: true } }] }]);
   ws.getCell('B2').numFmt = '0';
   ws.getCell('C2').numFmt = 'yyyy-mm-dd';

@@ -175,10 +175,13 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
-/** Integers as their digits (a phone number stored as a number), others as JavaScript writes them. */
+/**
+ * As Excel shows a number, to its 15 significant digits (0.1+0.2 is 0.3), an integer as its digits
+ * (a phone number stored as a number, never 1.2E10).
+ */
 function numberText(n: number): string {
-  if (Number.isInteger(n)) return Number.isSafeInteger(n) ? String(n) : BigInt(n).toString();
-  return String(n);
+  const shown = Number(n.toPrecision(15));
+  return Number.isInteger(shown) && !Number.isSafeInteger(shown) ? BigInt(shown).toString() : String(shown);
 }
 
 /** A date alone as YYYY-MM-DD, with a time of day as YYYY-MM-DDTHH:MM:SS (Excel's times have no zone). */
