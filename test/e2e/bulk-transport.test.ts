@@ -158,8 +158,8 @@ describe.concurrent('--transport bulk', () => {
   });
 
   it("a bulk endpoint's hinted 429s hold it: every row still answered, no request sent before the hint", async () => {
-    // The client paces from the rate headers and would meet no 429 of the window's own: half the
-    // requests are refused by a gateway's 429, whose hint is the window's reset (seeded, so the same each run).
+    // The client paces from the rate headers and would meet no 429 of the window's own: each request
+    // has an even chance of a gateway's 429, whose hint is the window's reset (seeded: the same each run).
     const sb = await sandboxWith({ bulkLimits: { lrn: 1, cnam: 1 }, rate429: 0.5 });
     const dir = tempDir('numintel-bulk-429-');
     // Three batches at one a second: the second and third each wait for a window, the refused ones for their hint.

@@ -84,8 +84,8 @@ describe.concurrent('the summary counts what the service saw', () => {
 
   it('with retries (5xx and 429s): first tries and retries apart, together what the service saw', async () => {
     const sb = await sandbox({ failRate: 0.25, rate429: 0.15, seed: 7 });
-    // 40 numbers: the seeded faults give some 5xx and a few 429s, each 429 holding the lookup
-    // until its window ends (twice as many numbers met 13 and waited seconds longer).
+    // 40 numbers: the seeded faults give some 5xx and a few 429s; each 429 holds the lookup until
+    // its window ends, so more numbers only wait longer.
     const r = await runCliInProcess(['trust', '-i', input('retries.txt', 4000, 40), '--retries', '20', '--rate', '0'], { env: sandboxEnv(sb), timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(4); // the invalid numbers only
     const seen = await sandboxStats(sb);

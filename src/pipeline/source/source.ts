@@ -142,7 +142,7 @@ export async function openSource(spec: SourceSpec, io: SourceIO): Promise<Source
 
 /**
  * A workbook's sheet, read as CSV is (csv.ts). Its rows are counted (for the progress bar, and for
- * xlsx output, which a sheet's rows limit) by scanning the sheet's XML a second time, cells unread.
+ * xlsx output, whose sheet holds at most 1,048,576) by scanning the sheet's XML a second time, cells unread.
  */
 async function xlsxSource(path: string, label: string, spec: SourceSpec, io: SourceIO): Promise<Source> {
   if (spec.delimiter !== undefined) throw new UsageError(`--delimiter is for CSV input, and ${label} is an Excel workbook`, 'leave --delimiter out');
