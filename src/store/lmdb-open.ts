@@ -5,6 +5,14 @@ import { loadLmdb } from './lmdb-module.js';
 /** The map when it is written in place: four times the pages in use, to a power of two, and at least this. */
 const MIN_WRITE_MAP = 2 ** 30;
 
+/**
+ * LMDB's MDB_NORDAHEAD: the kernel reads no pages ahead of those a lookup touches. Answers are
+ * keyed at random, so pages read ahead are seldom used, and in a writable map (as large as the map,
+ * sparse) they are zero pages past the data, each resident once read. lmdb-js reads the flag but
+ * its types do not list it.
+ */
+const NO_READ_AHEAD: object = { noReadAhead: true };
+
 export interface LmdbOpenOptions {
   readonly path: string;
   readonly readOnly: boolean;
@@ -26,6 +34,7 @@ export function openLmdb({ path, readOnly, writeMap, usedBytes }: LmdbOpenOption
     // during a run may lose its answers or damage the file, which the next open finds (the file
     // is walked unless its last writer closed it: lmdb-file.ts) and reports once.
     noSync: true,
+    ...NO_READ_AHEAD,
     ...(writeMap
       ? {
           // Pages changed in place in a writable map, not copied and then written with pwrite: a
