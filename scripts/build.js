@@ -4,8 +4,9 @@
 // user's cache directory. A script may start numintel once per number, so start-up is most of such
 // a run: one bundled file loads several times faster than hundreds of modules from node_modules,
 // and compiled code from the cache skips V8's compiler.
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -13,10 +14,13 @@ import { libphonenumberEsbuildPlugin as fasterPhoneNumbers } from './libphonenum
 import { lmdbEsbuildPlugin as carriedLmdb } from './lmdb-bundle.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-  cwd: root,
-  stdio: 'inherit',
-});
+// tsc, incremental, beside esbuild. Its record of what it emitted lives outside dist/, and tsc
+// trusts it without looking at dist/: with the library's entry gone, the record goes too.
+const tsBuildInfo = join(root, 'node_modules', '.cache', 'numintel-build', 'tsconfig.build.tsbuildinfo');
+if (!existsSync(join(root, 'dist', 'index.js')) || !existsSync(join(root, 'dist', 'index.d.ts'))) rmSync(tsBuildInfo, { force: true });
+const tsc = promisify(execFile)(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', tsBuildInfo], { cwd: root }).catch(
+  (err) => Promise.reject(new Error(`build: tsc failed\n${err.stdout ?? ''}`)),
+);
 // The bundle is written beside the old one and swapped in, so a program already running from
 // dist/ (a test, a second build) never sees a half-written or missing bundle.
 const bundle = join(root, 'dist', 'bundle');
@@ -80,13 +84,21 @@ const lazyChildProcess = {
     }));
   },
 };
-await Promise.all([
+const steps = await Promise.allSettled([
+  tsc,
   // What the launcher needs before it loads the program (src/cli/launcher-files.ts).
   build({ ...options, entryPoints: [join(root, 'src', 'cli', 'launcher-files.ts')], outfile: join(fresh, 'launcher-files.cjs') }),
   build({ ...options, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(fresh, 'main.cjs'), plugins: [separateParts, lazyChildProcess, fasterPhoneNumbers, carriedLmdb] }),
   // A part may load another (the sandbox its certificate maker) the way the main program loads one.
   ...Object.entries(PARTS).map(([entry, file]) => build({ ...options, entryPoints: [entry], outfile: join(fresh, file), plugins: [separateParts, fasterPhoneNumbers, carriedLmdb] })),
 ]);
+const failed = steps.find((step) => step.status === 'rejected');
+if (failed) {
+  // Every step is done, so nothing writes into the unfinished bundle after it is gone.
+  rmSync(fresh, { recursive: true, force: true });
+  console.error(failed.reason instanceof Error ? failed.reason.message : failed.reason);
+  process.exit(1);
+}
 assertNoDynamicImport(fresh);
 assertAscii(join(fresh, 'main.cjs'));
 wrapAsFunction(join(fresh, 'main.cjs'));

@@ -69,11 +69,11 @@ describe.concurrent('Ctrl-C', () => {
       expect(r.stderr).toMatch(/run the same command again with --resume to continue/);
       const rows = parseCsv(text);
       expect(rows[0]?.slice(0, 2)).toEqual(['input', 'number']);
-      expect(rows.slice(1).map((row) => row[0])).toEqual(mixedNumbers(4, 100));
+      expect(rows.slice(1).map((row) => row[0]), r.stderr).toEqual(mixedNumbers(4, 100));
     } else {
       // json cannot be resumed, and the hint says so; the file is one whole array of the finished rows.
       expect(r.stderr).toMatch(/json output cannot be resumed/);
-      expect((JSON.parse(text) as { input: string }[]).map((x) => x.input)).toEqual(mixedNumbers(4, 100));
+      expect((JSON.parse(text) as { input: string }[]).map((x) => x.input), r.stderr).toEqual(mixedNumbers(4, 100));
     }
   }, 30_000);
 

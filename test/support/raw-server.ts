@@ -1,12 +1,7 @@
 // A loopback server that writes raw bytes, for the HTTP clients' framing tests and the CLI's:
 // what no well-behaved HTTP server would send. Closed after each test.
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { afterEach } from 'vitest';
-
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanup.splice(0).reverse()) await c();
-});
+import { afterThisTest } from './cleanup.js';
 
 /** What the server saw: each connection's received bytes, in order of connection. */
 export interface Seen {
@@ -44,9 +39,9 @@ export async function rawServer(answer: (n: number, socket: Socket) => (string |
     socket.on('error', () => undefined);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanup.push(
+  afterThisTest(
     () =>
-      new Promise((resolve) => {
+      new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
       }),

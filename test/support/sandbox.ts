@@ -1,9 +1,10 @@
 // The real sandbox for tests, on 127.0.0.1 and port 0: one per test (sandbox), one per test file
 // (fileSandbox), over HTTPS (startTlsSandbox); what the CLI needs to reach it (sandboxEnv); and
 // what it counted (sandboxStats, requestLog).
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { afterThisFile, afterThisTest } from './cleanup.js';
 import { requireBuiltCli } from './cli.js';
 
 /** The sandbox facts the CLI needs in its environment: base URL and key, and with TLS its certificate. */
@@ -16,15 +17,10 @@ export interface SandboxLike {
   readonly caFile?: string;
 }
 
-const open: Sandbox[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((sb) => sb.close()));
-});
-
 /** A sandbox on port 0 that is closed after the test. */
 export async function sandbox(options: Partial<SandboxOptions> = {}, clock: { now?: () => number } = {}): Promise<Sandbox> {
   const sb = await startSandbox({ port: 0, ...options }, clock);
-  open.push(sb);
+  afterThisTest(() => sb.close());
   return sb;
 }
 
@@ -59,17 +55,20 @@ export function sandboxEnv(sb: SandboxLike, extra: Record<string, string | undef
 
 // One client per certificate: the test process trusts a TLS sandbox without NODE_EXTRA_CA_CERTS.
 const agents = new Map<string, Agent>();
-afterAll(async () => {
-  await Promise.all([...agents.values()].map((a) => a.close()));
-  agents.clear();
-});
 
 /** fetch() that trusts the sandbox's certificate when it has one. */
 export function sandboxFetch(sb: SandboxLike, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
   let dispatcher: Agent | undefined;
   if (sb.ca) {
     dispatcher = agents.get(sb.ca);
-    if (!dispatcher) agents.set(sb.ca, (dispatcher = new Agent({ connect: { ca: sb.ca } })));
+    if (!dispatcher) {
+      const agent = new Agent({ connect: { ca: sb.ca } });
+      agents.set(sb.ca, (dispatcher = agent));
+      afterThisFile(() => {
+        agents.delete(sb.ca as string);
+        return agent.close();
+      });
+    }
   }
   return undiciFetch(`${sb.url}${path}`, { ...init, ...(dispatcher ? { dispatcher } : {}) });
 }

@@ -4,20 +4,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach } from 'vitest';
+import { afterEach } from 'vitest';
+import { afterThisFile } from './cleanup.js';
 import { until } from './until.js';
-
-// Every directory tempDir makes, removed once the test file that made it is done. (Test files run
-// with their own copy of this module, so the hook is registered for each file that imports it.)
-const madeDirs: string[] = [];
-afterAll(() => {
-  for (const dir of madeDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 /** A fresh temporary directory, removed after the current test file. */
 export function tempDir(prefix = 'numintel-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  madeDirs.push(dir);
+  afterThisFile(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
