@@ -81,7 +81,7 @@ describe('one cache, several processes', () => {
   // without the gate, a batch of 1,024 answers was lost in about half of such runs (8 opens each).
   it('a process committing batch after batch while others open the cache, to read and to write: nothing it committed is lost', async () => {
     const dir = await tempDir();
-    const n = 400_000;
+    const n = 250_000;
     const writer = child(['write-fast', dir, 'lrn', String(n)]);
     let running = true;
     void writer.done.then(() => (running = false));
