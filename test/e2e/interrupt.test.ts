@@ -47,8 +47,8 @@ describe.concurrent('Ctrl-C', () => {
     // Well inside the 5 s the CLI gives requests in flight, so a loaded machine still sees all four back.
     const LATENCY = 1500;
     const sb = await sandbox(LATENCY);
-    const out = join(dir, `once.${format}`);
-    const input = writeList(dir, `once-${format}.txt`, mixedNumbers(40, 100));
+    const out = join(dir, `once-${signal}.${format}`);
+    const input = writeList(dir, `once-${signal}-${format}.txt`, mixedNumbers(40, 100));
     const cli = startCli(['lrn', '-i', input, '-o', out, '--concurrency', '4'], { env: sandboxEnv(sb) });
     // Four requests reached the service and wait out its latency.
     await until('4 requests at the sandbox', async () => (await sandboxStats(sb)).requests.total >= 4);
