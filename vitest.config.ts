@@ -27,12 +27,13 @@ export default defineConfig({
           // test file changes what it shares (the lookup registry, process.env, globals); support
           // modules schedule their cleanup through setup.ts.
           isolate: false,
-          setupFiles: ['test/support/setup.ts'],
+          setupFiles: ['test/support/setup.ts', 'test/support/preload.ts'],
         },
       },
       {
         extends: true,
-        // Registers a fourth lookup, which every file sharing its modules would then see.
+        // Registers a fourth lookup, which every file sharing its modules would then see, and
+        // before the program loads (so no preload.ts).
         test: { name: 'fourth-lookup', include: ['test/fourth-lookup/**/*.test.ts'], setupFiles: ['test/support/setup.ts'] },
       },
     ],
