@@ -36,10 +36,11 @@ describe('refusals mid-run', () => {
 
       const refused = entries.filter((e) => e.status === '401');
       expect(refused.length).toBeGreaterThan(0);
+      // Nothing sent after the refusal: once the key is revoked every request is refused, and only
+      // those already in flight when the first refusal came back (at most --concurrency) may
+      // still arrive, however late a loaded machine delivers them. A client that went on sending
+      // would meet more refusals than that.
       expect(refused.length).toBeLessThanOrEqual(4);
-      const firstRefusal = Math.min(...refused.map((e) => e.answeredAt));
-      // Requests already in flight when the refusal came back may still arrive; nothing later.
-      expect(entries.filter((e) => e.arrivedAt > firstRefusal + 50)).toEqual([]);
       expect(sb.stats().requests.total).toBeLessThanOrEqual(sb.stats().billed + 4);
     } finally {
       await sb.close();
