@@ -25,7 +25,7 @@ export default defineConfig({
           exclude: ['test/fourth-lookup/**'],
           // The files of a worker share their modules: each is imported once, not once a file. No
           // test file changes what it shares (the lookup registry, process.env, globals); support
-          // modules schedule their cleanup through setup.ts.
+          // modules schedule their cleanup through cleanup.ts, which setup.ts runs.
           isolate: false,
           setupFiles: ['test/support/setup.ts', 'test/support/preload.ts'],
         },

@@ -12,7 +12,8 @@ const tempDir = useTempDirs();
 const CHILD = join(import.meta.dirname, 'fixtures', 'cache-child.mjs');
 
 function child(args: string[]) {
-  // A clean environment, as the CLI's runs get (test/support/cli.ts): nothing of this shell's, such as a CA bundle for Node to load.
+  // A clean environment, as the CLI's runs get (test/support/cli.ts): nothing of this shell's,
+  // such as a CA bundle for Node to load at every start.
   const proc = spawn(process.execPath, [CHILD, ...args], { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

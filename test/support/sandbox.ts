@@ -60,12 +60,13 @@ const agents = new Map<string, Agent>();
 export function sandboxFetch(sb: SandboxLike, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
   let dispatcher: Agent | undefined;
   if (sb.ca) {
-    dispatcher = agents.get(sb.ca);
+    const ca = sb.ca;
+    dispatcher = agents.get(ca);
     if (!dispatcher) {
-      const agent = new Agent({ connect: { ca: sb.ca } });
-      agents.set(sb.ca, (dispatcher = agent));
+      const agent = new Agent({ connect: { ca } });
+      agents.set(ca, (dispatcher = agent));
       afterThisFile(() => {
-        agents.delete(sb.ca as string);
+        agents.delete(ca);
         return agent.close();
       });
     }

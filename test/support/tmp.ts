@@ -4,8 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
-import { afterThisFile } from './cleanup.js';
+import { afterThisFile, afterThisTest } from './cleanup.js';
 import { until } from './until.js';
 
 /** A fresh temporary directory, removed after the current test file. */
@@ -17,13 +16,9 @@ export function tempDir(prefix = 'numintel-'): string {
 
 /** A maker of fresh temporary directories, each removed after the test that made it. */
 export function useTempDirs(prefix = 'numintel-'): () => Promise<string> {
-  const made: string[] = [];
-  afterEach(async () => {
-    await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-  });
   return async () => {
     const dir = await mkdtemp(join(tmpdir(), prefix));
-    made.push(dir);
+    afterThisTest(() => rm(dir, { recursive: true, force: true }));
     return dir;
   };
 }
