@@ -16,8 +16,26 @@ export default defineConfig({
     // Transformed modules kept on disk between runs (node_modules/.experimental-vitest-cache): a
     // second run transforms only what changed.
     experimental: { fsModuleCache: true },
-    include: ['test/**/*.test.ts'],
-    // Support modules schedule their cleanup through test/support/cleanup.ts, which setup.ts runs.
-    setupFiles: ['test/support/setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/fourth-lookup/**'],
+          // The files of a worker share their modules: each is imported once, not once a file. No
+          // test file changes what it shares (the lookup registry, process.env, globals); support
+          // modules schedule their cleanup through cleanup.ts, which setup.ts runs.
+          isolate: false,
+          setupFiles: ['test/support/setup.ts', 'test/support/preload.ts'],
+        },
+      },
+      {
+        extends: true,
+        // Registers a fourth lookup, which every file sharing its modules would then see, and
+        // before the program loads (so no preload.ts).
+        test: { name: 'fourth-lookup', include: ['test/fourth-lookup/**/*.test.ts'], setupFiles: ['test/support/setup.ts'] },
+      },
+    ],
   },
 });

@@ -1,6 +1,6 @@
 // What support modules leave to clean up after the current test or the current test file, run by
-// setup.ts's hooks, not by hooks the modules register as they load: those would belong to the
-// first file alone if test files shared their modules (vitest's isolate: false).
+// setup.ts's hooks. Test files share one copy of these modules in a worker (vitest's isolate:
+// false), so a hook a module registered as it loaded would belong to the first file alone.
 
 type Cleanup = () => unknown;
 

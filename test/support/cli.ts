@@ -71,7 +71,7 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
  * Skips a Node start and a bundle load per run.
  */
 export async function runCliInProcess(args: string[], opts: CliOptions = {}): Promise<CliResult> {
-  // Loaded on first use: the program is a heavy import that the spawning tests do not need.
+  // Loaded before the file began by preload.ts, once per worker.
   const { runInProcess } = await import('./world.js');
   const env = cleanEnv(opts.env);
   const r = await runInProcess(args, { env, stdin: opts.stdin ?? '', cwd: opts.cwd ?? ROOT, home: env.HOME });
