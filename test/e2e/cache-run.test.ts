@@ -326,7 +326,7 @@ describe.concurrent('the lookup cache across runs', () => {
 // answers from: two processes of 100 lookups each, timed by the gate, not by their neighbours. What
 // is checked is what each keeps, so a loaded machine gets more time before the runs are killed.
 describe('two runs at once', () => {
-  const long = (env: Record<string, string>) => ({ env, timeoutMs: 40_000 });
+  const long = (env: Record<string, string | undefined>) => ({ env, timeoutMs: 40_000 });
 
   // The CLI's way through the gate between opens and commits (open-gate.ts; the race it closes is
   // played in test/store/cache-processes.test.ts, whose children time it closer than whole runs do).
