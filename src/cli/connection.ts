@@ -95,6 +95,7 @@ export async function readCaFile(path: string, from: string, cwd: string): Promi
   let text: string;
   try {
     // node:fs/promises loads only here: a lookup without a CA file never needs it.
+    // oxlint-disable-next-line no-restricted-imports -- a dynamic import, loaded on use (the rule is about static ones)
     const { readFile } = await import('node:fs/promises');
     text = await readFile(resolve(cwd, path), 'utf8');
   } catch (err) {

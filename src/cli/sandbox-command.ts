@@ -219,6 +219,7 @@ async function tlsOption(flags: SandboxFlags, cwd: string): Promise<SandboxOptio
   if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) throw new UsageError('--tls-cert and --tls-key go together', 'give both PEM files, or --tls for a certificate made at start');
   if (flags.tlsCert === undefined || flags.tlsKey === undefined) return flags.tls === true;
   // Loaded here, not at every start-up: most commands never read a file this way.
+  // oxlint-disable-next-line no-restricted-imports -- a dynamic import, loaded on use (the rule is about static ones)
   const { readFile } = await import('node:fs/promises');
   const read = async (flag: string, path: string, label: string) => {
     let text: string;
