@@ -1,4 +1,5 @@
-// `numintel diff` as a user runs it: hand-made outputs whose changes are known (ported, flagged,
+// `numintel diff`, the program run in this process (it reads and writes files, nothing a process
+// of its own would change): hand-made outputs whose changes are known (ported, flagged,
 // renamed, placeholder names, added, removed, failed), any mix of formats and stdin, -o csv and
 // jsonl, --only, usage errors; and two enrich runs against sandboxes of different seeds, whose
 // changes are counted again here from the two files.
@@ -7,7 +8,7 @@ import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { requireBuiltCli, runCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli.js';
 import { sandboxEnv } from '../support/sandbox.js';
 import { tempDir } from '../support/tmp.js';
 
@@ -68,7 +69,6 @@ let before: string;
 let after: string;
 
 beforeAll(() => {
-  requireBuiltCli();
   dir = tempDir('numintel-diff-');
   before = join(dir, 'before.jsonl');
   after = join(dir, 'after.json');
@@ -81,7 +81,7 @@ interface Figures { matched: number; unchanged: number; changed: number; kinds: 
 // Each test writes files of its own names and reads the two above: they run side by side.
 describe.concurrent('numintel diff', () => {
   it('finds every known change and invents none: jsonl before, json after, rows in the after file order then the removed', async () => {
-    const r = await runCli(['diff', before, after, '-f', 'jsonl']);
+    const r = await runCliInProcess(['diff', before, after, '-f', 'jsonl']);
     expect(r.code).toBe(0);
     const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
     expect(Object.fromEntries(rows.map((row) => [row.number, row.changes]))).toEqual(EXPECTED);
@@ -95,7 +95,7 @@ describe.concurrent('numintel diff', () => {
   });
 
   it('-f json: every figure; --score-delta moves the threshold', async () => {
-    const r = await runCli(['diff', before, after, '-f', 'json', '--score-delta', '5']);
+    const r = await runCliInProcess(['diff', before, after, '-f', 'json', '--score-delta', '5']);
     expect(r.code).toBe(0);
     const f = JSON.parse(r.stdout) as Figures;
     expect(f.kinds).toEqual({ ported: 2, carrier: 1, line_type: 1, messaging: 1, caller_name: 1, flagged: 1, unflagged: 1, trust_level: 2, score: 3, added: 1, removed: 1, failed: 1 });
@@ -103,7 +103,7 @@ describe.concurrent('numintel diff', () => {
     expect([f.matched, f.unchanged, f.changed]).toEqual([14, 5, 11]);
     // Per flag: robocall turned on for 104, spam off for 105.
     expect(f.flags).toEqual({ is_spam: { flagged: 0, unflagged: 1 }, is_robocall: { flagged: 1, unflagged: 0 }, is_scam: { flagged: 0, unflagged: 0 } });
-    const text = await runCli(['diff', before, after]);
+    const text = await runCliInProcess(['diff', before, after]);
     expect(text.stdout).toMatch(/ unflagged +1 +12015550105\n +is_spam \+0 -1, is_robocall \+1 -0\n/);
   });
 
@@ -113,7 +113,7 @@ describe.concurrent('numintel diff', () => {
     const row = (n: string, lrn: string, cnam: string, spam: string) => `${n},${n},${lrn},2020-01-01T00:00:00-05:00,Verizon Wireless,WIRELESS,Verizon Wireless,true,,${n},${cnam},NONE,,${n},${spam},false,false,,80,high,`;
     const csv = `${header}\n${row('12015550101', '12015550000', 'SMITH JOHN', 'false')}\n${row('12015550102', '12015557777', 'SMITH JOHN', 'false')}\n${row('12015550105', '12015550000', 'SMITH JOHN', 'false')}\n`;
     const out = join(dir, 'changes.csv');
-    const r = await runCli(['diff', before, '-', '-o', out, '--only', 'ported'], { stdin: csv });
+    const r = await runCliInProcess(['diff', before, '-', '-o', out, '--only', 'ported'], { stdin: csv });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/ported +1 +12015550102/);
     const rows = parseCsv(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
@@ -121,7 +121,7 @@ describe.concurrent('numintel diff', () => {
     expect(rows[0]).toMatchObject({ number: '12015550102', changes: 'ported', lrn_before: '12015550000', lrn_after: '12015557777', cnam_before: '', cnam_after: '', input: '12015550102' });
     expect(Object.keys(rows[0]!).at(-1)).toBe('input');
     // Without --only the other kinds come too (the removed numbers of the before file among them).
-    const all = await runCli(['diff', before, '-', '-o', join(dir, 'all.jsonl')], { stdin: csv });
+    const all = await runCliInProcess(['diff', before, '-', '-o', join(dir, 'all.jsonl')], { stdin: csv });
     const kinds = readFileSync(join(dir, 'all.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { changes: string }).changes);
     expect(all.code).toBe(0);
     expect(kinds.filter((k) => k === 'removed')).toHaveLength(12);
@@ -156,7 +156,7 @@ describe.concurrent('numintel diff', () => {
       return [r.input, r.number, ...lrn, ...cnam, ...trust].join(',');
     };
     writeFileSync(a, `${header}\n${pairs.map(([, y]) => csvOf(y)).join('\n')}\n`);
-    const r = await runCli(['diff', b, a, '-f', 'jsonl']);
+    const r = await runCliInProcess(['diff', b, a, '-f', 'jsonl']);
     expect(r.code, r.stderr).toBe(0);
     const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
     const expected = Object.fromEntries(pairs.flatMap(([x, , kinds]) => (kinds ? [[x.number as string, kinds]] : [])));
@@ -167,9 +167,9 @@ describe.concurrent('numintel diff', () => {
   });
 
   it('--only narrows the rows to each kind in turn, and the summary to its kinds', async () => {
-    const all = JSON.parse((await runCli(['diff', before, after, '-f', 'json'])).stdout) as Figures;
+    const all = JSON.parse((await runCliInProcess(['diff', before, after, '-f', 'json'])).stdout) as Figures;
     for (const kind of Object.keys(all.kinds)) {
-      const r = await runCli(['diff', before, after, '-f', 'jsonl', '--only', kind]);
+      const r = await runCliInProcess(['diff', before, after, '-f', 'jsonl', '--only', kind]);
       expect(r.code, kind).toBe(0);
       const rows = r.stdout.trim() === '' ? [] : r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { changes: string }).changes.split(';'));
       expect(rows.length, kind).toBe(all.kinds[kind]);
@@ -178,7 +178,7 @@ describe.concurrent('numintel diff', () => {
       const listed = r.stderr.split('\n').slice(3).filter((l) => /^ {2}[a-z_]+ +\d/.test(l)).map((l) => l.trim().split(/ +/)[0]);
       expect(listed, kind).toEqual([kind]);
     }
-    const two = await runCli(['diff', before, after, '-f', 'jsonl', '--only', 'ported,removed']);
+    const two = await runCliInProcess(['diff', before, after, '-f', 'jsonl', '--only', 'ported,removed']);
     expect(two.stdout.trim().split('\n')).toHaveLength(all.kinds.ported! + all.kinds.removed!);
   });
 
@@ -190,18 +190,18 @@ describe.concurrent('numintel diff', () => {
     writeFileSync(b, `${header}\n(201) 555-0401,row one,12015550401,12015550000,Verizon Wireless,\n(201) 555-0402,row two,12015550402,12015550000,Verizon Wireless,\n`);
     writeFileSync(a, `${header}\n(201) 555-0401,row one,12015550401,12015559999,T-Mobile USA,\n(201) 555-0402,row two,12015550402,12015550000,Verizon Wireless,\n`);
     const csvOut = join(dir, 'named.csv');
-    expect((await runCli(['diff', b, a, '-o', csvOut])).code).toBe(0);
+    expect((await runCliInProcess(['diff', b, a, '-o', csvOut])).code).toBe(0);
     const text = readFileSync(csvOut, 'utf8');
     expect(text.split('\n')[0]).toBe('numintel_number,numintel_changes,lrn_before,lrn_after,carrier_before,carrier_after,error_before,error_after,number,changes');
     const [row] = parseCsv(text, { columns: true }) as Record<string, string>[];
     expect(row).toEqual({ numintel_number: '12015550401', numintel_changes: 'ported;carrier', lrn_before: '12015550000', lrn_after: '12015559999', carrier_before: 'Verizon Wireless', carrier_after: 'T-Mobile USA', error_before: '', error_after: '', number: '(201) 555-0401', changes: 'row one' });
-    const r = await runCli(['diff', b, a, '-f', 'jsonl']);
+    const r = await runCliInProcess(['diff', b, a, '-f', 'jsonl']);
     expect(JSON.parse(r.stdout)).toEqual({ numintel_number: '12015550401', numintel_changes: 'ported;carrier', lrn_before: '12015550000', lrn_after: '12015559999', carrier_before: 'Verizon Wireless', carrier_after: 'T-Mobile USA', number: '(201) 555-0401', changes: 'row one' });
   });
 
   it('usage errors exit 2: stdin twice, an unknown kind, an -o name of no known form, a missing file', async () => {
     for (const args of [['diff', '-', '-'], ['diff', before, after, '--only', 'moved'], ['diff', before, after, '-o', join(dir, 'x.txt')], ['diff', before], ['diff', join(dir, 'none.csv'), after]]) {
-      const r = await runCli(args, { stdin: '' });
+      const r = await runCliInProcess(args, { stdin: '' });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^numintel: /);
     }
@@ -216,7 +216,7 @@ describe.concurrent('numintel diff', () => {
         const sb = await startSandbox({ port: 0, seed });
         try {
           const out = join(dir, `run${seed}.csv`);
-          const r = await runCli(['enrich', '-i', join(dir, 'list.csv'), '--column', 'phone', '--lookups', 'lrn,cnam,trust', '--enhanced', '--messaging', '--spam', '--no-cache', '-q', '-o', out], { env: sandboxEnv(sb) });
+          const r = await runCliInProcess(['enrich', '-i', join(dir, 'list.csv'), '--column', 'phone', '--lookups', 'lrn,cnam,trust', '--enhanced', '--messaging', '--spam', '--no-cache', '-q', '-o', out], { env: sandboxEnv(sb) });
           expect(r.code, r.stderr).toBe(0);
           return out;
         } finally {
@@ -224,7 +224,7 @@ describe.concurrent('numintel diff', () => {
         }
       }),
     );
-    const r = await runCli(['diff', runs[0]!, runs[1]!, '-f', 'json']);
+    const r = await runCliInProcess(['diff', runs[0]!, runs[1]!, '-f', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const f = JSON.parse(r.stdout) as Figures;
     const [b, a] = runs.map((p) => new Map((parseCsv(readFileSync(p, 'utf8'), { columns: true }) as Record<string, string>[]).map((row) => [row.number!, row])));
@@ -246,13 +246,13 @@ describe.concurrent('numintel diff', () => {
     expect(ported).toBeGreaterThan(0);
     // The changed rows end with the after file's input columns.
     const changes = join(dir, 'seeds.csv');
-    expect((await runCli(['diff', runs[0]!, runs[1]!, '-o', changes])).code).toBe(0);
+    expect((await runCliInProcess(['diff', runs[0]!, runs[1]!, '-o', changes])).code).toBe(0);
     const rows = parseCsv(readFileSync(changes, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(f.changed);
     expect(Object.keys(rows[0]!).slice(-2)).toEqual(['name', 'phone']);
     for (const row of rows) expect(row.name).toBe(`Person, ${numbers.indexOf(row.phone!)}`);
     // The same run against itself: nothing changed.
-    const self = JSON.parse((await runCli(['diff', runs[0]!, runs[0]!, '-f', 'json'])).stdout) as Figures;
+    const self = JSON.parse((await runCliInProcess(['diff', runs[0]!, runs[0]!, '-f', 'json'])).stdout) as Figures;
     expect([self.changed, self.unchanged]).toEqual([0, 60]);
   }, 60_000);
 });

@@ -127,9 +127,9 @@ describe('numintel report', () => {
     const csvFile = join(dir, 'long-line.csv');
     writeFileSync(csvFile, `${readFileSync(csv, 'utf8').split('\n').slice(0, 3).join('\n')}\n${long}`);
     const runs = [
-      [await runCli(['report', jsonlFile]), 'long-line.jsonl', 2],
-      [await runCli(['report', csvFile]), 'long-line.csv', 4],
-      [await runCli(['report', '-'], { stdin: readFileSync(jsonlFile, 'utf8') }), 'standard input', 2],
+      [await runCliInProcess(['report', jsonlFile]), 'long-line.jsonl', 2],
+      [await runCliInProcess(['report', csvFile]), 'long-line.csv', 4],
+      [await runCliInProcess(['report', '-'], { stdin: readFileSync(jsonlFile, 'utf8') }), 'standard input', 2],
     ] as const;
     for (const [run, label, line] of runs) {
       expect(run.code, run.stderr).toBe(2);
@@ -203,7 +203,7 @@ describe('--report on a lookup run', () => {
       const run = await runCli(['enrich', 'samples/contacts.csv', '--enhanced', '--spam', '-o', out, '-q', '--report', page], { env: sandboxEnv(sb) });
       expect(run.stderr).toBe('');
       expect(run.code).toBe(4); // the sample holds invalid numbers on purpose
-      const rep = await runCli(['report', out, '-f', 'json']);
+      const rep = await runCliInProcess(['report', out, '-f', 'json']);
       expect(rep.stderr).toBe('');
       expect(rep.code).toBe(0);
       const r = JSON.parse(rep.stdout) as Report;
@@ -226,7 +226,7 @@ describe('--report on a lookup run', () => {
         const run = await runCli(['lrn', '-i', empty, '-o', out, '-q', '--report', page], { env: sandboxEnv(sb) });
         expect(run.code).toBe(0);
         expect(readFileSync(out, 'utf8')).toMatch(/^input.number/);
-        const rep = await runCli(['report', out, '-f', 'json']);
+        const rep = await runCliInProcess(['report', out, '-f', 'json']);
         expect(rep.stderr).toBe('');
         expect(rep.code).toBe(0);
         const r = JSON.parse(rep.stdout) as Report;
@@ -236,20 +236,20 @@ describe('--report on a lookup run', () => {
         expect(r.lookups.lrn).toMatchObject({ rows: 0, answered: 0, billed: 0, failed: 0 });
         expect(readFileSync(page, 'utf8')).toContain('data-fact="lrn.billed"');
         expect(chartsFromHtml(readFileSync(page, 'utf8'))).toEqual(chartsFromJson(r));
-        const text = await runCli(['report', out]);
+        const text = await runCliInProcess(['report', out]);
         expect(text.code).toBe(0);
         expect(text.stdout).toContain(' · LRN · 0 rows');
       }
       const enriched = join(dir, 'empty.enriched.csv');
       expect((await runCli(['enrich', '-i', empty, '--lookups', 'cnam,trust', '-o', enriched, '-q'], { env: sandboxEnv(sb) })).code).toBe(0);
-      expect((JSON.parse((await runCli(['report', enriched, '-f', 'json'])).stdout) as Report).source.lookups).toEqual(['cnam', 'trust']);
+      expect((JSON.parse((await runCliInProcess(['report', enriched, '-f', 'json'])).stdout) as Report).source.lookups).toEqual(['cnam', 'trust']);
       // Nothing at all, or JSON lines that are no records, is still refused.
       const blank = join(dir, 'blank.jsonl');
       writeFileSync(blank, '');
-      expect((await runCli(['report', blank])).code).toBe(2);
+      expect((await runCliInProcess(['report', blank])).code).toBe(2);
       const foreign = join(dir, 'foreign.jsonl');
       writeFileSync(foreign, '{"a":1}\n');
-      expect((await runCli(['report', foreign])).code).toBe(2);
+      expect((await runCliInProcess(['report', foreign])).code).toBe(2);
     } finally {
       await sb.close();
     }
@@ -267,7 +267,7 @@ describe('--report on a lookup run', () => {
         pages.push(readFileSync(page, 'utf8'));
       }
       const out = join(dir, 'fields.csv');
-      const rep = await runCli(['report', out, '-f', 'json']);
+      const rep = await runCliInProcess(['report', out, '-f', 'json']);
       expect(rep.stderr).toBe('');
       expect(rep.code).toBe(0);
       const r = JSON.parse(rep.stdout) as Report;
@@ -288,7 +288,7 @@ describe('--report on a lookup run', () => {
         expect(html).not.toContain('real name');
         expect(html).not.toContain('any of the three');
       }
-      const text = (await runCli(['report', out])).stdout;
+      const text = (await runCliInProcess(['report', out])).stdout;
       expect(text).not.toMatch(/robocall|real name|Caller name/);
     } finally {
       await sb.close();
@@ -304,7 +304,7 @@ describe('--report on a lookup run', () => {
       expect(run.stdout).toBe('');
       expect(run.stderr).toBe('numintel: --report takes a file name, not - (standard output carries the records or the text report); give the page a file, e.g. --report report.html\n');
       expect((await sandboxStats(sb)).requests.total).toBe(0);
-      const rep = await runCli(['report', csv, '--html', '-'], { cwd });
+      const rep = await runCliInProcess(['report', csv, '--html', '-'], { cwd });
       expect(rep.code).toBe(2);
       expect(rep.stdout).toBe('');
       expect(rep.stderr).toMatch(/^numintel: --html takes a file name, not -/);
@@ -321,7 +321,7 @@ describe('--report on a lookup run', () => {
       const page = join(dir, 'one.html');
       const run = await runCli(['enrich', '--enhanced', '--messaging', '-o', out, '-q', '--report', page], { env: sandboxEnv(sb), stdin: '2015550123\n' });
       expect(run.code).toBe(0);
-      const text = await runCli(['report', out]);
+      const text = await runCliInProcess(['report', out]);
       expect(text.code).toBe(0);
       for (const shown of [readFileSync(page, 'utf8'), text.stdout.replace(/\s+/g, ' ')]) {
         expect(shown).toContain('\u00b7 1 row \u00b7');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Workbook, ValueType } from '@cj-tech-master/excelts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { parseCsv, requireBuiltCli, runCli, runShell } from '../support/cli.js';
+import { parseCsv, requireBuiltCli, runCli, runCliInProcess, runShell } from '../support/cli.js';
 import { sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
 import { csvLine } from '../../src/output/csv.js';
 import { tempDir } from '../support/tmp.js';
@@ -187,7 +187,7 @@ describe('report and diff read xlsx outputs', () => {
     const r2 = await runCli(['enrich', '-i', leads, '--sheet', 'Leads', '-o', csv], { env });
     expect(r1.code, r1.stderr).toBe(0);
     expect(r2.code, r2.stderr).toBe(0);
-    const [a, b] = await Promise.all([runCli(['report', xlsx, '-f', 'json', '--as-of', '2026-01-31']), runCli(['report', csv, '-f', 'json', '--as-of', '2026-01-31'])]);
+    const [a, b] = await Promise.all([runCliInProcess(['report', xlsx, '-f', 'json', '--as-of', '2026-01-31']), runCliInProcess(['report', csv, '-f', 'json', '--as-of', '2026-01-31'])]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     const fromXlsx = JSON.parse(a.stdout) as { source: Record<string, unknown> };
@@ -197,7 +197,7 @@ describe('report and diff read xlsx outputs', () => {
     const { source: s2, ...rest2 } = fromCsv;
     expect(rest1).toEqual(rest2);
     expect({ ...s1, format: 'csv', file: undefined, name: undefined }).toEqual({ ...s2, file: undefined, name: undefined });
-    const diff = await runCli(['diff', csv, xlsx]);
+    const diff = await runCliInProcess(['diff', csv, xlsx]);
     expect(diff.code, diff.stderr).toBe(0);
     expect(diff.stdout).toContain('matched 4, unchanged 4, changed 0');
   });
@@ -217,8 +217,8 @@ describe('report and diff read xlsx outputs', () => {
     const before = join(dir, 'before.csv');
     writeFileSync(before, [head!, ...body].map((r) => csvLine(r)).join(''));
     const [x, c] = await Promise.all([
-      runCli(['diff', before, after, '-o', join(dir, 'changes.xlsx')]),
-      runCli(['diff', before, after, '-o', join(dir, 'changes.csv')]),
+      runCliInProcess(['diff', before, after, '-o', join(dir, 'changes.xlsx')]),
+      runCliInProcess(['diff', before, after, '-o', join(dir, 'changes.csv')]),
     ]);
     expect(x.code, x.stderr).toBe(0);
     expect(c.code, c.stderr).toBe(0);
