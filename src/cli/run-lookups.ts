@@ -3,7 +3,7 @@
 import { runAbortController } from '../core/abort.js';
 import { newRunStats, type RunStats } from '../core/run.js';
 import type { OutputRecord } from '../core/records.js';
-import { ignoredColumnWarning, openSource } from '../pipeline/source/source.js';
+import { ignoredColumnWarning, openSource, type Source } from '../pipeline/source/source.js';
 import { runPipeline, type RunDeps, type RunOutcome } from '../pipeline/runner.js';
 import { newRunDedup } from '../pipeline/dedup/run-dedup.js';
 import { isSetupStop, stopFailure } from '../pipeline/stop-failure.js';
@@ -16,7 +16,7 @@ import { apiKeyFileReader } from '../settings/secret-input.js';
 import { checkServiceAccess, connect } from './connection.js';
 import { checkRunOutputs, openOutput, type OutputTarget } from './output-target.js';
 import { openRunStore } from './run-store.js';
-import { projector } from '../output/fields.js';
+import { projector, type FieldSelection } from '../output/fields.js';
 import { fieldsFlag } from './fields-flag.js';
 import { SpendCap } from '../pipeline/dispatch/spend-cap.js';
 import { pricesFrom, type Prices } from '../settings/prices.js';
@@ -28,6 +28,14 @@ import type { World } from './world.js';
 
 /** A retry wait at least this long shows on the progress bar and in --verbose. */
 const LONG_WAIT_MS = 3000;
+
+/** What runLookups settles before the input is read, for the rest of the run. */
+interface RunSetup {
+  readonly settings: Settings;
+  readonly trace: ((line: string) => void) | undefined;
+  readonly wideRow: ReturnType<typeof wideRowWarning>;
+  readonly fields: FieldSelection | undefined;
+}
 
 export async function runLookups(req: RunRequest, world: World): Promise<number> {
   const settings = await runSettings(req, world);
@@ -61,6 +69,17 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
       onWideRow: (row, cells, columns) => wideRow.seen({ row, cells, columns }),
     },
   );
+  // Closed however the run ends, a refusal before it starts included (an -o workbook too small for
+  // the input, --resume of xlsx output, no key): an xlsx sheet's temporary copy goes with it.
+  try {
+    return await runFromSource(source, req, world, { settings, trace, wideRow, fields });
+  } finally {
+    await source.close();
+  }
+}
+
+/** The run once its input is open: output, connection and cache, the pipeline, the summary. */
+async function runFromSource(source: Source, req: RunRequest, world: World, { settings, trace, wideRow, fields }: RunSetup): Promise<number> {
   const ignored = ignoredColumnWarning(req.column, source);
   if (ignored) world.stderr.write(`numintel: warning: ${ignored}\n`);
   // Setup errors known before anything is sent (no key, no base URL, an unreadable CA file, a
@@ -180,7 +199,6 @@ export async function runLookups(req: RunRequest, world: World): Promise<number>
   } finally {
     unwatch();
     progress.stop();
-    await source.close();
     // The file's close reports a write error (a full disk); the connection closes all the same.
     await target.close().finally(() => Promise.all([connection.close(), store.close()]));
   }

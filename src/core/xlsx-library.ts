@@ -1,3 +1,58 @@
 // The workbook library, in a bundle file of its own (scripts/build.js): only a run that reads or
 // writes .xlsx loads it. Nothing here throws numintel's errors, so none crosses the boundary.
-export { WorkbookReader, WorkbookWriter } from '@cj-tech-master/excelts';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { WorkbookReader as StreamingReader } from '@cj-tech-master/excelts';
+
+export { WorkbookWriter } from '@cj-tech-master/excelts';
+
+/**
+ * excelts's streaming reader, but for where a sheet met before the shared strings (where Excel
+ * writes them) waits for its turn: a temporary directory, as the library's own Node reader keeps
+ * it, removed here when the sheet has been read, and by removeCopies when the read is over. The
+ * library's removal is an fs.rm it does not wait for (a run that exits next keeps the copy, as
+ * large as the sheet) and none when the read is closed early.
+ */
+export class WorkbookReader extends StreamingReader {
+  readonly #copies = new Set<string>();
+
+  override async _storeWaitingWorksheet(sheetNo: string, entry: Readable) {
+    const dir = mkdtempSync(join(tmpdir(), 'numintel-sheet-'));
+    this.#copies.add(dir);
+    const path = join(dir, `sheet${sheetNo}.xml`);
+    const writePromise = pipeline(entry, createWriteStream(path));
+    // Awaited when the sheet's turn comes; a read closed before then removes the copy unread.
+    writePromise.catch(() => undefined);
+    return { sheetNo, path, writePromise, cleanup: () => this.#remove(dir) };
+  }
+
+  override async *_processWaitingWorksheets(waiting: Awaited<ReturnType<WorkbookReader['_storeWaitingWorksheet']>>[]) {
+    for (const sheet of waiting) {
+      await sheet.writePromise;
+      const file = createReadStream(sheet.path);
+      // The sheet's reader hears the file's errors; the one a read stopped early ends with (an
+      // AbortError, from the stream's iterator) is nobody's.
+      file.on('error', () => undefined);
+      try {
+        yield* this._parseWorksheet(file, sheet.sheetNo);
+      } finally {
+        // Closed before it is removed: a sheet passed over unread may still be opening the file.
+        if (!file.closed) await new Promise<void>((closed) => file.destroy().once('close', () => closed()));
+        sheet.cleanup();
+      }
+    }
+  }
+
+  /** Removes the copies of the sheets this read met, read or not: call it once the read is over. */
+  removeCopies(): void {
+    for (const dir of this.#copies) this.#remove(dir);
+  }
+
+  #remove(dir: string): void {
+    rmSync(dir, { recursive: true, force: true });
+    this.#copies.delete(dir);
+  }
+}

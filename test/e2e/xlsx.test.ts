@@ -2,12 +2,12 @@
 // workbooks are made here with the library's non-streaming writer (as Excel lays a file out: several
 // sheets, a number stored as a number, dates, a `+1…` text cell, a formula), and every output is read
 // back with its non-streaming reader, independently of numintel's streaming reader and writer.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Workbook, ValueType } from '@cj-tech-master/excelts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { parseCsv, requireBuiltCli, runCli, runCliInProcess, runShell } from '../support/cli.js';
+import { parseCsv, requireBuiltCli, runCli, runCliInProcess, runShell, startCli } from '../support/cli.js';
 import { sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js';
 import { csvLine } from '../../src/output/csv.js';
 import { tempDir } from '../support/tmp.js';
@@ -105,7 +105,57 @@ describe('xlsx input', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(parseCsv(r.stdout)).toHaveLength(LEADS_TEXT.length);
   });
+
+  // The reader keeps a sheet that comes before the shared strings in a temporary directory until
+  // the strings are read (xlsx-library.ts): each run here has a TMPDIR of its own, empty after it.
+  it('a sheet read before its shared strings leaves no copy in TMPDIR: a run, a dry run, a capped run, | head -1', async () => {
+    const order = entryNames(readFileSync(leads));
+    expect(order.indexOf('xl/worksheets/sheet2.xml')).toBeLessThan(order.indexOf('xl/sharedStrings.xml'));
+    const runs: [string, (tmp: string) => Promise<{ code: number | null; stderr: string }>][] = [
+      ['-o', (tmp) => runCli(['lrn', '-i', leads, '--sheet', 'Leads', '-o', join(tmp, '..', 'out.csv')], { env: { ...env, TMPDIR: tmp } })],
+      ['--dry-run', (tmp) => runCli(['lrn', '-i', leads, '--sheet', 'Leads', '--dry-run'], { env: { ...env, TMPDIR: tmp } })],
+      ['--max-lookups', (tmp) => runCli(['lrn', '-i', leads, '--sheet', 'Leads', '--max-lookups', '1', '--no-cache', '-f', 'jsonl'], { env: { ...env, TMPDIR: tmp } })],
+      ['| head -1', (tmp) => runShell(`numintel lrn -i "${leads}" --sheet Leads --no-cache -f jsonl | head -1`, { env: { ...env, TMPDIR: tmp } })],
+    ];
+    await Promise.all(
+      runs.map(async ([name, run]) => {
+        const tmp = join(tempDir('numintel-xlsx-tmp-'), 'tmp');
+        mkdirSync(tmp);
+        const r = await run(tmp);
+        // The cap stops the run (exit 5, resumable) with the sheet still being read.
+        expect(r.code, `${name}: ${r.stderr}`).toBe(name === '--max-lookups' ? 5 : 0);
+        expect(readdirSync(tmp), name).toEqual([]);
+      }),
+    );
+  });
+
+  it('nor does a run interrupted (Ctrl-C) while its sheet is still being read', async () => {
+    const wb = new Workbook();
+    const ws = wb.addWorksheet('Leads');
+    ws.addRow(['name', 'phone']);
+    for (let i = 0; i < 3000; i++) ws.addRow([`lead ${i}`, String(12015550000 + (i % 9000))]);
+    const book = join(dir, 'slow.xlsx');
+    await wb.xlsx.writeFile(book);
+    const tmp = join(tempDir('numintel-xlsx-tmp-'), 'tmp');
+    mkdirSync(tmp);
+    const cli = startCli(['lrn', '-i', book, '--no-cache', '--rate', '20', '-f', 'jsonl'], { env: { ...env, TMPDIR: tmp } });
+    await cli.waitForStdout((out) => out.includes('\n'), 15_000);
+    expect(readdirSync(tmp)).toHaveLength(1);
+    cli.child.kill('SIGINT');
+    const r = await cli.done;
+    expect(r.code, r.stderr).toBe(130);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
 });
+
+/** The names of a zip's entries in the order they are stored (their local headers). */
+function entryNames(zip: Buffer): string[] {
+  const names: string[] = [];
+  for (let at = zip.indexOf('PK\x03\x04'); at !== -1; at = zip.indexOf('PK\x03\x04', at + 30)) {
+    names.push(zip.toString('utf8', at + 30, at + 30 + zip.readUInt16LE(at + 26)));
+  }
+  return names;
+}
 
 describe('xlsx output', () => {
   it('-o out.xlsx from an xlsx input: every input cell as text, numbers as text, the header frozen, one row per input row', async () => {

@@ -28,6 +28,8 @@ export interface CsvSource {
   readonly hasHeader: boolean;
   readonly numberColumn?: { index: number; name: string };
   readonly items: AsyncGenerator<SourceItem> & BatchedItems;
+  /** Ends the read, whichever way the items were taken (one by one or in batches), once it is over. */
+  close(): Promise<void>;
 }
 
 /**
@@ -82,7 +84,8 @@ export async function openRecords(batches: AsyncGenerator<string[][]>, opts: Omi
 
 async function start(records: Records, opts: Omit<CsvReadOptions, 'delimiter'>): Promise<CsvSource> {
   const first = await records.next();
-  if (first.done) return { columns: [], hasHeader: false, items: rowItems(records, [], [], undefined, opts) };
+  const close = () => records.return();
+  if (first.done) return { columns: [], hasHeader: false, items: rowItems(records, [], [], undefined, opts), close };
 
   const hasHeader = opts.header && !looksLikeData(first.value);
   const columns = hasHeader ? first.value : rowKeys([], first.value.length);
@@ -102,7 +105,7 @@ async function start(records: Records, opts: Omit<CsvReadOptions, 'delimiter'>):
   }
   // Each way of finding the column returns an index into `columns`.
   const numberColumn = { index, name: columns[index] as string };
-  return { columns, hasHeader, numberColumn, items: rowItems(records, sample, columns, index, opts) };
+  return { columns, hasHeader, numberColumn, items: rowItems(records, sample, columns, index, opts), close };
 }
 
 /** The rows one by one, or (`batches()`) as the batches they were read in. */

@@ -165,7 +165,7 @@ async function xlsxSource(path: string, label: string, spec: SourceSpec, io: Sou
     ...(xlsx.numberColumn ? { numberColumn: xlsx.numberColumn } : {}),
     items: xlsx.items,
     countTotal,
-    close: async () => void (await xlsx.items.return(undefined)),
+    close: xlsx.close,
   };
 }
 

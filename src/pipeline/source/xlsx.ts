@@ -128,6 +128,8 @@ async function* chosenSheet(
     }
   } catch (err) {
     throw unreadable(err, label);
+  } finally {
+    reader.removeCopies();
   }
   if (!found) {
     throw new InputError(
