@@ -54,7 +54,7 @@ const WITHHELD = "(the server's text is withheld: it quotes the API key)";
 /** One printable line: no control or bidi characters, no runs of blanks, never the key. */
 export function oneLine(text: string, secret: string | undefined, max = MAX_EXCERPT): string {
   if (quotesKey(text, secret)) return WITHHELD;
-  // eslint-disable-next-line no-control-regex
+  // oxlint-disable-next-line no-control-regex
   const clean = redact(text, secret).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ');
   const line = clean.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;

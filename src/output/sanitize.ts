@@ -3,16 +3,16 @@
 // ANSI/VT escape sequences: CSI (ESC [ or 8-bit 0x9B) with parameters and a final byte; OSC, DCS,
 // SOS, PM, APC strings up to BEL or ST; and two-character ESC sequences. Removed whole, so no
 // parameter bytes are left behind once the control characters go.
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const ESCAPE_SEQUENCE = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -/]*[0-~]?/g;
 const LINE_BREAKS = /[\t\n\v\f\r\x85\u2028\u2029]+/g;
 // C0, DEL, C1, and the bidi overrides/isolates that can make a terminal line read differently
 // from what it holds.
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
 // Every match of the three above holds one of these.
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const ANY_CONTROL_OR_BREAK = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** For the terminal: escape sequences and control characters removed, tabs and line breaks as one space. */
@@ -24,9 +24,9 @@ export function stripControl(text: string): string {
 }
 
 // Controls other than tab and line breaks (which CSV quoting carries).
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const CONTROL_BUT_BREAKS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const ANY_CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
 /**

@@ -13,7 +13,7 @@ import type { OutputLayout, SinkStyle } from './layout.js';
 import { neutraliseFormula, stripEscapes } from './sanitize.js';
 
 // Characters XML 1.0 cannot hold at all: a cell with one would make the whole file unreadable.
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const NOT_XML = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g;
 const xmlText = (cell: string) => (NOT_XML.test(cell) ? cell.replace(NOT_XML, '') : cell);
 

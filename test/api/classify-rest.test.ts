@@ -122,7 +122,7 @@ describe('classifyRest', () => {
         for (const text of bodies) {
           const a = classifyRest(d, {}, { status, headers: {}, text }, ctx);
           expect(a.kind).not.toBe('ok');
-          // eslint-disable-next-line no-control-regex
+          // oxlint-disable-next-line no-control-regex
           if (a.kind !== 'ok') expect(a.error.message).not.toMatch(/[\u0000-\u001f]/);
         }
       }

@@ -11,7 +11,7 @@ import { tempDir } from '../support/tmp.js';
 const NAMES = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Edsger Dijkstra', 'Barbara Liskov'];
 const COMPANIES = ['Analytical Engines Ltd', 'US Navy', 'Bletchley Park', 'NASA Langley', 'Eindhoven University', 'MIT'];
 
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const ESCAPES = /\x1b\[[0-9;?]*[A-Za-z]/g;
 const cellsOf = (line: string) => line.split('│').slice(1, -1).map((c) => c.trim());
 

@@ -118,7 +118,7 @@ describe('formats', () => {
     const shown = run.stdout
       .replace(/\r\n/g, '\n')
       .split('\n')
-      // eslint-disable-next-line no-control-regex -- terminal output is what is being read
+      // oxlint-disable-next-line no-control-regex -- terminal output is what is being read
       .map((line) => line.split(/\r|\x1b\[K/).at(-1)!.replace(/\x1b\[[0-9;]*m/g, ''))
       .filter((line) => line.trim() !== '');
     expect(shown[0], JSON.stringify(run.stdout.slice(0, 400))).toMatch(/^┌─/);

@@ -13,7 +13,7 @@ import { sandboxEnv, sandboxStats, startTlsSandbox } from '../support/sandbox.js
 import { tempDir } from '../support/tmp.js';
 
 const AS_OF = '2026-01-31T00:00:00Z';
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const ANSI = /\x1b\[/;
 let dir: string;
 let csv: string;
@@ -359,7 +359,7 @@ describe.skipIf(!HAS_SCRIPT)('numintel report on a terminal', () => {
   it('block-character bars within the width, colour unless NO_COLOR; # bars and no colour with TERM=dumb', () => {
     const text = onTerminal({ TERM: 'xterm' });
     expect(text).toMatch(ANSI);
-    // eslint-disable-next-line no-control-regex
+    // oxlint-disable-next-line no-control-regex
     const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
     expect(plain).toMatch(/^ {4}mobile \(wireless\) +3 +37\.5% +\u2588+/m);
     for (const line of plain.split('\n')) expect([...line].length).toBeLessThanOrEqual(100);

@@ -19,10 +19,10 @@ describe('stripControl', () => {
   });
 
   it('is the three replacements whatever the text (the test for a control or break first only skips them)', () => {
-    // eslint-disable-next-line no-control-regex
+    // oxlint-disable-next-line no-control-regex
     const ESCAPE_SEQUENCE = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -/]*[0-~]?/g;
     const LINE_BREAKS = /[\t\n\v\f\r\x85\u2028\u2029]+/g;
-    // eslint-disable-next-line no-control-regex
+    // oxlint-disable-next-line no-control-regex
     const CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
     const chars = fc.constantFrom('a', '1', ' ', '[', ']', '\\', 'm', ';', '\x1b', '\x9b', '\x90', '\x9c', '\x07', '\t', '\n', '\r', '\x85', '\u2028', '\u2029', '\x00', '\x7f', '\u202e', '\u2066', 'é', '名');
     fc.assert(
@@ -42,9 +42,9 @@ describe('stripEscapes', () => {
   });
 
   it('is the two replacements whatever the text (the test for a control first only skips them)', () => {
-    // eslint-disable-next-line no-control-regex
+    // oxlint-disable-next-line no-control-regex
     const ESCAPE_SEQUENCE = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -/]*[0-~]?/g;
-    // eslint-disable-next-line no-control-regex
+    // oxlint-disable-next-line no-control-regex
     const CONTROL_BUT_BREAKS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
     const chars = fc.constantFrom('a', '1', ' ', '[', ']', '\\', 'm', ';', '\x1b', '\x9b', '\x90', '\x9c', '\x07', '\t', '\n', '\r', '\x00', '\x7f', '\u202e', '\u2066', 'é', '名');
     fc.assert(

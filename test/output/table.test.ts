@@ -7,11 +7,11 @@ import { createTableSink } from '../../src/output/table.js';
 import { textWidth } from '../../src/output/wrap.js';
 import { CNAM_RESULT, Collect, ENHANCED, LRN_RESULT, MESSAGING, TRUST_RESULT, enriched, failed, ok } from './helpers.js';
 
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const ESC = /\x1b/;
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const SGR = /\x1b\[[0-9;]*m/g;
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/;
 const lrn: OutputLayout = { mode: 'single', lookups: [LRN], options: {}, inputColumns: null };
 

@@ -17,11 +17,11 @@ function fixtureReport(name = 'leads.csv'): Report {
   return acc.finish();
 }
 
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const ANSI = /\x1b\[/;
 /** A bar's last cell: 1/8 to 7/8 of a cell. */
 const EIGHTHS = ['\u258f', '\u258e', '\u258d', '\u258c', '\u258b', '\u258a', '\u2589'];
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 describe('text', () => {
@@ -77,7 +77,7 @@ describe('text', () => {
     if (facts) acc.add(facts);
     const text = renderText(acc.finish(), { width: 80, color: false, unicode: true });
     expect(text).toContain('EvilRed');
-    // eslint-disable-next-line no-control-regex
+    // oxlint-disable-next-line no-control-regex
     expect(text).not.toMatch(/[\x00-\x08\x1b]/);
   });
 });

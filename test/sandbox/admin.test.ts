@@ -10,7 +10,7 @@ const admin = async (url: string, path: string, body?: unknown, method = 'POST')
     headers: { 'content-type': 'application/json' },
     body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
   });
-  return { status: res.status, json: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return { status: res.status, json: (await res.json()) as any }; // oxlint-disable-line typescript/no-explicit-any
 };
 
 describe('stats and admin endpoints', () => {

@@ -5,7 +5,7 @@ export interface Reply {
   status: number;
   headers: Headers;
   text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any; // oxlint-disable-line typescript/no-explicit-any
 }
 
 export interface PostOptions {
