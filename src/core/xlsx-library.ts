@@ -46,6 +46,21 @@ export class WorkbookReader extends StreamingReader {
     }
   }
 
+  /**
+   * Whether the sheets met so far have their names: the workbook part that names them is read
+   * (Excel stores it first; some writers, excelts's own among them, last).
+   */
+  get namesRead(): boolean {
+    return this.model !== undefined;
+  }
+
+  /** The name of the sheet stored as xl/worksheets/sheet<sheetNo>.xml, once namesRead. */
+  sheetName(sheetNo: number): string | undefined {
+    // The library names a sheet it meets through the same relationship target.
+    const rel = this.workbookRels?.find((r) => r.Target === `worksheets/sheet${sheetNo}.xml`);
+    return rel && this.model?.sheets?.find((s) => s.rId === rel.Id)?.name;
+  }
+
   /** Removes the copies of the sheets this read met, read or not: call it once the read is over. */
   removeCopies(): void {
     for (const dir of this.#copies) this.#remove(dir);

@@ -102,27 +102,40 @@ async function countRowTags(xml: AsyncIterable<unknown>): Promise<number> {
   return rows;
 }
 
-type SheetReader = AsyncIterable<{ values: unknown }> & { name: string; iterator: AsyncIterable<unknown> };
+type SheetReader = AsyncIterable<{ values: unknown }> & { name: string; sheetNo: number; iterator: AsyncIterable<unknown> };
 
 /**
  * The sheet --sheet names (the first when absent), once; the rest of the workbook is read past.
  * Throws the input error that names the sheets when it is not there.
+ *
+ * A sheet can come before the part that names the sheets (Excel stores that part first; excelts and
+ * exceljs last): a sheet parsed as soon as it comes (when the shared strings are not read, or came
+ * before it) goes by a placeholder (Sheet1, …), never chosen by name. If the name, read later, was
+ * that sheet's, a workbook file is read again for it, by its place in the file (`sheetNo`).
  */
 async function* chosenSheet(
   input: string | Readable,
   label: string,
   sheet: string | undefined,
   parts: { sharedStrings: 'cache' | 'ignore'; styles: 'cache' | 'ignore' },
+  sheetNo?: number,
 ): AsyncGenerator<SheetReader> {
   const { WorkbookReader } = await import('../../core/xlsx-library.js');
   const reader = new WorkbookReader(input, { worksheets: 'emit', ...parts, hyperlinks: 'ignore', entries: 'ignore' });
   const wanted = sheetWanted(sheet);
-  const seen: string[] = [];
+  const byName = sheet !== undefined && !/^\d+$/.test(sheet.trim());
+  const seen: { name: string; sheetNo: number; named: boolean }[] = [];
   let found = false;
   try {
     for await (const ws of reader) {
-      seen.push(ws.name);
-      if (found || !wanted(ws.name, seen.length)) continue;
+      const named = reader.namesRead;
+      seen.push({ name: ws.name, sheetNo: ws.sheetNo, named });
+      const chosen = sheetNo === undefined ? (named || !byName) && wanted(ws.name, seen.length) : ws.sheetNo === sheetNo;
+      if (found || !chosen) {
+        // Read past: the archive's next entry comes only after this one's bytes.
+        for await (const _ of ws.iterator);
+        continue;
+      }
       found = true;
       yield ws;
     }
@@ -131,10 +144,16 @@ async function* chosenSheet(
   } finally {
     reader.removeCopies();
   }
+  for (const s of seen) if (!s.named) s.name = reader.sheetName(s.sheetNo) ?? s.name;
+  const passed = found || sheetNo !== undefined ? undefined : seen.find((s, i) => !s.named && wanted(s.name, i + 1));
+  if (passed && typeof input === 'string') {
+    yield* chosenSheet(input, label, sheet, parts, passed.sheetNo);
+    return;
+  }
   if (!found) {
     throw new InputError(
       sheet === undefined ? `${label} has no worksheet` : `${label} has no sheet ${/^\d+$/.test(sheet.trim()) ? `number ${sheet.trim()}` : JSON.stringify(sheet)}`,
-      seen.length === 0 ? undefined : `sheets: ${seen.map((name, i) => `${i + 1} ${JSON.stringify(name)}`).join(', ')}`,
+      seen.length === 0 ? undefined : `sheets: ${seen.map((s, i) => `${i + 1} ${JSON.stringify(s.name)}`).join(', ')}`,
     );
   }
 }

@@ -1,8 +1,11 @@
 // Counting a workbook's rows without reading its cells (for xlsx output's row limit and the
 // progress bar) gives the rows the reader yields: the same workbooks are read both ways.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { countWorkbookRows, workbookRows, xmlPieces } from '../../../src/pipeline/source/xlsx.js';
+import { tempDir } from '../../support/tmp.js';
 import { zipOf } from './zip-fixture.js';
 
 const WORKBOOK = '<?xml version="1.0"?><workbook xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Notes" sheetId="1" r:id="rId1"/><sheet name="Leads" sheetId="2" r:id="rId2"/></sheets></workbook>';
@@ -84,6 +87,45 @@ describe('counting a workbook sheet without reading its cells', () => {
       for await (const batch of workbookRows(pieces(bytes, size), 'leads.xlsx')) read.push(...batch);
       expect(read).toEqual(names.map((name, i) => [name, String(2015550000 + i)]));
     }
+  });
+
+  // The part that names the sheets last, as excelts and exceljs write a workbook (Excel writes it
+  // first): a sheet parsed as it comes (the count's always, the reader's when the shared strings
+  // came first) goes by a placeholder name (Sheet1, …) until then, and the file is read again for it.
+  for (const sharedFirst of [true, false]) {
+    it(`the sheets named after them, shared strings ${sharedFirst ? 'before' : 'after'} the sheets: the named sheet read and counted, a placeholder name not taken`, async () => {
+      const sheets = {
+        'xl/worksheets/sheet1.xml': '<?xml version="1.0"?><worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Read me</t></is></c></row></sheetData></worksheet>',
+        'xl/worksheets/sheet2.xml': leadsSheet(500),
+      };
+      const shared = { 'xl/sharedStrings.xml': SHARED };
+      const book = join(tempDir('numintel-xlsx-count-'), 'leads.xlsx');
+      writeFileSync(book, zipOf({ '[Content_Types].xml': '<?xml version="1.0"?><Types/>', 'xl/_rels/workbook.xml.rels': RELS, ...(sharedFirst ? { ...shared, ...sheets } : { ...sheets, ...shared }), 'xl/workbook.xml': WORKBOOK }));
+      let read = 0;
+      for await (const batch of workbookRows(book, 'leads.xlsx', 'Leads')) read += batch.length;
+      expect(read).toBe(501);
+      for (const sheet of ['Leads', ' leads ', '2']) expect(await countWorkbookRows(book, 'leads.xlsx', sheet)).toBe(501);
+      expect(await countWorkbookRows(book, 'leads.xlsx', 'Notes')).toBe(1);
+      const placeholder = countWorkbookRows(book, 'leads.xlsx', 'Sheet2');
+      await expect(placeholder).rejects.toThrow('leads.xlsx has no sheet "Sheet2"');
+      await expect(placeholder).rejects.toMatchObject({ hint: 'sheets: 1 "Notes", 2 "Leads"' });
+    });
+  }
+
+  // Stored (not deflated) entries, as some writers keep them: a sheet passed over unread once held
+  // the archive's next entries back for good, once it was larger than the stream's buffer.
+  it('a large sheet passed over before the chosen one, in a stored archive: read past, by the reader and the count', async () => {
+    const big = leadsSheet(20_000);
+    const bytes = zipOf({
+      'xl/workbook.xml': WORKBOOK.replace('name="Notes"', 'name="Data"'),
+      'xl/_rels/workbook.xml.rels': RELS,
+      'xl/sharedStrings.xml': SHARED,
+      'xl/worksheets/sheet1.xml': big,
+      'xl/worksheets/sheet2.xml': leadsSheet(10),
+    });
+    expect(await rowsRead(bytes, 'Leads')).toBe(11);
+    expect(await countWorkbookRows(Readable.from([bytes]), 'leads.xlsx', 'Leads')).toBe(11);
+    expect(await countWorkbookRows(Readable.from([bytes]), 'leads.xlsx', 'Data')).toBe(20_001);
   });
 
   it('a sheet that is not there is the reader’s error', async () => {
