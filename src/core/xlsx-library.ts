@@ -10,11 +10,11 @@ import { WorkbookReader as StreamingReader } from '@cj-tech-master/excelts';
 export { WorkbookWriter } from '@cj-tech-master/excelts';
 
 /**
- * excelts's streaming reader, but for where a sheet met before the shared strings (where Excel
- * writes them) waits for its turn: a temporary directory, as the library's own Node reader keeps
- * it, removed here when the sheet has been read, and by removeCopies when the read is over. The
- * library's removal is an fs.rm it does not wait for (a run that exits next keeps the copy, as
- * large as the sheet) and none when the read is closed early.
+ * excelts's streaming reader, keeping for itself the sheets that come before the shared strings
+ * (where Excel writes them): each waits for its turn in a temporary directory, removed once the
+ * sheet is read, and by removeCopies once the read is over, read or not. The library's own removal
+ * is an fs.rm it does not wait for (a run that exits next keeps the copy, as large as the sheet),
+ * and none at all when the read is closed early.
  */
 export class WorkbookReader extends StreamingReader {
   readonly #copies = new Set<string>();
