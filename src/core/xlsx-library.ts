@@ -18,6 +18,8 @@ export { WorkbookWriter } from '@cj-tech-master/excelts';
  */
 export class WorkbookReader extends StreamingReader {
   readonly #copies = new Set<string>();
+  /** The sheets read from a copy: passed over, they need no reading (readPast). */
+  readonly #copied = new WeakSet<object>();
 
   override async _storeWaitingWorksheet(sheetNo: string, entry: Readable) {
     const dir = mkdtempSync(join(tmpdir(), 'numintel-sheet-'));
@@ -37,7 +39,10 @@ export class WorkbookReader extends StreamingReader {
       // AbortError, from the stream's iterator) is nobody's.
       file.on('error', () => undefined);
       try {
-        yield* this._parseWorksheet(file, sheet.sheetNo);
+        for (const event of this._parseWorksheet(file, sheet.sheetNo)) {
+          this.#copied.add(event.value);
+          yield event;
+        }
       } finally {
         // Closed before it is removed: a sheet passed over unread may still be opening the file.
         if (!file.closed) await new Promise<void>((closed) => file.destroy().once('close', () => closed()));
@@ -59,6 +64,15 @@ export class WorkbookReader extends StreamingReader {
     // The library names a sheet it meets through the same relationship target.
     const rel = this.workbookRels?.find((r) => r.Target === `worksheets/sheet${sheetNo}.xml`);
     return rel && this.model?.sheets?.find((s) => s.rId === rel.Id)?.name;
+  }
+
+  /**
+   * Passes over a sheet the reader gave: one read from the archive as it comes is read through,
+   * as the archive's next entry comes only after its bytes; a copy is left unread (and removed).
+   */
+  async readPast(ws: { iterator: AsyncIterable<unknown> }): Promise<void> {
+    if (this.#copied.has(ws)) return;
+    for await (const _ of ws.iterator);
   }
 
   /** Removes the copies of the sheets this read met, read or not: call it once the read is over. */

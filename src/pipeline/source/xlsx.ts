@@ -123,7 +123,7 @@ async function* chosenSheet(
   const { WorkbookReader } = await import('../../core/xlsx-library.js');
   const reader = new WorkbookReader(input, { worksheets: 'emit', ...parts, hyperlinks: 'ignore', entries: 'ignore' });
   const wanted = sheetWanted(sheet);
-  const byName = sheet !== undefined && !/^\d+$/.test(sheet.trim());
+  const byName = sheet !== undefined && sheetPosition(sheet) === undefined;
   const seen: { name: string; sheetNo: number; named: boolean }[] = [];
   let found = false;
   try {
@@ -132,8 +132,7 @@ async function* chosenSheet(
       seen.push({ name: ws.name, sheetNo: ws.sheetNo, named });
       const chosen = sheetNo === undefined ? (named || !byName) && wanted(ws.name, seen.length) : ws.sheetNo === sheetNo;
       if (found || !chosen) {
-        // Read past: the archive's next entry comes only after this one's bytes.
-        for await (const _ of ws.iterator);
+        await reader.readPast(ws);
         continue;
       }
       found = true;
@@ -152,7 +151,7 @@ async function* chosenSheet(
   }
   if (!found) {
     throw new InputError(
-      sheet === undefined ? `${label} has no worksheet` : `${label} has no sheet ${/^\d+$/.test(sheet.trim()) ? `number ${sheet.trim()}` : JSON.stringify(sheet)}`,
+      sheet === undefined ? `${label} has no worksheet` : `${label} has no sheet ${sheetPosition(sheet) === undefined ? JSON.stringify(sheet) : `number ${sheet.trim()}`}`,
       seen.length === 0 ? undefined : `sheets: ${seen.map((s, i) => `${i + 1} ${JSON.stringify(s.name)}`).join(', ')}`,
     );
   }
@@ -166,9 +165,16 @@ function unreadable(err: unknown, label: string): InputError {
 /** `--sheet`: an exact name, a 1-based position, then a name that differs only in case or spaces. */
 function sheetWanted(sheet: string | undefined): (name: string, position: number) => boolean {
   if (sheet === undefined) return (_, position) => position === 1;
+  const at = sheetPosition(sheet);
+  if (at !== undefined) return (name, position) => name === sheet || position === at;
+  const trimmed = sheet.trim().toLowerCase();
+  return (name) => name === sheet || name.trim().toLowerCase() === trimmed;
+}
+
+/** The 1-based position `--sheet` gives when it is digits alone; undefined for a name. */
+function sheetPosition(sheet: string): number | undefined {
   const trimmed = sheet.trim();
-  if (/^\d+$/.test(trimmed)) return (name, position) => name === sheet || position === Number(trimmed);
-  return (name) => name === sheet || name.trim().toLowerCase() === trimmed.toLowerCase();
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : undefined;
 }
 
 /** A row's values (1-based, as the library gives them) as text cells. */

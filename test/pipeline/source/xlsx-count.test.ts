@@ -6,35 +6,7 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { countWorkbookRows, workbookRows, xmlPieces } from '../../../src/pipeline/source/xlsx.js';
 import { tempDir } from '../../support/tmp.js';
-import { zipOf } from './zip-fixture.js';
-
-const WORKBOOK = '<?xml version="1.0"?><workbook xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Notes" sheetId="1" r:id="rId1"/><sheet name="Leads" sheetId="2" r:id="rId2"/></sheets></workbook>';
-const RELS =
-  '<?xml version="1.0"?><Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>' +
-  '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>';
-const SHARED = '<?xml version="1.0"?><sst count="2" uniqueCount="2"><si><t>phone</t></si><si><t>Lead &lt;row&gt; 1</t></si></sst>';
-
-/** A sheet of `rows` rows (a shared-string cell and a number each), an empty row, page breaks after. */
-function leadsSheet(rows: number): string {
-  const body: string[] = ['<row r="1"><c r="A1" t="s"><v>0</v></c></row>'];
-  for (let i = 2; i <= rows; i++) body.push(`<row r="${i}" spans="1:2"><c r="A${i}" t="s"><v>1</v></c><c r="B${i}"><v>${2015550000 + i}</v></c></row>`);
-  body.push(`<row r="${rows + 2}"/>`);
-  return `<?xml version="1.0"?><worksheet><sheetData>${body.join('\n')}</sheetData><rowBreaks count="1"><brk id="2"/></rowBreaks></worksheet>`;
-}
-
-function workbook(rows: number, sharedFirst: boolean): Buffer {
-  const sheets = {
-    'xl/worksheets/sheet1.xml': '<?xml version="1.0"?><worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Read me</t></is></c></row></sheetData></worksheet>',
-    'xl/worksheets/sheet2.xml': leadsSheet(rows),
-  };
-  const shared = { 'xl/sharedStrings.xml': SHARED };
-  return zipOf({
-    '[Content_Types].xml': '<?xml version="1.0"?><Types/>',
-    'xl/workbook.xml': WORKBOOK,
-    'xl/_rels/workbook.xml.rels': RELS,
-    ...(sharedFirst ? { ...shared, ...sheets } : { ...sheets, ...shared }),
-  });
-}
+import { leadsSheet, leadsWorkbook, RELS, SHARED, WORKBOOK, zipOf } from './zip-fixture.js';
 
 /** The workbook's bytes in pieces of `size`, so that tags fall across chunks. */
 const pieces = (bytes: Buffer, size: number) => Readable.from(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size)));
@@ -48,7 +20,7 @@ async function rowsRead(bytes: Buffer, sheet?: string): Promise<number> {
 describe('counting a workbook sheet without reading its cells', () => {
   for (const sharedFirst of [true, false]) {
     it(`gives the rows the reader yields, shared strings ${sharedFirst ? 'before' : 'after'} the sheets, an empty row and page breaks in the sheet`, async () => {
-      const bytes = workbook(1000, sharedFirst);
+      const bytes = leadsWorkbook(1000, { sharedFirst });
       expect(await rowsRead(bytes, 'Leads')).toBe(1001);
       expect(await countWorkbookRows(Readable.from([bytes]), 'leads.xlsx', 'Leads')).toBe(1001);
       expect(await countWorkbookRows(Readable.from([bytes]), 'leads.xlsx', '2')).toBe(1001);
@@ -57,7 +29,7 @@ describe('counting a workbook sheet without reading its cells', () => {
   }
 
   it('counts tags split across chunks once', async () => {
-    const bytes = workbook(300, true);
+    const bytes = leadsWorkbook(300, { sharedFirst: true });
     for (const size of [1, 3, 5, 64]) expect(await countWorkbookRows(pieces(bytes, size), 'leads.xlsx', 'Leads')).toBe(301);
   });
 
@@ -94,13 +66,8 @@ describe('counting a workbook sheet without reading its cells', () => {
   // came first) goes by a placeholder name (Sheet1, …) until then, and the file is read again for it.
   for (const sharedFirst of [true, false]) {
     it(`the sheets named after them, shared strings ${sharedFirst ? 'before' : 'after'} the sheets: the named sheet read and counted, a placeholder name not taken`, async () => {
-      const sheets = {
-        'xl/worksheets/sheet1.xml': '<?xml version="1.0"?><worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Read me</t></is></c></row></sheetData></worksheet>',
-        'xl/worksheets/sheet2.xml': leadsSheet(500),
-      };
-      const shared = { 'xl/sharedStrings.xml': SHARED };
       const book = join(tempDir('numintel-xlsx-count-'), 'leads.xlsx');
-      writeFileSync(book, zipOf({ '[Content_Types].xml': '<?xml version="1.0"?><Types/>', 'xl/_rels/workbook.xml.rels': RELS, ...(sharedFirst ? { ...shared, ...sheets } : { ...sheets, ...shared }), 'xl/workbook.xml': WORKBOOK }));
+      writeFileSync(book, leadsWorkbook(500, { sharedFirst, namesLast: true }));
       let read = 0;
       for await (const batch of workbookRows(book, 'leads.xlsx', 'Leads')) read += batch.length;
       expect(read).toBe(501);
@@ -129,6 +96,6 @@ describe('counting a workbook sheet without reading its cells', () => {
   });
 
   it('a sheet that is not there is the reader’s error', async () => {
-    await expect(countWorkbookRows(Readable.from([workbook(10, true)]), 'leads.xlsx', 'Missing')).rejects.toThrow('leads.xlsx has no sheet "Missing"');
+    await expect(countWorkbookRows(Readable.from([leadsWorkbook(10, { sharedFirst: true })]), 'leads.xlsx', 'Missing')).rejects.toThrow('leads.xlsx has no sheet "Missing"');
   });
 });

@@ -50,3 +50,38 @@ export function xlsx(): Buffer {
     'xl/worksheets/sheet1.xml': '<?xml version="1.0"?><worksheet><sheetData><row><c t="inlineStr"><is><t>12015550123</t></is></c></row></sheetData></worksheet>',
   });
 }
+
+export const WORKBOOK = '<?xml version="1.0"?><workbook xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Notes" sheetId="1" r:id="rId1"/><sheet name="Leads" sheetId="2" r:id="rId2"/></sheets></workbook>';
+export const RELS =
+  '<?xml version="1.0"?><Relationships><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/>' +
+  '<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>';
+export const SHARED = '<?xml version="1.0"?><sst count="2" uniqueCount="2"><si><t>phone</t></si><si><t>Lead &lt;row&gt; 1</t></si></sst>';
+
+/** A sheet of `rows` rows (a shared-string cell and a number each), an empty row, page breaks after. */
+export function leadsSheet(rows: number): string {
+  const body: string[] = ['<row r="1"><c r="A1" t="s"><v>0</v></c></row>'];
+  for (let i = 2; i <= rows; i++) body.push(`<row r="${i}" spans="1:2"><c r="A${i}" t="s"><v>1</v></c><c r="B${i}"><v>${2015550000 + i}</v></c></row>`);
+  body.push(`<row r="${rows + 2}"/>`);
+  return `<?xml version="1.0"?><worksheet><sheetData>${body.join('\n')}</sheetData><rowBreaks count="1"><brk id="2"/></rowBreaks></worksheet>`;
+}
+
+/**
+ * A workbook of two sheets, Notes (one cell) and Leads (leadsSheet(rows)): its shared strings
+ * before or after the sheets, and the part that names the sheets first (as Excel stores it) or
+ * last (as excelts and exceljs do).
+ */
+export function leadsWorkbook(rows: number, order: { sharedFirst: boolean; namesLast?: boolean }): Buffer {
+  const sheets = {
+    'xl/worksheets/sheet1.xml': '<?xml version="1.0"?><worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>Read me</t></is></c></row></sheetData></worksheet>',
+    'xl/worksheets/sheet2.xml': leadsSheet(rows),
+  };
+  const shared = { 'xl/sharedStrings.xml': SHARED };
+  const names = { 'xl/workbook.xml': WORKBOOK };
+  return zipOf({
+    '[Content_Types].xml': '<?xml version="1.0"?><Types/>',
+    ...(order.namesLast ? {} : names),
+    'xl/_rels/workbook.xml.rels': RELS,
+    ...(order.sharedFirst ? { ...shared, ...sheets } : { ...sheets, ...shared }),
+    ...(order.namesLast ? names : {}),
+  });
+}
